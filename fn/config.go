@@ -1,0 +1,251 @@
+package fn
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
+	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
+)
+
+// ConfigAPIVersion and ConfigKind name nfd-fn's typed functionConfig.
+const (
+	ConfigAPIVersion = "fn.nfd-fn.dev/v1alpha1"
+	ConfigKind       = "NFDFunctionConfig"
+)
+
+// FunctionConfig is nfd-fn's typed functionConfig. A ConfigMap with the
+// same keys under data (lists comma-separated, booleans as strings, feature
+// gates as Name=bool,...) is accepted too.
+type FunctionConfig struct {
+	APIVersion string         `json:"apiVersion"`
+	Kind       string         `json:"kind"`
+	Metadata   map[string]any `json:"metadata,omitempty"`
+	// Mode is render (default), validate or discover.
+	Mode         string   `json:"mode,omitempty"`
+	NfdNamespace string   `json:"nfdNamespace,omitempty"`
+	Instance     string   `json:"instance,omitempty"`
+	EnableTaints *bool    `json:"enableTaints,omitempty"`
+	DenyLabelNs  []string `json:"denyLabelNs,omitempty"`
+	ExtraLabelNs []string `json:"extraLabelNs,omitempty"`
+	// LabelWhiteList is a regexp matched (unanchored) against label names.
+	LabelWhiteList string `json:"labelWhiteList,omitempty"`
+	// FeatureGates maps gate names (and AllAlpha/AllBeta) to values.
+	FeatureGates             map[string]bool `json:"featureGates,omitempty"`
+	DisableLabels            *bool           `json:"disableLabels,omitempty"`
+	DisableExtendedResources *bool           `json:"disableExtendedResources,omitempty"`
+	DisableAnnotations       *bool           `json:"disableAnnotations,omitempty"`
+	DenyNodeFeatureLabels    *bool           `json:"denyNodeFeatureLabels,omitempty"`
+	AllowOverwrite           *bool           `json:"allowOverwrite,omitempty"`
+}
+
+// Settings is the functionConfig resolved into what the modes need.
+type Settings struct {
+	Mode    string
+	Options render.Options
+	Gates   *featuregate.Gates
+}
+
+// configProblem is a problem in the functionConfig at a field path.
+type configProblem struct {
+	field   string
+	warning bool
+	msg     string
+}
+
+// loadConfig reads the functionConfig (nil means all defaults).
+func loadConfig(n *yaml.Node) (Settings, []configProblem) {
+	fc, problems := parseFunctionConfig(n)
+	s, more := fc.resolve()
+	return s, append(problems, more...)
+}
+
+func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, []configProblem) {
+	fc := &FunctionConfig{}
+	if n == nil || yamlstrict.IsNull(n) {
+		return fc, nil
+	}
+	kind, apiVersion := scalarAt(n, "kind"), scalarAt(n, "apiVersion")
+	switch {
+	case kind == "ConfigMap":
+		return fromConfigMap(n)
+	case kind == ConfigKind:
+		var problems []configProblem
+		for _, e := range yamlstrict.NewDecoder(nil).Decode(n, fc, "") {
+			problems = append(problems, configProblem{field: e.Path, msg: e.Msg})
+		}
+		if apiVersion != ConfigAPIVersion {
+			problems = append(problems, configProblem{field: "apiVersion", msg: fmt.Sprintf("apiVersion must be %s", ConfigAPIVersion)})
+		}
+		return fc, problems
+	}
+	return fc, []configProblem{{field: "kind", msg: fmt.Sprintf("functionConfig must be a ConfigMap or a %s/%s, got %s %q", ConfigAPIVersion, ConfigKind, apiVersion, kind)}}
+}
+
+// configMapKeys are the data keys a ConfigMap functionConfig may hold.
+var configMapKeys = []string{"mode", "nfdNamespace", "instance", "enableTaints", "denyLabelNs", "extraLabelNs",
+	"labelWhiteList", "featureGates", "disableLabels", "disableExtendedResources", "disableAnnotations",
+	"denyNodeFeatureLabels", "allowOverwrite"}
+
+func fromConfigMap(n *yaml.Node) (*FunctionConfig, []configProblem) {
+	fc := &FunctionConfig{}
+	var problems []configProblem
+	data := valueAt(n, "data")
+	if data == nil || yamlstrict.IsNull(data) {
+		return fc, nil
+	}
+	if data.Kind != yaml.MappingNode {
+		return fc, []configProblem{{field: "data", msg: "data must be a mapping of strings"}}
+	}
+	for i := 0; i+1 < len(data.Content); i += 2 {
+		key, v := data.Content[i].Value, data.Content[i+1]
+		field := "data." + key
+		if v.Kind != yaml.ScalarNode {
+			problems = append(problems, configProblem{field: field, msg: "value must be a string"})
+			continue
+		}
+		if err := fc.setFromString(key, v.Value); err != nil {
+			problems = append(problems, configProblem{field: field, msg: err.Error()})
+		}
+	}
+	return fc, problems
+}
+
+func (fc *FunctionConfig) setFromString(key, val string) error {
+	boolPtr := func(dst **bool) error {
+		b, err := strconv.ParseBool(strings.TrimSpace(val))
+		if err != nil {
+			return fmt.Errorf("%q is not a boolean (want true or false)", val)
+		}
+		*dst = &b
+		return nil
+	}
+	switch key {
+	case "mode":
+		fc.Mode = val
+	case "nfdNamespace":
+		fc.NfdNamespace = val
+	case "instance":
+		fc.Instance = val
+	case "enableTaints":
+		return boolPtr(&fc.EnableTaints)
+	case "denyLabelNs":
+		fc.DenyLabelNs = splitList(val)
+	case "extraLabelNs":
+		fc.ExtraLabelNs = splitList(val)
+	case "labelWhiteList":
+		fc.LabelWhiteList = val
+	case "featureGates":
+		return fc.parseGates(val)
+	case "disableLabels":
+		return boolPtr(&fc.DisableLabels)
+	case "disableExtendedResources":
+		return boolPtr(&fc.DisableExtendedResources)
+	case "disableAnnotations":
+		return boolPtr(&fc.DisableAnnotations)
+	case "denyNodeFeatureLabels":
+		return boolPtr(&fc.DenyNodeFeatureLabels)
+	case "allowOverwrite":
+		return boolPtr(&fc.AllowOverwrite)
+	default:
+		return fmt.Errorf("unknown key %q: known keys are %s", key, strings.Join(configMapKeys, ", "))
+	}
+	return nil
+}
+
+func (fc *FunctionConfig) parseGates(val string) error {
+	fc.FeatureGates = map[string]bool{}
+	for _, part := range splitList(val) {
+		name, v, ok := strings.Cut(part, "=")
+		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		if !ok || err != nil {
+			return fmt.Errorf("invalid feature gate setting %q: want Name=true or Name=false", part)
+		}
+		fc.FeatureGates[strings.TrimSpace(name)] = b
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// resolve applies defaults and validates.
+func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
+	var problems []configProblem
+	s := Settings{Mode: fc.Mode, Options: render.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults())}
+	if s.Mode == "" {
+		s.Mode = "render"
+	}
+	switch s.Mode {
+	case "render", "validate", "discover":
+	default:
+		problems = append(problems, configProblem{field: fc.field("mode"), msg: fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)})
+	}
+	o := &s.Options
+	if fc.NfdNamespace != "" {
+		o.Namespace = fc.NfdNamespace
+	}
+	o.Instance = fc.Instance
+	if o.Instance != "" && !regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9]*)?[A-Za-z0-9]$`).MatchString(o.Instance) {
+		problems = append(problems, configProblem{field: fc.field("instance"), msg: fmt.Sprintf("invalid instance name %q: use letters, digits and dashes", o.Instance)})
+	}
+	setBool(&o.EnableTaints, fc.EnableTaints)
+	setBool(&o.DisableLabels, fc.DisableLabels)
+	setBool(&o.DisableExtendedResources, fc.DisableExtendedResources)
+	setBool(&o.DisableAnnotations, fc.DisableAnnotations)
+	setBool(&o.DenyNodeFeatureLabels, fc.DenyNodeFeatureLabels)
+	setBool(&o.AllowOverwrite, fc.AllowOverwrite)
+	o.DenyLabelNs, o.ExtraLabelNs = fc.DenyLabelNs, fc.ExtraLabelNs
+	if fc.LabelWhiteList != "" {
+		re, err := regexp.Compile(fc.LabelWhiteList)
+		if err != nil {
+			problems = append(problems, configProblem{field: fc.field("labelWhiteList"), msg: fmt.Sprintf("invalid regexp: %v", err)})
+		} else {
+			o.LabelWhiteList = re
+		}
+	}
+	problems = append(problems, fc.applyGates(s.Gates)...)
+	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
+	return s, problems
+}
+
+func (fc *FunctionConfig) applyGates(g *featuregate.Gates) []configProblem {
+	if len(fc.FeatureGates) == 0 {
+		return nil
+	}
+	var parts []string
+	for name, v := range fc.FeatureGates {
+		parts = append(parts, fmt.Sprintf("%s=%v", name, v))
+	}
+	var problems []configProblem
+	for _, p := range g.Set(strings.Join(parts, ",")) {
+		problems = append(problems, configProblem{field: fc.field("featureGates"), warning: p.Warning, msg: p.Message})
+	}
+	return problems
+}
+
+// field returns the path of a setting in whichever form was given.
+func (fc *FunctionConfig) field(name string) string {
+	if fc.Kind == ConfigKind {
+		return name
+	}
+	return "data." + name
+}
+
+func setBool(dst *bool, v *bool) {
+	if v != nil {
+		*dst = *v
+	}
+}

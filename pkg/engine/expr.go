@@ -1,0 +1,283 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+
+	"github.com/Masterminds/semver/v3"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+)
+
+// opSpec describes one operator: how many values it takes and whether it
+// compares numbers (or versions). Operators are data, not branches.
+type opSpec struct {
+	// minValues and maxValues bound the number of values (-1: unbounded).
+	minValues, maxValues int
+	// presence marks operators decided by element presence alone
+	// (Exists, DoesNotExist, the empty "any" operator).
+	presence bool
+	// ordered marks the comparison operators that parse their operands.
+	ordered bool
+}
+
+var opSpecs = map[api.MatchOp]opSpec{
+	api.MatchAny:          {0, 0, true, false},
+	api.MatchExists:       {0, 0, true, false},
+	api.MatchDoesNotExist: {0, 0, true, false},
+	api.MatchIn:           {1, -1, false, false},
+	api.MatchNotIn:        {1, -1, false, false},
+	api.MatchInRegexp:     {1, -1, false, false},
+	api.MatchGt:           {1, 1, false, true},
+	api.MatchGe:           {1, 1, false, true},
+	api.MatchLt:           {1, 1, false, true},
+	api.MatchLe:           {1, 1, false, true},
+	api.MatchGtLt:         {2, 2, false, true},
+	api.MatchGeLe:         {2, 2, false, true},
+	api.MatchIsTrue:       {0, 0, false, false},
+	api.MatchIsFalse:      {0, 0, false, false},
+}
+
+// expr is a compiled MatchExpression. Problems that nfd-master would only
+// hit while evaluating are found here once: alwaysErr fails the expression
+// whenever it is evaluated, presentErr whenever it is evaluated against an
+// element that is present with a value.
+type expr struct {
+	op         api.MatchOp
+	values     []string
+	version    bool
+	regexps    []*regexp.Regexp
+	operands   []operand
+	alwaysErr  error
+	presentErr error
+}
+
+// operand is a parsed comparison operand: an integer or a version.
+type operand struct {
+	n int64
+	v [3]uint64
+}
+
+func compileExpr(me *api.MatchExpression) *expr {
+	if me == nil {
+		me = &api.MatchExpression{}
+	}
+	e := &expr{op: me.Op, values: me.Value, version: me.Type == api.ValueTypeVersion}
+	defer e.markStatic()
+	spec, ok := opSpecs[me.Op]
+	if !ok {
+		e.alwaysErr = fmt.Errorf("invalid Op %q", me.Op)
+		return e
+	}
+	n := len(me.Value)
+	switch {
+	case spec.presence || spec.maxValues == 0:
+		if n != 0 {
+			err := fmt.Errorf("invalid expression, 'value' field must be empty for Op %q (have %v)", me.Op, me.Value)
+			if spec.presence {
+				e.alwaysErr = err
+			} else {
+				e.presentErr = err
+			}
+		}
+		return e
+	case n < spec.minValues:
+		e.presentErr = fmt.Errorf("invalid expression, 'value' field must be non-empty for Op %q", me.Op)
+		if spec.ordered {
+			e.presentErr = valueCountError(me)
+		}
+		return e
+	case spec.maxValues > 0 && n > spec.maxValues:
+		e.presentErr = valueCountError(me)
+		return e
+	}
+	switch {
+	case me.Op == api.MatchInRegexp:
+		e.compileRegexps()
+	case spec.ordered:
+		e.compileOperands(me)
+	}
+	return e
+}
+
+// markStatic wraps the errors found at compile time, so that evaluation
+// failures they cause can be told apart from data-dependent ones.
+func (e *expr) markStatic() {
+	if e.alwaysErr != nil {
+		e.alwaysErr = &StaticError{e.alwaysErr}
+	}
+	if e.presentErr != nil {
+		e.presentErr = &StaticError{e.presentErr}
+	}
+}
+
+// StaticError is an evaluation failure that Compile already reported: the
+// rule is broken whatever the node's features are.
+type StaticError struct{ Err error }
+
+func (e *StaticError) Error() string { return e.Err.Error() }
+func (e *StaticError) Unwrap() error { return e.Err }
+
+func valueCountError(me *api.MatchExpression) error {
+	if opSpecs[me.Op].maxValues == 2 {
+		return fmt.Errorf("invalid expression, value' field must contain exactly two elements for Op %q (have %v)", me.Op, me.Value)
+	}
+	return fmt.Errorf("invalid expression, 'value' field must contain exactly one element for Op %q (have %v)", me.Op, me.Value)
+}
+
+func (e *expr) compileRegexps() {
+	e.regexps = make([]*regexp.Regexp, len(e.values))
+	for i, v := range e.values {
+		re, err := regexp.Compile(v)
+		if err != nil {
+			e.presentErr = fmt.Errorf("invalid expressiom, 'value' field must only contain valid regexps for Op %q (have %v)", e.op, e.values)
+			return
+		}
+		e.regexps[i] = re
+	}
+}
+
+func (e *expr) compileOperands(me *api.MatchExpression) {
+	e.operands = make([]operand, len(e.values))
+	for i, v := range e.values {
+		o, err := e.parseOperand(v)
+		if err != nil {
+			e.presentErr = fmt.Errorf("%v in %s", err, formatExpr(me))
+			return
+		}
+		e.operands[i] = o
+	}
+	if len(e.operands) == 2 && compareOperands(e.operands[0], e.operands[1], e.version) >= 0 {
+		e.presentErr = fmt.Errorf("invalid expression, value[0] must be less than Value[1] for Op %q (have %v)", e.op, e.values)
+	}
+}
+
+func formatExpr(me *api.MatchExpression) string {
+	s := fmt.Sprintf("{op: %q, value: [", me.Op)
+	for i, v := range me.Value {
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.Quote(v)
+	}
+	s += "]"
+	if me.Type != "" {
+		s += fmt.Sprintf(", type: %q", me.Type)
+	}
+	return s + "}"
+}
+
+func (e *expr) parseOperand(s string) (operand, error) {
+	if e.version {
+		return parseVersion(s)
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return operand{}, fmt.Errorf("not a number %q", s)
+	}
+	return operand{n: int64(n)}, nil
+}
+
+// parseVersion reads a semantic version: 1, 1.2, v1.2.3 and 6.8.0-45-generic
+// parse; the prerelease and build parts are dropped before comparing.
+func parseVersion(s string) (operand, error) {
+	v, err := semver.NewVersion(s)
+	if err != nil {
+		return operand{}, fmt.Errorf("not a version %q", s)
+	}
+	return operand{v: [3]uint64{v.Major(), v.Minor(), v.Patch()}}, nil
+}
+
+func compareOperands(a, b operand, version bool) int {
+	if !version {
+		switch {
+		case a.n < b.n:
+			return -1
+		case a.n > b.n:
+			return 1
+		}
+		return 0
+	}
+	for i := range a.v {
+		switch {
+		case a.v[i] < b.v[i]:
+			return -1
+		case a.v[i] > b.v[i]:
+			return 1
+		}
+	}
+	return 0
+}
+
+// eval evaluates the expression against one element. present tells whether
+// the element exists; hasValue whether it carries a value (flags do not).
+func (e *expr) eval(present, hasValue bool, value string) (bool, error) {
+	if e.alwaysErr != nil {
+		return false, e.alwaysErr
+	}
+	switch e.op {
+	case api.MatchAny:
+		return true, nil
+	case api.MatchExists:
+		return present, nil
+	case api.MatchDoesNotExist:
+		return !present, nil
+	}
+	if !present || !hasValue {
+		return false, nil
+	}
+	if e.presentErr != nil {
+		return false, e.presentErr
+	}
+	switch e.op {
+	case api.MatchIn:
+		return contains(e.values, value), nil
+	case api.MatchNotIn:
+		return !contains(e.values, value), nil
+	case api.MatchInRegexp:
+		for _, re := range e.regexps {
+			if re.MatchString(value) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case api.MatchIsTrue:
+		return value == "true", nil
+	case api.MatchIsFalse:
+		return value == "false", nil
+	}
+	return e.compare(value)
+}
+
+func (e *expr) compare(value string) (bool, error) {
+	in, err := e.parseOperand(value)
+	if err != nil {
+		return false, err
+	}
+	c0 := compareOperands(in, e.operands[0], e.version)
+	switch e.op {
+	case api.MatchGt:
+		return c0 > 0, nil
+	case api.MatchGe:
+		return c0 >= 0, nil
+	case api.MatchLt:
+		return c0 < 0, nil
+	case api.MatchLe:
+		return c0 <= 0, nil
+	}
+	c1 := compareOperands(in, e.operands[1], e.version)
+	if e.op == api.MatchGtLt {
+		return c0 > 0 && c1 < 0, nil
+	}
+	return c0 >= 0 && c1 <= 0, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

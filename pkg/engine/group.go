@@ -1,0 +1,65 @@
+package engine
+
+import (
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+)
+
+// Group is a compiled NodeFeatureGroup.
+type Group struct {
+	ref   ObjectRef
+	rules []*rule
+}
+
+// Ref names the group.
+func (g *Group) Ref() ObjectRef { return g.ref }
+
+// CompileGroup validates and compiles a NodeFeatureGroup.
+func CompileGroup(obj *api.NodeFeatureGroup) (*Group, []Diagnostic) {
+	g := &Group{ref: ObjectRef{Kind: api.KindNodeFeatureGroup, Namespace: obj.Metadata.Namespace, Name: obj.Metadata.Name}}
+	var diags []Diagnostic
+	for i := range obj.Spec.Rules {
+		gr := &obj.Spec.Rules[i]
+		src := &api.Rule{Name: gr.Name, Vars: gr.Vars, VarsTemplate: gr.VarsTemplate,
+			MatchFeatures: gr.MatchFeatures, MatchAny: gr.MatchAny}
+		r, d := compileRule(src, g.ref, indexField("spec.featureGroupRules", i))
+		g.rules = append(g.rules, r)
+		diags = append(diags, d...)
+	}
+	return g, diags
+}
+
+// Matches reports whether a node with features f belongs to the group: any
+// group rule must match. Group rules feed their vars (only) back into
+// rule.matched for later group rules; f itself is not modified.
+func (g *Group) Matches(f *api.Features) (bool, []*EvalError) {
+	local := withPrivateBackrefs(f)
+	member := false
+	var errs []*EvalError
+	for _, r := range g.rules {
+		out, matched, err := r.execute(local)
+		if err != nil {
+			errs = append(errs, evalError(g.ref, r, err))
+			continue
+		}
+		insertBackrefs(local, out.Vars)
+		member = member || matched
+	}
+	return member, errs
+}
+
+// withPrivateBackrefs returns a shallow copy of f whose rule.matched
+// feature can be extended without touching f.
+func withPrivateBackrefs(f *api.Features) *api.Features {
+	attrs := make(map[string]api.AttributeFeatureSet, len(f.Attributes)+1)
+	for k, v := range f.Attributes {
+		attrs[k] = v
+	}
+	if br, ok := attrs[backrefFeature]; ok {
+		elems := make(map[string]string, len(br.Elements))
+		for k, v := range br.Elements {
+			elems[k] = v
+		}
+		attrs[backrefFeature] = api.AttributeFeatureSet{Elements: elems}
+	}
+	return &api.Features{Flags: f.Flags, Attributes: attrs, Instances: f.Instances}
+}

@@ -1,0 +1,104 @@
+package render
+
+import (
+	"sort"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+)
+
+// NodeFeatureObject is one NodeFeature attached to a node.
+type NodeFeatureObject struct {
+	Ref  engine.ObjectRef
+	Spec *api.NodeFeatureSpec
+}
+
+// mergedFeatures is the result of merging a node's NodeFeature objects.
+type mergedFeatures struct {
+	features *api.Features
+	labels   map[string]string
+	// labelSource tells which object each label came from.
+	labelSource map[string]engine.ObjectRef
+}
+
+// mergeNodeFeatures merges the objects in nfd-master's order: objects in
+// NFD's namespace first, then by name, then by namespace; later objects win
+// per attribute element and per label, flags are unioned and instances
+// appended. A single object is used as is, without copying.
+func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject) mergedFeatures {
+	sorted := append([]NodeFeatureObject(nil), objs...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		a, b := sorted[i].Ref, sorted[j].Ref
+		if (a.Namespace == o.Namespace) != (b.Namespace == o.Namespace) {
+			return a.Namespace == o.Namespace
+		}
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Namespace < b.Namespace
+	})
+	m := mergedFeatures{labels: map[string]string{}, labelSource: map[string]engine.ObjectRef{}}
+	for i, obj := range sorted {
+		if i == 0 {
+			if len(sorted) == 1 {
+				m.features = &obj.Spec.Features
+			} else {
+				m.features = &api.Features{}
+				mergeFeaturesInto(m.features, &obj.Spec.Features)
+			}
+		} else {
+			mergeFeaturesInto(m.features, &obj.Spec.Features)
+		}
+		if o.DenyNodeFeatureLabels && (obj.Ref.Namespace != o.Namespace || obj.Ref.Name != node) {
+			continue
+		}
+		for k, v := range o.prefixLabels(obj.Spec.Labels) {
+			m.labels[k] = v
+			m.labelSource[k] = obj.Ref
+		}
+	}
+	if m.features == nil {
+		m.features = &api.Features{}
+	}
+	return m
+}
+
+func mergeFeaturesInto(out, in *api.Features) {
+	if in.Flags != nil && out.Flags == nil {
+		out.Flags = make(map[string]api.FlagFeatureSet, len(in.Flags))
+	}
+	for k, v := range in.Flags {
+		o := out.Flags[k]
+		if v.Elements != nil && o.Elements == nil {
+			o.Elements = make(map[string]api.Nil, len(v.Elements))
+		}
+		for e := range v.Elements {
+			o.Elements[e] = api.Nil{}
+		}
+		out.Flags[k] = o
+	}
+	if in.Attributes != nil && out.Attributes == nil {
+		out.Attributes = make(map[string]api.AttributeFeatureSet, len(in.Attributes))
+	}
+	for k, v := range in.Attributes {
+		o := out.Attributes[k]
+		if v.Elements != nil && o.Elements == nil {
+			o.Elements = make(map[string]string, len(v.Elements))
+		}
+		for e, val := range v.Elements {
+			o.Elements[e] = val
+		}
+		out.Attributes[k] = o
+	}
+	if in.Instances != nil && out.Instances == nil {
+		out.Instances = make(map[string]api.InstanceFeatureSet, len(in.Instances))
+	}
+	for k, v := range in.Instances {
+		o := out.Instances[k]
+		if v.Elements != nil && o.Elements == nil {
+			o.Elements = make([]api.InstanceFeature, 0, len(v.Elements))
+		}
+		o.Elements = append(o.Elements, v.Elements...)
+		out.Instances[k] = o
+	}
+}

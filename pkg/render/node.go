@@ -1,0 +1,277 @@
+package render
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+)
+
+// NodeState is the part of a Node object that nfd-master manages.
+type NodeState struct {
+	Labels      map[string]string
+	Annotations map[string]string
+	Taints      []api.Taint
+	Capacity    map[string]string
+	Allocatable map[string]string
+}
+
+// Problem is something dropped or failed while rendering one node.
+type Problem struct {
+	Severity engine.Severity
+	Object   engine.ObjectRef
+	Field    string
+	Message  string
+	// StaticRule is set (to the rule's path) when the problem is a rule
+	// failure that Compile already reported for that rule.
+	StaticRule string
+}
+
+// NodeResult is the rendered state of one node.
+type NodeResult struct {
+	Name string
+	// State is the node's managed state after nfd-master's patches.
+	State NodeState
+	// Problems are per-node drops and rule failures.
+	Problems []Problem
+	// Features are the node's merged features after the rules ran
+	// (rule.matched included), for NodeFeatureGroup evaluation.
+	Features *api.Features
+}
+
+// Renderer renders nodes with one configuration and one compiled rule set.
+type Renderer struct {
+	opts  Options
+	rules *engine.RuleSet
+}
+
+// NewRenderer returns a Renderer.
+func NewRenderer(opts Options, rules *engine.RuleSet) *Renderer {
+	return &Renderer{opts: opts, rules: rules}
+}
+
+// desired is what nfd-master wants on the node before patching.
+type desired struct {
+	labels      map[string]string
+	annotations map[string]string
+	resources   map[string]string
+	taints      []api.Taint
+}
+
+// RenderNode runs the rules for one node and patches existing (nil for a
+// node that is not in the input) the way nfd-master would.
+func (r *Renderer) RenderNode(name string, objs []NodeFeatureObject, existing *NodeState) NodeResult {
+	res := NodeResult{Name: name}
+	merged := mergeNodeFeatures(&r.opts, name, objs)
+	res.Features = merged.features
+	results, errs := r.rules.Execute(merged.features)
+	for _, e := range errs {
+		res.Problems = append(res.Problems, ruleFailure(e))
+	}
+	d := r.collect(merged, results, &res)
+	if existing == nil {
+		existing = &NodeState{}
+	}
+	res.State = r.patch(existing, d, &res)
+	return res
+}
+
+// ruleFailure turns a rule's evaluation error into a problem.
+func ruleFailure(e *engine.EvalError) Problem {
+	p := Problem{Severity: engine.SeverityError, Object: e.Object, Field: e.Field,
+		Message: fmt.Sprintf("rule %q failed: %v; nfd-master skips the rule on this node", e.RuleName, e.Err)}
+	if e.IsStatic() {
+		p.StaticRule = e.RuleField
+	}
+	return p
+}
+
+// GroupFailure turns a group rule's evaluation error into a problem.
+func GroupFailure(e *engine.EvalError) Problem {
+	p := ruleFailure(e)
+	p.Message = fmt.Sprintf("group rule %q failed: %v; the node is not added by this rule", e.RuleName, e.Err)
+	return p
+}
+
+// origin records where an output key came from, for problem reports.
+type origin struct {
+	object engine.ObjectRef
+	field  string
+}
+
+func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, res *NodeResult) desired {
+	o := &r.opts
+	labels := make(map[string]string, len(merged.labels))
+	labelOrigin := make(map[string]origin, len(merged.labels))
+	for k, v := range merged.labels {
+		labels[k] = v
+		labelOrigin[k] = origin{merged.labelSource[k], "spec.labels"}
+	}
+	resources, annotations := map[string]string{}, map[string]string{}
+	resOrigin, annOrigin := map[string]origin{}, map[string]origin{}
+	var taints []api.Taint
+	var taintOrigin []origin
+	for _, rr := range results {
+		src := origin{rr.Source.Object, rr.Source.Field}
+		copyWithOrigin(labels, labelOrigin, o.prefix(rr.Labels, api.FeatureLabelNs), src, "labels")
+		copyWithOrigin(resources, resOrigin, o.prefix(rr.ExtendedResources, api.FeatureLabelNs), src, "extendedResources")
+		copyWithOrigin(annotations, annOrigin, o.prefix(rr.Annotations, api.FeatureAnnotationNs), src, "annotations")
+		for i, t := range rr.Taints {
+			taints = append(taints, t)
+			taintOrigin = append(taintOrigin, origin{src.object, fmt.Sprintf("%s.taints[%d]", src.field, i)})
+		}
+	}
+	return desired{
+		labels:      r.filterLabels(labels, labelOrigin, merged.features, res),
+		resources:   r.filterResources(resources, resOrigin, merged.features, res),
+		annotations: r.filterAnnotations(annotations, annOrigin, res),
+		taints:      r.filterTaints(taints, taintOrigin, res),
+	}
+}
+
+func copyWithOrigin(dst map[string]string, orig map[string]origin, src map[string]string, from origin, field string) {
+	for k, v := range src {
+		dst[k] = v
+		orig[k] = origin{from.object, from.field + "." + field}
+	}
+}
+
+func (res *NodeResult) drop(sev engine.Severity, o origin, key, what string, err error) {
+	field := o.field
+	if !strings.HasSuffix(field, "]") {
+		field += "[" + quoteKey(unprefixed(key)) + "]"
+	}
+	res.Problems = append(res.Problems, Problem{Severity: sev, Object: o.object, Field: field,
+		Message: fmt.Sprintf("%s %q dropped: %v", what, key, err)})
+}
+
+func quoteKey(k string) string { return fmt.Sprintf("%q", k) }
+
+func unprefixed(key string) string {
+	return strings.TrimPrefix(key, api.FeatureLabelNs+"/")
+}
+
+func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin, f *api.Features, res *NodeResult) map[string]string {
+	o := &r.opts
+	out := make(map[string]string, len(labels))
+	for _, k := range sortedKeys(labels) {
+		v, err := dynamicValue(labels[k], f)
+		sev := engine.SeverityError
+		if err == nil {
+			err, sev = o.labelPolicy(k, v)
+		}
+		if err != nil {
+			res.drop(sev, orig[k], k, "label", err)
+			continue
+		}
+		out[k] = v
+	}
+	if o.DisableLabels {
+		return map[string]string{}
+	}
+	return out
+}
+
+// labelPolicy applies validation, denyLabelNs/extraLabelNs and the label
+// whitelist, in nfd-master's order. Policy drops are warnings.
+func (o *Options) labelPolicy(key, value string) (error, engine.Severity) {
+	ns, base := splitNs(key)
+	err := o.validateLabel(key, value)
+	if errors.Is(err, errNSNotAllowed) || o.isDeniedNs(ns) {
+		if !o.isExtraNs(ns) {
+			return fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns), engine.SeverityWarning
+		}
+	} else if err != nil {
+		return err, engine.SeverityError
+	}
+	if o.LabelWhiteList != nil && !o.LabelWhiteList.MatchString(base) {
+		return fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String()), engine.SeverityWarning
+	}
+	return nil, ""
+}
+
+func (r *Renderer) filterResources(resources map[string]string, orig map[string]origin, f *api.Features, res *NodeResult) map[string]string {
+	out := make(map[string]string, len(resources))
+	for _, k := range sortedKeys(resources) {
+		v, err := dynamicValue(resources[k], f)
+		if err == nil {
+			err = r.opts.validateExtendedResource(k, v)
+		}
+		if err != nil {
+			res.drop(engine.SeverityError, orig[k], k, "extended resource", err)
+			continue
+		}
+		out[k] = v
+	}
+	if r.opts.DisableExtendedResources {
+		return map[string]string{}
+	}
+	return out
+}
+
+func (r *Renderer) filterAnnotations(annotations map[string]string, orig map[string]origin, res *NodeResult) map[string]string {
+	out := make(map[string]string, len(annotations))
+	for _, k := range sortedKeys(annotations) {
+		if err := r.opts.validateAnnotation(k, annotations[k]); err != nil {
+			res.drop(engine.SeverityError, orig[k], k, "annotation", err)
+			continue
+		}
+		out[k] = annotations[k]
+	}
+	if r.opts.DisableAnnotations {
+		return map[string]string{}
+	}
+	return out
+}
+
+func (r *Renderer) filterTaints(taints []api.Taint, orig []origin, res *NodeResult) []api.Taint {
+	if !r.opts.EnableTaints {
+		for i := range taints {
+			res.Problems = append(res.Problems, Problem{Severity: engine.SeverityInfo, Object: orig[i].object, Field: orig[i].field,
+				Message: fmt.Sprintf("taint %s ignored: enableTaints is false", taintString(taints[i]))})
+		}
+		return nil
+	}
+	var out []api.Taint
+	for i := range taints {
+		if err := r.opts.validateTaint(&taints[i]); err != nil {
+			res.drop(engine.SeverityError, orig[i], taints[i].Key, "taint", err)
+			continue
+		}
+		out = append(out, taints[i])
+	}
+	return out
+}
+
+// dynamicValue resolves "@domain.feature.element" from attribute features.
+func dynamicValue(value string, f *api.Features) (string, error) {
+	if !strings.HasPrefix(value, "@") {
+		return value, nil
+	}
+	parts := strings.SplitN(value[1:], ".", 3)
+	if len(parts) != 3 {
+		return "", fmt.Errorf("value %s is not in the form of '@domain.feature.element'", value)
+	}
+	feature := parts[0] + "." + parts[1]
+	fs, ok := f.Attributes[feature]
+	if !ok {
+		return "", fmt.Errorf("feature %s not found", feature)
+	}
+	v, ok := fs.Elements[parts[2]]
+	if !ok {
+		return "", fmt.Errorf("element %s not found on feature %s", parts[2], feature)
+	}
+	return v, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,55 @@
+// Package render reproduces what nfd-master does with the rule engine's
+// output: it merges a node's NodeFeature objects, runs the rules, filters
+// and prefixes labels, annotations, extended resources and taints, and
+// patches the Node the way nfd-master would, tracking what it owns in the
+// nfd.node.kubernetes.io annotations. It does no I/O.
+package render
+
+import "regexp"
+
+// DefaultNamespace is nfd-master's default namespace.
+const DefaultNamespace = "node-feature-discovery"
+
+// Options are nfd-master's settings that change the rendered nodes.
+type Options struct {
+	// Namespace is NFD's own namespace: NodeFeatures there merge first and
+	// count as the worker's own objects.
+	Namespace string
+	// Instance, if set, prefixes the names of the tracking annotations.
+	Instance string
+	// EnableTaints lets rules taint nodes.
+	EnableTaints bool
+	// DenyLabelNs lists denied label namespaces; "*" prefixes a suffix match.
+	DenyLabelNs []string
+	// ExtraLabelNs lists namespaces allowed despite being denied.
+	ExtraLabelNs []string
+	// LabelWhiteList, if set, must match the name part of every label.
+	LabelWhiteList *regexp.Regexp
+	// DisableLabels, DisableExtendedResources and DisableAnnotations drop
+	// all labels, extended resources or annotations respectively.
+	DisableLabels            bool
+	DisableExtendedResources bool
+	DisableAnnotations       bool
+	// DenyNodeFeatureLabels drops spec.labels of NodeFeatures other than
+	// the worker's own (named after the node, in Namespace).
+	DenyNodeFeatureLabels bool
+	// AllowOverwrite lets nfd-master overwrite values of labels and
+	// annotations it owned before.
+	AllowOverwrite bool
+	// AutoPrefix adds feature.node.kubernetes.io/ to unprefixed names
+	// (off when the DisableAutoPrefix feature gate is on).
+	AutoPrefix bool
+}
+
+// DefaultOptions returns nfd-master's defaults.
+func DefaultOptions() Options {
+	return Options{Namespace: DefaultNamespace, AllowOverwrite: true, AutoPrefix: true}
+}
+
+func (o *Options) annotationName(name string) string {
+	full := "nfd.node.kubernetes.io/" + name
+	if o.Instance == "" {
+		return full
+	}
+	return "nfd.node.kubernetes.io/" + o.Instance + "." + name
+}

@@ -1,0 +1,289 @@
+// Package yamlstrict decodes YAML nodes into Go structs strictly: unknown
+// fields, wrong kinds and non-string scalars where strings are expected are
+// errors that name the exact field path (spec.rules[2].matchFeatures[0]...).
+//
+// Struct fields are matched by their json tag names, so the same types serve
+// JSON and YAML. Unlike a YAML-to-JSON round trip, every problem is reported
+// with its path and line, and all problems are reported, not only the first.
+package yamlstrict
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// FieldError is one decoding problem at a field path.
+type FieldError struct {
+	// Path is the field path relative to the decoded object, e.g.
+	// spec.rules[0].matchFeatures[1].matchExpressions.vendor.op.
+	Path string
+	// Line is the 1-based line in the source document, 0 if unknown.
+	Line int
+	// Msg says what is wrong.
+	Msg string
+}
+
+func (e *FieldError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// Hints lets an API package give better messages for its common mistakes.
+type Hints interface {
+	// UnknownField returns extra advice for an unknown key in a struct of type t.
+	UnknownField(t reflect.Type, key string) string
+	// WrongKind returns a message for a node of the wrong YAML kind decoded
+	// into type t, or "" for the generic message.
+	WrongKind(t reflect.Type, n *yaml.Node) string
+}
+
+// Decoder decodes YAML nodes into typed values.
+type Decoder struct {
+	hints Hints
+}
+
+// NewDecoder returns a Decoder using hints (which may be nil).
+func NewDecoder(hints Hints) *Decoder { return &Decoder{hints: hints} }
+
+// Decode decodes n into out (a non-nil pointer). Paths in the returned errors
+// start with base. It returns every problem found.
+func (d *Decoder) Decode(n *yaml.Node, out any, base string) []*FieldError {
+	v := reflect.ValueOf(out)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		panic("yamlstrict: Decode needs a non-nil pointer")
+	}
+	st := &state{d: d}
+	st.decode(resolveAlias(n), v.Elem(), base)
+	return st.errs
+}
+
+type state struct {
+	d    *Decoder
+	errs []*FieldError
+}
+
+func (s *state) fail(n *yaml.Node, path, format string, args ...any) {
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	s.errs = append(s.errs, &FieldError{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		return resolveAlias(n.Content[0])
+	}
+	return n
+}
+
+// IsNull reports whether n is an explicit or implicit YAML null.
+func IsNull(n *yaml.Node) bool {
+	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
+}
+
+func (s *state) decode(n *yaml.Node, v reflect.Value, path string) {
+	if IsNull(n) {
+		v.SetZero()
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		s.decode(n, p.Elem(), path)
+		v.Set(p)
+	case reflect.Struct:
+		s.decodeStruct(n, v, path)
+	case reflect.Map:
+		s.decodeMap(n, v, path)
+	case reflect.Slice:
+		s.decodeSlice(n, v, path)
+	case reflect.String:
+		s.decodeString(n, v, path)
+	case reflect.Bool:
+		s.decodeBool(n, v, path)
+	case reflect.Int, reflect.Int64:
+		s.decodeInt(n, v, path)
+	default:
+		panic("yamlstrict: unsupported kind " + v.Kind().String())
+	}
+}
+
+func (s *state) wrongKind(n *yaml.Node, t reflect.Type, path, want string) {
+	if s.d.hints != nil {
+		if msg := s.d.hints.WrongKind(t, n); msg != "" {
+			s.fail(n, path, "%s", msg)
+			return
+		}
+	}
+	s.fail(n, path, "expected %s, got %s", want, describe(n))
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
+	}
+	return "an unexpected node"
+}
+
+func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
+	if n.Kind != yaml.MappingNode {
+		s.wrongKind(n, v.Type(), path, "a mapping")
+		return
+	}
+	fields := structFields(v.Type())
+	seen := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], resolveAlias(n.Content[i+1])
+		key := k.Value
+		sub := Join(path, key)
+		if seen[key] {
+			s.fail(k, sub, "duplicate field %q", key)
+			continue
+		}
+		seen[key] = true
+		idx, ok := fields[key]
+		if !ok {
+			msg := fmt.Sprintf("unknown field %q", key)
+			if s.d.hints != nil {
+				if h := s.d.hints.UnknownField(v.Type(), key); h != "" {
+					msg += ": " + h
+				}
+			}
+			s.fail(k, sub, "%s", msg)
+			continue
+		}
+		s.decode(val, v.Field(idx), sub)
+	}
+}
+
+var fieldCache sync.Map // reflect.Type -> map[string]int
+
+func structFields(t reflect.Type) map[string]int {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]int)
+	}
+	m := map[string]int{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		m[name] = i
+	}
+	fieldCache.Store(t, m)
+	return m
+}
+
+func (s *state) decodeMap(n *yaml.Node, v reflect.Value, path string) {
+	if n.Kind != yaml.MappingNode {
+		s.wrongKind(n, v.Type(), path, "a mapping")
+		return
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	et := v.Type().Elem()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], resolveAlias(n.Content[i+1])
+		sub := JoinKey(path, k.Value)
+		if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
+			s.fail(k, sub, "duplicate key %q", k.Value)
+			continue
+		}
+		ev := reflect.New(et).Elem()
+		s.decode(val, ev, sub)
+		m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), ev)
+	}
+	v.Set(m)
+}
+
+func (s *state) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
+	if n.Kind != yaml.SequenceNode {
+		s.wrongKind(n, v.Type(), path, "a list")
+		return
+	}
+	sl := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, c := range n.Content {
+		s.decode(resolveAlias(c), sl.Index(i), fmt.Sprintf("%s[%d]", path, i))
+	}
+	v.Set(sl)
+}
+
+func (s *state) decodeString(n *yaml.Node, v reflect.Value, path string) {
+	if n.Kind != yaml.ScalarNode {
+		s.wrongKind(n, v.Type(), path, "a string")
+		return
+	}
+	if n.Tag != "!!str" && n.Tag != "!" && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+		s.fail(n, path, "expected a string, got %s %s: quote it (\"%s\")",
+			strings.TrimPrefix(n.Tag, "!!"), n.Value, n.Value)
+		return
+	}
+	v.SetString(n.Value)
+}
+
+func (s *state) decodeBool(n *yaml.Node, v reflect.Value, path string) {
+	b, err := strconv.ParseBool(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil {
+		s.fail(n, path, "expected true or false, got %s", describe(n))
+		return
+	}
+	v.SetBool(b)
+}
+
+func (s *state) decodeInt(n *yaml.Node, v reflect.Value, path string) {
+	i, err := strconv.ParseInt(n.Value, 10, 64)
+	if n.Kind != yaml.ScalarNode || err != nil {
+		s.fail(n, path, "expected an integer, got %s", describe(n))
+		return
+	}
+	v.SetInt(i)
+}
+
+// Join appends a field name to a field path.
+func Join(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+// JoinKey appends a map key to a field path, bracketing keys that are not
+// plain identifiers (label names with dots or slashes, for instance) so the
+// path stays unambiguous.
+func JoinKey(path, key string) string {
+	if isPlainKey(key) {
+		return Join(path, key)
+	}
+	return path + "[" + strconv.Quote(key) + "]"
+}
+
+func isPlainKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
