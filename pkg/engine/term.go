@@ -103,21 +103,16 @@ func (t *term) evalExprs(keys map[string]api.Nil, values map[string]string, inst
 	return matched, elems, nil
 }
 
-// matchEverything implements the empty expression set: it matches when the
-// feature has at least one element, and every element is matched.
+// matchEverything implements the empty expression set as nfd-master does:
+// it matches when the feature has flag or attribute elements (even an empty
+// set of them) or at least one instance. Only instances become template
+// data; flag and attribute elements are not listed.
 func matchEverything(keys map[string]api.Nil, values map[string]string, instances []api.InstanceFeature) (bool, []Element, error) {
-	elems := make([]Element, 0, len(keys)+len(values)+len(instances))
-	for k := range keys {
-		elems = append(elems, Element{"Name": k})
-	}
-	for k, v := range values {
-		elems = append(elems, Element{"Name": k, "Value": v})
-	}
-	sortByName(elems)
+	elems := make([]Element, 0, len(instances))
 	for _, inst := range instances {
 		elems = append(elems, inst.Attributes)
 	}
-	return len(elems) > 0, elems, nil
+	return keys != nil || values != nil || len(elems) > 0, elems, nil
 }
 
 func (t *term) evalKeysAndValues(keys map[string]api.Nil, values map[string]string) (bool, []Element, error) {

@@ -51,5 +51,5 @@ func (o *Options) annotationName(name string) string {
 	if o.Instance == "" {
 		return full
 	}
-	return "nfd.node.kubernetes.io/" + o.Instance + "." + name
+	return o.Instance + "." + full
 }

@@ -145,7 +145,8 @@ func sameQuantity(cur, want string) bool {
 // taints annotation) and no longer wants are removed, wanted ones added or
 // updated by key and effect, and the annotation rewritten.
 func (o *Options) patchTaints(old *NodeState, want []api.Taint, out *NodeState, res *NodeResult) []api.Taint {
-	annName := o.annotationName(api.NodeTaintsAnnotation)
+	// nfd-master does not prefix the taints annotation with the instance.
+	annName := api.AnnotationNs + "/" + api.NodeTaintsAnnotation
 	taints := append([]api.Taint(nil), old.Taints...)
 	oldOwned, err := parseTaints(old.Annotations[annName])
 	if err != nil {

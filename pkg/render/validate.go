@@ -47,8 +47,8 @@ func (o *Options) validateLabel(key, value string) error {
 		return fmt.Errorf("invalid label key %q: %s", key, strings.Join(errs, "; "))
 	}
 	ns, _ := splitNs(key)
-	if ns == "" && o.AutoPrefix {
-		return errUnprefixedKey
+	if ns == "" {
+		return o.unprefixed()
 	}
 	if isKubernetesNs(ns) && !isFeatureNs(ns) && ns != api.ProfileLabelNs && !strings.HasSuffix(ns, profileSubNsSuffix) {
 		return errNSNotAllowed
@@ -64,8 +64,8 @@ func (o *Options) validateAnnotation(key, value string) error {
 		return fmt.Errorf("invalid annotation key %q: %s", key, strings.Join(errs, "; "))
 	}
 	ns, _ := splitNs(key)
-	if ns == "" && o.AutoPrefix {
-		return errUnprefixedKey
+	if ns == "" {
+		return o.unprefixed()
 	}
 	if isKubernetesNs(ns) && !isFeatureNs(ns) {
 		return errNSNotAllowed
@@ -98,14 +98,24 @@ func (o *Options) validateExtendedResource(key, value string) error {
 		return fmt.Errorf("invalid name %q: %s", key, strings.Join(errs, "; "))
 	}
 	ns, _ := splitNs(key)
-	if ns == "" && o.AutoPrefix {
-		return errUnprefixedKey
+	if ns == "" {
+		return o.unprefixed()
 	}
 	if isKubernetesNs(ns) && !isFeatureNs(ns) {
 		return errNSNotAllowed
 	}
 	if _, err := resource.ParseQuantity(value); err != nil {
 		return fmt.Errorf("invalid value %q: %w", value, err)
+	}
+	return nil
+}
+
+// unprefixed is the verdict on an unprefixed name: an error normally; with
+// auto-prefixing disabled nfd-master accepts the name without checking the
+// value any further.
+func (o *Options) unprefixed() error {
+	if o.AutoPrefix {
+		return errUnprefixedKey
 	}
 	return nil
 }
