@@ -1,0 +1,295 @@
+package discover
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// featureLabelNs is the namespace of built-in labels.
+const featureLabelNs = "feature.node.kubernetes.io"
+
+// labelPriority orders label sources as nfd-worker does: built-in sources
+// first, then custom, then local, so later ones win.
+func labelPriority(name string) int {
+	switch name {
+	case "custom":
+		return 10
+	case "local":
+		return 20
+	}
+	return 0
+}
+
+// createLabels computes the NodeFeature spec.labels from the enabled label
+// sources (sorted by priority, then name).
+func createLabels(e *env, names []string, f v1alpha1.Features) (map[string]string, []Warning) {
+	ordered := append([]string(nil), names...)
+	sortByPriority(ordered)
+	labels := map[string]string{}
+	var warnings []Warning
+	for _, n := range ordered {
+		c := newCollector(n)
+		l := sourceLabels(n, e, f, c)
+		for _, k := range sortedKeys(l) {
+			if name, ok := publishableLabel(n, k, l[k], e.cfg, c); ok {
+				labels[name] = l[k]
+			}
+		}
+		warnings = append(warnings, c.warnings...)
+	}
+	return labels, warnings
+}
+
+// sortByPriority sorts source names by label priority, then name.
+func sortByPriority(names []string) {
+	for i := 1; i < len(names); i++ {
+		for j := i; j > 0 && less(names[j], names[j-1]); j-- {
+			names[j], names[j-1] = names[j-1], names[j]
+		}
+	}
+}
+
+// less orders two source names for labelling.
+func less(a, b string) bool {
+	if pa, pb := labelPriority(a), labelPriority(b); pa != pb {
+		return pa < pb
+	}
+	return a < b
+}
+
+// publishableLabel prefixes a built-in label and applies nfd-worker's
+// checks: a qualified name, a valid value and core.labelWhiteList.
+func publishableLabel(source, key, value string, cfg workerConfig, c *collector) (string, bool) {
+	name := key
+	if source != "local" && source != "custom" && !strings.Contains(name, "/") {
+		name = featureLabelNs + "/" + source + "-" + name
+	}
+	if errs := validation.IsQualifiedName(name); len(errs) > 0 {
+		c.warn("ignoring label with invalid name %q: %s", name, strings.Join(errs, "; "))
+		return "", false
+	}
+	if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
+		c.warn("ignoring label %q with invalid value %q: %s", name, value, strings.Join(errs, "; "))
+		return "", false
+	}
+	short := name
+	if _, after, ok := strings.Cut(name, "/"); ok {
+		short = after
+	}
+	if !cfg.labelWhiteList.MatchString(short) {
+		return "", false
+	}
+	return name, true
+}
+
+// sourceLabels returns the unprefixed labels of one label source.
+func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[string]string {
+	switch name {
+	case "cpu":
+		return cpuLabels(f, e.cfg.Sources.CPU)
+	case "kernel":
+		return kernelLabels(f, e.cfg.Sources.Kernel)
+	case "memory":
+		return memoryLabels(f)
+	case "network":
+		return networkLabels(f, c)
+	case "pci":
+		return deviceLabels(f.Instances["pci.device"].Elements, e.cfg.Sources.PCI, pciMandatoryAttrs(), true, c)
+	case "usb":
+		return deviceLabels(f.Instances["usb.device"].Elements, e.cfg.Sources.USB, []string{"class", "vendor", "device", "serial"}, false, c)
+	case "storage":
+		return storageLabels(f)
+	case "system":
+		return systemLabels(f)
+	case "local":
+		return attrSet(f.Attributes["local.label"].Elements).Elements
+	case "custom":
+		return customLabels(e, f, c)
+	}
+	c.warn("unknown label source")
+	return nil
+}
+
+// prefixed copies the elements of an attribute feature as prefix+key.
+func prefixed(dst map[string]string, prefix string, elems map[string]string) {
+	for k, v := range elems {
+		dst[prefix+k] = v
+	}
+}
+
+// cpuLabels returns the cpu source's labels.
+func cpuLabels(f v1alpha1.Features, cfg cpuConfig) map[string]string {
+	l := map[string]string{}
+	for flag := range f.Flags["cpu.cpuid"].Elements {
+		if cpuidUnmasked(flag, cfg) {
+			l["cpuid."+flag] = "true"
+		}
+	}
+	prefixed(l, "cpuid.", f.Attributes["cpu.cpuid"].Elements)
+	prefixed(l, "model.", f.Attributes["cpu.model"].Elements)
+	prefixed(l, "cstate.", f.Attributes["cpu.cstate"].Elements)
+	prefixed(l, "pstate.", f.Attributes["cpu.pstate"].Elements)
+	for k, v := range f.Attributes["cpu.security"].Elements {
+		switch k {
+		case "tdx.total_keys", "sgx.epc", "sev.encrypted_state_ids", "sev.asids":
+		default:
+			l["security."+k] = v
+		}
+	}
+	prefixed(l, "power.sst_", f.Attributes["cpu.sst"].Elements)
+	if v, ok := f.Attributes["cpu.topology"].Elements["hardware_multithreading"]; ok {
+		l["hardware_multithreading"] = v
+	}
+	if v, ok := f.Attributes["cpu.coprocessor"].Elements["nx_gzip"]; ok {
+		l["coprocessor.nx_gzip"] = v
+	}
+	return l
+}
+
+// cpuidUnmasked applies the cpuid attribute whitelist or blacklist.
+func cpuidUnmasked(flag string, cfg cpuConfig) bool {
+	if len(cfg.Cpuid.AttributeWhitelist) > 0 {
+		return contains(cfg.Cpuid.AttributeWhitelist, flag)
+	}
+	return !contains(cfg.Cpuid.AttributeBlacklist, flag)
+}
+
+// contains reports whether list holds s.
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// kernelLabels returns the kernel source's labels.
+func kernelLabels(f v1alpha1.Features, cfg kernelConfig) map[string]string {
+	l := map[string]string{}
+	prefixed(l, "version.", f.Attributes["kernel.version"].Elements)
+	if _, ok := f.Attributes["kernel.config"]; ok {
+		legacy := legacyKconfig(f)
+		for _, opt := range cfg.ConfigOpts {
+			if v, ok := legacy[opt]; ok {
+				l["config."+opt] = v
+			}
+		}
+	}
+	if f.Attributes["kernel.selinux"].Elements["enabled"] == "true" {
+		l["selinux.enabled"] = "true"
+	}
+	return l
+}
+
+// memoryLabels returns the memory source's labels.
+func memoryLabels(f v1alpha1.Features) map[string]string {
+	l := map[string]string{}
+	if f.Attributes["memory.numa"].Elements["is_numa"] == "true" {
+		l["numa"] = "true"
+	}
+	if f.Attributes["memory.swap"].Elements["enabled"] == "true" {
+		l["swap"] = "true"
+	}
+	nv := f.Instances["memory.nv"].Elements
+	if len(nv) > 0 {
+		l["nv.present"] = "true"
+	}
+	for _, d := range nv {
+		if d.Attributes["devtype"] == "nd_dax" {
+			l["nv.dax"] = "true"
+		}
+	}
+	return l
+}
+
+// networkLabels returns the network source's SR-IOV labels.
+func networkLabels(f v1alpha1.Features, c *collector) map[string]string {
+	l := map[string]string{}
+	for _, d := range f.Instances["network.device"].Elements {
+		for _, al := range [][2]string{{"sriov_totalvfs", "sriov.capable"}, {"sriov_numvfs", "sriov.configured"}} {
+			attr, label := al[0], al[1]
+			v, ok := d.Attributes[attr]
+			if !ok {
+				continue
+			}
+			var n int
+			if _, err := fmt.Sscanf(v, "%d", &n); err != nil {
+				c.warn("failed to parse %s of %s: %v", attr, d.Attributes["name"], err)
+				continue
+			}
+			if n > 0 {
+				l[label] = "true"
+			}
+		}
+	}
+	return l
+}
+
+// deviceLabels returns <field>_<field>.present labels (and for PCI
+// .sriov.capable) for devices of a whitelisted class.
+func deviceLabels(devs []v1alpha1.InstanceFeature, cfg deviceConfig, valid []string, pci bool, c *collector) map[string]string {
+	fields := labelFields(cfg.DeviceLabelFields, valid, pci)
+	l := map[string]string{}
+	for _, d := range devs {
+		class := d.Attributes["class"]
+		for _, white := range cfg.DeviceClassWhitelist {
+			if !strings.HasPrefix(class, strings.ToLower(white)) {
+				continue
+			}
+			parts := make([]string, len(fields))
+			for i, f := range fields {
+				parts[i] = d.Attributes[f]
+			}
+			name := strings.Join(parts, "_")
+			l[name+".present"] = "true"
+			if _, ok := d.Attributes["sriov_totalvfs"]; ok && pci {
+				l[name+".sriov.capable"] = "true"
+			}
+			break
+		}
+	}
+	return l
+}
+
+// labelFields keeps the configured label fields that are valid, in the
+// valid order, falling back to nfd-worker's defaults.
+func labelFields(configured, valid []string, pci bool) []string {
+	var out []string
+	for _, v := range valid {
+		if contains(configured, v) {
+			out = append(out, v)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if pci {
+		return []string{"class", "vendor"}
+	}
+	return []string{"class", "vendor", "device"}
+}
+
+// storageLabels returns the storage source's label.
+func storageLabels(f v1alpha1.Features) map[string]string {
+	for _, d := range f.Instances["storage.block"].Elements {
+		if d.Attributes["rotational"] == "0" {
+			return map[string]string{"nonrotationaldisk": "true"}
+		}
+	}
+	return nil
+}
+
+// systemLabels returns the system source's os_release labels.
+func systemLabels(f v1alpha1.Features) map[string]string {
+	l := map[string]string{}
+	for _, k := range []string{"ID", "VERSION_ID", "VERSION_ID.major", "VERSION_ID.minor"} {
+		if v, ok := f.Attributes["system.osrelease"].Elements[k]; ok {
+			l["os_release."+k] = v
+		}
+	}
+	return l
+}

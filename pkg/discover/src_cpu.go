@@ -1,0 +1,226 @@
+package discover
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+)
+
+// discoverCPU is the cpu source. CPUID data (cpu.cpuid, cpu.model,
+// cpu.rdt, SGX/TDX-guest parts of cpu.security, the nominal frequency of
+// cpu.sst) comes from the CPUIDProvider; the rest is read from sysfs and
+// procfs under the host root: devices/system/cpu (cstate, pstate),
+// module/*/parameters (cstate, tdx, sev), fs/cgroup/misc.capacity (key and
+// ASID counts), bus/cpu/devices (topology, sst), proc/sysinfo and
+// proc/self/mountinfo (hypervisor, resctrl). Semantics follow nfd-worker on
+// amd64: cpu.coprocessor is always empty there.
+func discoverCPU(e *env, c *collector) {
+	info := e.cpuInfo()
+	c.flags("cpuid", info.Flags)
+	if info.Attributes != nil {
+		c.attrs("cpuid", info.Attributes)
+	}
+	c.attrs("model", cpuModel(info, e.host))
+	if cstate, err := readCstate(e.host); err != nil {
+		c.warn("cstate: %v", err)
+	} else {
+		c.attrs("cstate", cstate)
+	}
+	pstate, err := readPstate(e.host)
+	if err != nil {
+		c.warn("pstate: %v", err)
+	}
+	c.attrs("pstate", pstate)
+	c.attrs("rdt", rdtAttributes(info.Leaves, readNumClosID(e.host)))
+	c.attrs("security", readSecurity(e.host, info))
+	sst, err := readSST(e.host, info.Leaves[Leaf{EAX: leafFrequencyInfo}].EAX)
+	if err != nil {
+		c.warn("sst: %v", err)
+	}
+	c.attrs("sst", sst)
+	topo, err := readTopology(e.host)
+	if err != nil {
+		c.warn("topology: %v", err)
+	}
+	c.attrs("topology", topo)
+	c.attrs("coprocessor", nil)
+}
+
+// cpuModel returns the cpu.model attributes.
+func cpuModel(info CPUInfo, h host) map[string]string {
+	m := map[string]string{
+		"vendor_id": info.VendorID,
+		"family":    strconv.Itoa(info.Family),
+		"id":        strconv.Itoa(info.Model),
+	}
+	sysinfo, _ := h.readFile("proc/sysinfo")
+	if hv := hypervisor(info, string(sysinfo)); hv != "" {
+		m["hypervisor"] = hv
+	}
+	return m
+}
+
+// readCstate reports whether C-states are enabled via intel_idle. An empty
+// map (no cpuidle, another driver) is a result; an error drops the feature.
+func readCstate(h host) (map[string]string, error) {
+	if _, err := h.stat("sys/devices/system/cpu"); err != nil {
+		return nil, fmt.Errorf("unable to detect cstate status: %w", err)
+	}
+	if ok, _ := h.exists("sys/devices/system/cpu/cpuidle"); !ok {
+		return map[string]string{}, nil
+	}
+	driver, err := h.readTrim("sys/devices/system/cpu/cpuidle/current_driver")
+	if err != nil {
+		return nil, err
+	}
+	if driver != "intel_idle" {
+		return map[string]string{}, nil
+	}
+	maxCstate, err := h.readTrim("sys/module/intel_idle/parameters/max_cstate")
+	if err != nil {
+		return nil, err
+	}
+	return parseCstate(maxCstate)
+}
+
+// readPstate reads the intel_pstate driver state.
+func readPstate(h host) (map[string]string, error) {
+	const base = "sys/devices/system/cpu"
+	if _, err := h.stat(base); err != nil {
+		return nil, err
+	}
+	if ok, _ := h.exists(base + "/intel_pstate"); !ok {
+		return nil, nil
+	}
+	status, err := h.readTrim(base + "/intel_pstate/status")
+	if err != nil {
+		return nil, err
+	}
+	noTurbo, turboErr := h.readFile(base + "/intel_pstate/no_turbo")
+	var governors []string
+	if status == "active" {
+		governors = readGovernors(h, base+"/cpufreq")
+	}
+	return pstateAttributes(status, noTurbo, turboErr == nil, governors), nil
+}
+
+// readGovernors returns the scaling governor of each cpufreq policy that has
+// CPUs; unreadable policies are skipped as nfd-worker does.
+func readGovernors(h host, dir string) []string {
+	policies, err := h.names(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range policies {
+		cpus, err := h.readTrim(dir + "/" + p + "/affected_cpus")
+		if err != nil || cpus == "" {
+			continue
+		}
+		g, err := h.readTrim(dir + "/" + p + "/scaling_governor")
+		if err != nil {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// readNumClosID returns the L3 CLOS ID count minus the default group, or -1.
+func readNumClosID(h host) int64 {
+	mountinfo, err := h.readFile("proc/self/mountinfo")
+	if err != nil {
+		return -1
+	}
+	mnt := resctrlMount(string(mountinfo))
+	if mnt == "" {
+		return -1
+	}
+	s, err := h.readTrim(mnt + "/info/L3/num_closids")
+	if err != nil {
+		return -1
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n - 1
+}
+
+// readSecurity returns the cpu.security attributes.
+func readSecurity(h host, info CPUInfo) map[string]string {
+	tdx, _ := h.readFile("sys/module/kvm_intel/parameters/tdx")
+	sev := func(p string) []byte {
+		b, _ := h.readFile("sys/module/kvm_amd/parameters/" + p)
+		return b
+	}
+	return securityAttributes(securityInput{
+		sgxEPC:       info.SGXEPCSize,
+		tdxParam:     tdx,
+		tdxGuest:     info.TDXGuest,
+		sevParam:     sev("sev"),
+		sevESParam:   sev("sev_es"),
+		sevSNPParam:  sev("sev_snp"),
+		miscCapacity: readMiscCapacity(h),
+	})
+}
+
+// readMiscCapacity returns the cgroup misc.capacity file, nil if absent.
+func readMiscCapacity(h host) []byte {
+	for _, p := range []string{"sys/fs/cgroup/misc.capacity", "sys/fs/cgroup/misc/misc.capacity"} {
+		if b, err := h.readFile(p); err == nil {
+			return b
+		}
+	}
+	return nil
+}
+
+// readSST detects Intel SST-BF from the per-CPU base frequencies.
+func readSST(h host, nominalMHz uint32) (map[string]string, error) {
+	cpus, err := h.names("sys/bus/cpu/devices")
+	if err != nil {
+		return map[string]string{}, err
+	}
+	var freqs []string
+	for _, cpu := range cpus {
+		f, err := h.readTrim("sys/bus/cpu/devices/" + cpu + "/cpufreq/base_frequency")
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return map[string]string{}, err
+		}
+		freqs = append(freqs, f)
+	}
+	bf, err := sstBF(int(nominalMHz), freqs)
+	if err != nil {
+		return map[string]string{}, err
+	}
+	if !bf {
+		return map[string]string{}, nil
+	}
+	return map[string]string{"bf.enabled": "true"}, nil
+}
+
+// readTopology reads thread siblings and package ids of every CPU. Any
+// unreadable file empties the feature, as in nfd-worker.
+func readTopology(h host) (map[string]string, error) {
+	cpus, err := h.names("sys/bus/cpu/devices")
+	if err != nil {
+		return map[string]string{}, err
+	}
+	var siblings, packages []string
+	for _, cpu := range cpus {
+		dir := "sys/bus/cpu/devices/" + cpu + "/topology/"
+		s, err := h.readFile(dir + "thread_siblings_list")
+		if err != nil {
+			return map[string]string{}, err
+		}
+		p, err := h.readTrim(dir + "physical_package_id")
+		if err != nil {
+			return map[string]string{}, err
+		}
+		siblings, packages = append(siblings, string(s)), append(packages, p)
+	}
+	return topologyAttributes(siblings, packages), nil
+}
