@@ -19,6 +19,7 @@ const usage = `nfd-fn renders node-feature-discovery rules offline.
 Usage:
   nfd-fn [render] < resourcelist.yaml     render Nodes (the KRM function; default)
   nfd-fn validate < resourcelist.yaml     check rules and config, no fleet needed
+  nfd-fn discover [flags]                 print the NodeFeature nfd-worker would publish for this host
   nfd-fn version                          print the version
 
 As a KRM function nfd-fn reads a ResourceList on stdin and writes one on
@@ -35,6 +36,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch cmd {
 	case "render", "validate":
 		return runFunction(cmd, args, stdin, stdout, stderr)
+	case "discover":
+		return runDiscover(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, Version)
 		return 0
@@ -59,7 +62,7 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		return 1
 	}
 	var out bytes.Buffer
-	code, err := fn.Run(input, &out, fn.RunOptions{ForceMode: modeFor(cmd)})
+	code, err := fn.Run(input, &out, fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover})
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
 		return 1

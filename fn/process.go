@@ -38,6 +38,8 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 	switch settings.Mode {
 	case "validate":
 		validateList(rl, settings, r)
+	case "discover":
+		discoverList(rl, opts.Discover, r)
 	default:
 		renderList(rl, settings, r)
 	}
@@ -51,6 +53,8 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 type RunOptions struct {
 	// ForceMode overrides the functionConfig's mode when set.
 	ForceMode string
+	// Discover snapshots the host for mode discover.
+	Discover DiscoverFunc
 }
 
 // inputs are the typed objects of a ResourceList.

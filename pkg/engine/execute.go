@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
@@ -60,4 +62,21 @@ func evalError(ref ObjectRef, r *rule, err error) *EvalError {
 		field, err = te.field, te.err
 	}
 	return &EvalError{Object: ref, RuleName: r.name, RuleField: r.field, Field: field, Err: err}
+}
+
+// EvaluateRule compiles and runs a single rule against f without feeding
+// back rule.matched, for callers that manage back-references themselves
+// (nfd-worker's custom source). Static problems surface as the error.
+func EvaluateRule(r *api.Rule, f *api.Features) (Output, bool, error) {
+	cr, diags := compileRule(r, ObjectRef{}, "rule")
+	for _, d := range diags {
+		if d.Severity == SeverityError {
+			return Output{}, false, fmt.Errorf("%s: %s", d.Field, d.Message)
+		}
+	}
+	out, matched, err := cr.execute(f)
+	if te, ok := err.(*termError); ok {
+		err = te.err
+	}
+	return out, matched, err
 }
