@@ -91,8 +91,8 @@ func TestExecuteRuleOutputs(t *testing.T) {
 			wantErr: `map has no entry for key "nothing"`,
 		},
 		{
-			name: "template-line-without-equals-fails-the-rule",
-			rule: api.Rule{Name: "r", LabelsTemplate: "just-a-key", MatchFeatures: api.FeatureMatcher{{Feature: "kernel.version"}}},
+			name:    "template-line-without-equals-fails-the-rule",
+			rule:    api.Rule{Name: "r", LabelsTemplate: "just-a-key", MatchFeatures: api.FeatureMatcher{{Feature: "kernel.version"}}},
 			wantErr: "missing value in expanded template line",
 		},
 	}
