@@ -69,7 +69,7 @@ func updateNodeItem(n *yaml.Node, s *render.NodeState) bool {
 	changed = syncOptionalMap(md, "labels", s.Labels) || changed
 	changed = syncOptionalMap(md, "annotations", s.Annotations) || changed
 	old := nodeState(n)
-	if !sameTaints(old.taints, s.Taints) {
+	if !sameTaints(old.Taints, s.Taints) {
 		changed = true
 		if len(s.Taints) == 0 {
 			if spec := mapAt(n, "spec"); spec != nil {

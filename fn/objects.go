@@ -5,6 +5,7 @@ import (
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/nfdyaml"
+	"github.com/nfd-fn/nfd-fn/pkg/render"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
@@ -44,26 +45,20 @@ func keepItemNode(apiVersion, kind string) bool {
 }
 
 // nodeState reads the managed part of an existing Node item.
-func nodeState(n *yaml.Node) *nodeSnapshot {
+func nodeState(n *yaml.Node) *render.NodeState {
 	md := mapAt(n, "metadata")
 	st := mapAt(n, "status")
-	s := &nodeSnapshot{
-		labels:      stringMap(mapAt(md, "labels")),
-		annotations: stringMap(mapAt(md, "annotations")),
-		capacity:    stringMap(mapAt(st, "capacity")),
-		allocatable: stringMap(mapAt(st, "allocatable")),
+	s := &render.NodeState{
+		Labels:      stringMap(mapAt(md, "labels")),
+		Annotations: stringMap(mapAt(md, "annotations")),
+		Capacity:    stringMap(mapAt(st, "capacity")),
+		Allocatable: stringMap(mapAt(st, "allocatable")),
 	}
 	if ts := valueAt(mapAt(n, "spec"), "taints"); ts != nil && ts.Kind == yaml.SequenceNode {
 		for _, t := range ts.Content {
-			s.taints = append(s.taints, api.Taint{Key: scalarAt(t, "key"), Value: scalarAt(t, "value"),
+			s.Taints = append(s.Taints, api.Taint{Key: scalarAt(t, "key"), Value: scalarAt(t, "value"),
 				Effect: scalarAt(t, "effect"), TimeAdded: scalarAt(t, "timeAdded")})
 		}
 	}
 	return s
-}
-
-// nodeSnapshot is an existing Node's managed fields.
-type nodeSnapshot struct {
-	labels, annotations, capacity, allocatable map[string]string
-	taints                                     []api.Taint
 }

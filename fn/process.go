@@ -150,7 +150,7 @@ func renderList(rl *resourceList, s Settings, r *results) {
 	parallel(len(names), func(i int) {
 		var existing *render.NodeState
 		if it := in.nodes[names[i]]; it != nil {
-			existing = nodeState(it.node).state()
+			existing = nodeState(it.node)
 		}
 		rendered[i] = renderer.RenderNode(names[i], in.features[names[i]], existing)
 	})
@@ -224,9 +224,4 @@ func sameMembers(n *yaml.Node, members []string) bool {
 		}
 	}
 	return true
-}
-
-func (s *nodeSnapshot) state() *render.NodeState {
-	return &render.NodeState{Labels: s.labels, Annotations: s.annotations, Taints: s.taints,
-		Capacity: s.capacity, Allocatable: s.allocatable}
 }
