@@ -4,11 +4,8 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
-
-	"github.com/nfd-fn/nfd-fn/fn"
 )
 
 // Version is nfd-fn's version, set at build time with -ldflags.
@@ -34,8 +31,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
-	case "render", "validate":
-		return runFunction(cmd, args, stdin, stdout, stderr)
+	case "render":
+		return runRender(args, stdin, stdout, stderr)
+	case "validate":
+		return runValidate(args, stdin, stdout, stderr)
 	case "discover":
 		return runDiscover(args, stdout, stderr)
 	case "version", "--version":
@@ -47,36 +46,4 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "nfd-fn: unknown command %q\n\n%s", cmd, usage)
 	return 2
-}
-
-// runFunction runs the KRM function on stdin. "validate" forces the
-// validate mode whatever the functionConfig says.
-func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintf(stderr, "nfd-fn %s: unexpected arguments %q\n", cmd, args)
-		return 2
-	}
-	input, err := io.ReadAll(stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
-		return 1
-	}
-	var out bytes.Buffer
-	code, err := fn.Run(input, &out, fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover})
-	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
-		return 1
-	}
-	if _, err := stdout.Write(out.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", err)
-		return 1
-	}
-	return code
-}
-
-func modeFor(cmd string) string {
-	if cmd == "validate" {
-		return "validate"
-	}
-	return ""
 }
