@@ -1,9 +1,150 @@
 package cli
 
-import "io"
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 
-// runValidate implements `nfd-fn validate`: with no arguments it checks the
-// ResourceList on stdin in mode validate.
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
+	"github.com/nfd-fn/nfd-fn/pkg/render"
+)
+
+const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR]...
+
+Checks NodeFeatureRule, NodeFeatureGroup and NodeFeature files (multi-document
+YAML or JSON; directories are walked for *.yaml, *.yml and *.json) and reports
+every problem as path:line:col: severity: message. With no files it reads a
+KRM ResourceList on stdin and writes it back with results (mode validate).
+
+Exit status: 1 when there is an error (or, with --strict, a warning), 2 on
+bad usage, else 0.
+
+Flags:
+`
+
+// runValidate implements `nfd-fn validate`.
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runFunction("validate", args, stdin, stdout, stderr)
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, validateUsage); fs.PrintDefaults() }
+	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
+	strict := fs.Bool("strict", false, "fail on warnings too")
+	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict {
+		return runFunction("validate", nil, stdin, stdout, stderr)
+	}
+	if len(paths) == 0 {
+		fmt.Fprintln(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
+		return 2
+	}
+	write, ok := writers[*output]
+	if !ok {
+		fmt.Fprintf(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif\n", *output)
+		return 2
+	}
+	opts, code := validateOptions(*config, stderr)
+	if code != 0 {
+		return code
+	}
+	findings, files, err := validateFiles(paths, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "nfd-fn validate: %v\n", err)
+		return 2
+	}
+	if err := write(stdout, findings); err != nil {
+		fmt.Fprintf(stderr, "nfd-fn validate: writing output: %v\n", err)
+		return 1
+	}
+	return validateExit(findings, files, *strict, stderr)
+}
+
+var writers = map[string]func(io.Writer, []lint.Finding) error{
+	"text": lint.WriteText,
+	"json": lint.WriteJSON,
+	"sarif": func(w io.Writer, f []lint.Finding) error {
+		return lint.WriteSARIF(w, f, Version)
+	},
+}
+
+// validateOptions reads nfd-master's settings from a functionConfig file.
+func validateOptions(path string, stderr io.Writer) (render.Options, int) {
+	if path == "" {
+		return render.DefaultOptions(), 0
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "nfd-fn validate: reading %q: %v\n", path, err)
+		return render.Options{}, 2
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		fmt.Fprintf(stderr, "nfd-fn validate: %s: %v\n", path, err)
+		return render.Options{}, 2
+	}
+	var root *yaml.Node
+	if len(doc.Content) > 0 {
+		root = doc.Content[0]
+	}
+	s, errs, warnings := fn.LoadSettings(root)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "%s: warning: %s\n", path, w)
+	}
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "%s: error: %s\n", path, e)
+	}
+	if len(errs) > 0 {
+		return render.Options{}, 2
+	}
+	return s.Options, 0
+}
+
+// validateExit prints a summary to stderr and picks the exit code.
+func validateExit(findings []lint.Finding, files int, strict bool, stderr io.Writer) int {
+	c := lint.Counts(findings)
+	errs, warns := c[engine.SeverityError], c[engine.SeverityWarning]
+	fmt.Fprintf(stderr, "nfd-fn validate: %s, %s in %s\n", plural(errs, "error"), plural(warns, "warning"), plural(files, "file"))
+	if errs > 0 || (strict && warns > 0) {
+		return 1
+	}
+	return 0
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments, as pre-commit appends file names to the args.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			continue
+		}
+	}
 }

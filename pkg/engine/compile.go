@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
 // RuleSet is the compiled form of all NodeFeatureRule objects, in the order
@@ -62,6 +63,7 @@ func compileRule(src *api.Rule, ref ObjectRef, field string) (*rule, []Diagnosti
 		report(SeverityError, field+".name", "rule name is required")
 	}
 	r.labelsTemplate, r.varsTemplate, r.templateErr = compileTemplates(src.LabelsTemplate, src.VarsTemplate, field, report)
+	templateRefDiagnostics(r, report)
 	diags = append(diags, matcherDiagnostics(ref, r.matchFeatures)...)
 	for _, m := range r.matchAny {
 		diags = append(diags, matcherDiagnostics(ref, m)...)
@@ -78,7 +80,7 @@ func compileTemplates(labels, vars, field string, report reportFunc) (lt, vt *kv
 		}
 		t, err := parseKVTemplate(text)
 		if err != nil {
-			report(SeverityError, field+"."+name, "%v; the rule produces nothing on nodes where it matches", err)
+			report(SeverityError, field+"."+name, "%v%s; the rule fails on every node where it matches", err, removedFuncHint(err))
 			if firstErr == nil {
 				firstErr = err
 			}
@@ -113,7 +115,13 @@ func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 	d := Diagnostic{Severity: SeverityError, Object: ref}
 	switch {
 	case e.alwaysErr != nil && strings.HasPrefix(e.alwaysErr.Error(), "invalid Op"):
-		d.Field, d.Message = field+".op", fmt.Sprintf("%v: valid operators are %s; the rule fails on every node where this expression is evaluated", e.alwaysErr, validOps())
+		d.Field = field + ".op"
+		d.Suggestion = suggest.Closest(string(e.op), validOpList())
+		if d.Suggestion != "" {
+			d.Message = fmt.Sprintf("%v: did you mean %q? The rule fails on every node where this expression is evaluated", e.alwaysErr, d.Suggestion)
+		} else {
+			d.Message = fmt.Sprintf("%v: valid operators are %s; the rule fails on every node where this expression is evaluated", e.alwaysErr, validOps())
+		}
 	case e.alwaysErr != nil:
 		d.Field, d.Message = field+".value", fmt.Sprintf("%v; the rule fails on every node where this expression is evaluated", e.alwaysErr)
 	case e.presentErr != nil:
@@ -125,6 +133,10 @@ func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 }
 
 func validOps() string {
+	return strings.Join(validOpList(), ", ")
+}
+
+func validOpList() []string {
 	ops := make([]string, 0, len(opSpecs))
 	for op := range opSpecs {
 		if op != api.MatchAny {
@@ -132,5 +144,5 @@ func validOps() string {
 		}
 	}
 	sort.Strings(ops)
-	return strings.Join(ops, ", ")
+	return ops
 }

@@ -38,6 +38,9 @@ type Diagnostic struct {
 	// spec.rules[2].matchFeatures[0].matchExpressions.vendor.op.
 	Field   string
 	Message string
+	// Suggestion, when set, is a replacement for the field's value that
+	// fixes the problem (the right spelling of an operator, say).
+	Suggestion string
 	// Nodes lists the nodes the problem applies to, when it is per node.
 	Nodes []string
 }

@@ -19,11 +19,24 @@ const MaxTemplateOutput = 64 << 10
 // and would make output depend on the machine.
 var templateFuncs = func() template.FuncMap {
 	fm := sprig.TxtFuncMap()
-	for _, name := range []string{"env", "expandenv", "getHostByName"} {
+	for _, name := range removedTemplateFuncs {
 		delete(fm, name)
 	}
 	return fm
 }()
+
+// removedTemplateFuncs are the sprig functions nfd-master takes out.
+var removedTemplateFuncs = []string{"env", "expandenv", "getHostByName"}
+
+// removedFuncHint explains a parse error caused by a removed function.
+func removedFuncHint(err error) string {
+	for _, name := range removedTemplateFuncs {
+		if strings.Contains(err.Error(), fmt.Sprintf("function %q not defined", name)) {
+			return fmt.Sprintf(" (%s is one of the sprig functions nfd-master removes from templates: %s)", name, strings.Join(removedTemplateFuncs, ", "))
+		}
+	}
+	return ""
+}
 
 // kvTemplate is a parsed labelsTemplate or varsTemplate.
 type kvTemplate struct {

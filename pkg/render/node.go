@@ -40,6 +40,9 @@ type NodeResult struct {
 	// Features are the node's merged features after the rules ran
 	// (rule.matched included), for NodeFeatureGroup evaluation.
 	Features *api.Features
+	// Rules are the outputs of the rules that matched, in nfd-master's
+	// order, before filtering and prefixing.
+	Rules []engine.RuleResult
 }
 
 // Renderer renders nodes with one configuration and one compiled rule set.
@@ -68,6 +71,7 @@ func (r *Renderer) RenderNode(name string, objs []NodeFeatureObject, existing *N
 	merged := mergeNodeFeatures(&r.opts, name, objs)
 	res.Features = merged.features
 	results, errs := r.rules.Execute(merged.features)
+	res.Rules = results
 	for _, e := range errs {
 		res.Problems = append(res.Problems, ruleFailure(e))
 	}

@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
 // FieldError is one decoding problem at a field path.
@@ -22,8 +24,9 @@ type FieldError struct {
 	// Path is the field path relative to the decoded object, e.g.
 	// spec.rules[0].matchFeatures[1].matchExpressions.vendor.op.
 	Path string
-	// Line is the 1-based line in the source document, 0 if unknown.
-	Line int
+	// Line and Column are 1-based positions in the source document, 0 if
+	// unknown.
+	Line, Column int
 	// Msg says what is wrong.
 	Msg string
 }
@@ -70,11 +73,11 @@ type state struct {
 }
 
 func (s *state) fail(n *yaml.Node, path, format string, args ...any) {
-	line := 0
+	e := &FieldError{Path: path, Msg: fmt.Sprintf(format, args...)}
 	if n != nil {
-		line = n.Line
+		e.Line, e.Column = n.Line, n.Column
 	}
-	s.errs = append(s.errs, &FieldError{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)})
+	s.errs = append(s.errs, e)
 }
 
 func resolveAlias(n *yaml.Node) *yaml.Node {
@@ -160,16 +163,32 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		idx, ok := fields[key]
 		if !ok {
 			msg := fmt.Sprintf("unknown field %q", key)
-			if s.d.hints != nil {
-				if h := s.d.hints.UnknownField(v.Type(), key); h != "" {
-					msg += ": " + h
-				}
+			if h := s.unknownFieldHint(v.Type(), key, fields); h != "" {
+				msg += ": " + h
 			}
 			s.fail(k, sub, "%s", msg)
 			continue
 		}
 		s.decode(val, v.Field(idx), sub)
 	}
+}
+
+// unknownFieldHint asks the hints first, then suggests the closest known
+// field name for a likely misspelling.
+func (s *state) unknownFieldHint(t reflect.Type, key string, fields map[string]int) string {
+	if s.d.hints != nil {
+		if h := s.d.hints.UnknownField(t, key); h != "" {
+			return h
+		}
+	}
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	if best := suggest.Closest(key, names); best != "" {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	return ""
 }
 
 var fieldCache sync.Map // reflect.Type -> map[string]int

@@ -1,0 +1,154 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
+)
+
+// ruleAt is a rule (or the matching part of a group rule) with where it is.
+type ruleAt struct {
+	doc   *Document
+	ref   engine.ObjectRef
+	field string
+	rule  *api.Rule
+	// rejected marks rules of an object the API server would refuse.
+	rejected bool
+}
+
+// allRules lists NodeFeatureRule rules in nfd-master's order (objects by
+// name, rules in order), then the NodeFeatureGroup rules.
+func (c *checker) allRules() []ruleAt {
+	objs := append([]Object[*api.NodeFeatureRule](nil), c.in.Rules...)
+	sort.SliceStable(objs, func(i, j int) bool { return objs[i].Obj.Metadata.Name < objs[j].Obj.Metadata.Name })
+	var out []ruleAt
+	for _, o := range objs {
+		for i := range o.Obj.Spec.Rules {
+			out = append(out, ruleAt{o.Doc, ruleRef(o.Obj), fmt.Sprintf("spec.rules[%d]", i), &o.Obj.Spec.Rules[i], o.Rejected})
+		}
+	}
+	for _, g := range c.in.Groups {
+		for i, gr := range g.Obj.Spec.Rules {
+			r := &api.Rule{Name: gr.Name, Vars: gr.Vars, VarsTemplate: gr.VarsTemplate, MatchFeatures: gr.MatchFeatures, MatchAny: gr.MatchAny}
+			out = append(out, ruleAt{g.Doc, groupRef(g.Obj), fmt.Sprintf("spec.featureGroupRules[%d]", i), r, g.Rejected})
+		}
+	}
+	return out
+}
+
+// termAt is a matcher term with its field path.
+type termAt struct {
+	field string
+	term  *api.FeatureMatcherTerm
+}
+
+func (r ruleAt) terms() []termAt {
+	var out []termAt
+	add := func(m api.FeatureMatcher, field string) {
+		for i := range m {
+			out = append(out, termAt{fmt.Sprintf("%s[%d]", field, i), &m[i]})
+		}
+	}
+	add(r.rule.MatchFeatures, r.field+".matchFeatures")
+	for i := range r.rule.MatchAny {
+		add(r.rule.MatchAny[i].MatchFeatures, fmt.Sprintf("%s.matchAny[%d].matchFeatures", r.field, i))
+	}
+	return out
+}
+
+// inputFeatures are the feature names the input's NodeFeatures carry, so
+// that third-party features are not reported as unknown.
+func (c *checker) inputFeatures() map[string]bool {
+	names := map[string]bool{}
+	for _, nf := range c.in.Features {
+		f := &nf.Obj.Spec.Features
+		for n := range f.Flags {
+			names[strings.ToLower(n)] = true
+		}
+		for n := range f.Attributes {
+			names[strings.ToLower(n)] = true
+		}
+		for n := range f.Instances {
+			names[strings.ToLower(n)] = true
+		}
+	}
+	return names
+}
+
+// catalogue checks feature and element names against what nfd-worker
+// produces.
+func (c *checker) catalogue() {
+	known := c.inputFeatures()
+	for _, r := range c.allRules() {
+		for _, t := range r.terms() {
+			name := strings.ToLower(t.term.Feature)
+			entry, ok := catalogue[name]
+			if !ok {
+				if msg := unknownFeature(t.term.Feature, known); msg != "" {
+					f := c.add(r.doc, r.ref, engine.SeverityWarning, "unknown-feature", t.field+".feature", false, msg)
+					f.Suggestion = suggest.Closest(name, catalogueNames())
+				}
+				continue
+			}
+			c.elements(r, t, entry)
+		}
+	}
+}
+
+// unknownFeature explains a feature name outside the catalogue, or returns
+// "" when it may well be a third-party feature.
+func unknownFeature(feature string, known map[string]bool) string {
+	name := strings.ToLower(feature)
+	if known[name] {
+		return ""
+	}
+	if to, ok := renamedFeatures[name]; ok {
+		return fmt.Sprintf("feature %q is not produced by nfd-worker v0.19: it is now %s", feature, to)
+	}
+	domain, _, _ := strings.Cut(name, ".")
+	best := suggest.Closest(name, catalogueNames())
+	switch {
+	case best != "":
+		return fmt.Sprintf("nfd-worker never produces feature %q: did you mean %q?", feature, best)
+	case builtinDomains[domain]:
+		return fmt.Sprintf("nfd-worker never produces feature %q; its %s features are %s", feature, domain, strings.Join(domainFeatures(domain), ", "))
+	}
+	return ""
+}
+
+func domainFeatures(domain string) []string {
+	var out []string
+	for _, n := range catalogueNames() {
+		if strings.HasPrefix(n, domain+".") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// elements checks matchExpressions keys of features with fixed elements.
+func (c *checker) elements(r ruleAt, t termAt, entry catalogueEntry) {
+	if entry.elements == nil || t.term.MatchExpressions == nil {
+		return
+	}
+	names := make([]string, 0, len(*t.term.MatchExpressions))
+	for n := range *t.term.MatchExpressions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if entry.hasElement(n) {
+			continue
+		}
+		msg := fmt.Sprintf("feature %s has no element %q: its elements are %s", t.term.Feature, n, strings.Join(entry.elements, ", "))
+		best := suggest.Closest(n, entry.elements)
+		if best != "" {
+			msg = fmt.Sprintf("feature %s has no element %q: did you mean %q?", t.term.Feature, n, best)
+		}
+		c.add(r.doc, r.ref, engine.SeverityWarning, "unknown-element", t.field+".matchExpressions."+n, true, msg).Suggestion = best
+	}
+}

@@ -1,0 +1,96 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
+)
+
+// outputs judges the labels, annotations, extended resources and taints
+// rules write literally, as nfd-master would, and their @ references.
+func (c *checker) outputs() {
+	o := &c.in.Options
+	for _, r := range c.allRules() {
+		if r.ref.Kind != "NodeFeatureRule" {
+			continue
+		}
+		c.outputMap(r, "labels", "label", r.rule.Labels, o.CheckLabel, true)
+		c.outputMap(r, "annotations", "annotation", r.rule.Annotations, o.CheckAnnotation, false)
+		c.outputMap(r, "extendedResources", "extended resource", r.rule.ExtendedResources, o.CheckExtendedResource, true)
+		for i, t := range r.rule.Taints {
+			if v := o.CheckTaint(t); v != nil {
+				c.add(r.doc, r.ref, v.Severity, "taint", fmt.Sprintf("%s.taints[%d]", r.field, i), false,
+					fmt.Sprintf("taint %q: %v; nfd-master drops it", t.Key, v.Err))
+			}
+		}
+	}
+}
+
+type checkFunc func(key, value string) *render.Verdict
+
+func (c *checker) outputMap(r ruleAt, field, what string, m map[string]string, check checkFunc, refs bool) {
+	for _, k := range sortedKeys(m) {
+		path := r.field + "." + field + "[" + strconv.Quote(k) + "]"
+		if v := check(k, m[k]); v != nil {
+			verb := "drops it as invalid"
+			if v.Severity == engine.SeverityWarning {
+				verb = "drops it by policy"
+			}
+			c.add(r.doc, r.ref, v.Severity, "output-"+strings.ReplaceAll(what, " ", "-"), path, true,
+				fmt.Sprintf("%s %q: %v; nfd-master %s", what, k, v.Err, verb))
+		}
+		if refs && strings.HasPrefix(m[k], "@") {
+			c.reference(r, path, m[k])
+		}
+	}
+}
+
+// reference checks an @domain.feature.element value: only attribute
+// features can be referenced, and the element must be able to exist.
+func (c *checker) reference(r ruleAt, path, value string) {
+	parts := strings.SplitN(value[1:], ".", 3)
+	report := func(sev engine.Severity, msg string) *Finding {
+		return c.add(r.doc, r.ref, sev, "reference", path, false, fmt.Sprintf("reference %s %s; nfd-master drops the entry", value, msg))
+	}
+	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
+		report(engine.SeverityError, "is not of the form @<domain>.<feature>.<element>")
+		return
+	}
+	feature, element := parts[0]+"."+parts[1], parts[2]
+	entry, ok := catalogue[feature]
+	switch {
+	case !ok:
+		if msg := unknownFeature(feature, c.inputFeatures()); msg != "" {
+			report(engine.SeverityWarning, "cannot resolve: "+msg)
+		}
+	case !entry.has(attributeFeature):
+		report(engine.SeverityError, fmt.Sprintf("cannot resolve: %s is %s feature and only attribute features can be referenced", feature, article(entry.kinds[0])))
+	case !entry.hasElement(element):
+		msg := fmt.Sprintf("cannot resolve: %s has no element %q (its elements are %s)", feature, element, strings.Join(entry.elements, ", "))
+		if best := suggest.Closest(element, entry.elements); best != "" {
+			msg = fmt.Sprintf("cannot resolve: %s has no element %q, did you mean %q?", feature, element, best)
+		}
+		report(engine.SeverityError, msg)
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func article(k featureKind) string {
+	if k == instanceFeature {
+		return "an " + string(k)
+	}
+	return "a " + string(k)
+}
