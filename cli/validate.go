@@ -30,9 +30,7 @@ Flags:
 
 // runValidate implements `nfd-fn validate`.
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, validateUsage); fs.PrintDefaults() }
+	fs := newFlagSet("validate", validateUsage, stderr)
 	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
@@ -124,6 +122,14 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// newFlagSet returns a flag set that reports errors and usage on stderr.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
+	return fs
 }
 
 // parseInterspersed parses flags that may come before, between or after

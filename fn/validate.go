@@ -1,17 +1,14 @@
 package fn
 
 import (
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 )
 
-// validateList runs the checks that need no fleet: decoding, rule and group
-// compilation and the configuration. Items pass through untouched.
+// validateList runs the checks of mode validate: decoding, the rule
+// engine's compile checks, nfd-fn's lint checks and, when the list holds
+// NodeFeatures, the fleet checks. Items pass through untouched.
 func validateList(rl *resourceList, s Settings, r *results) {
-	in := collectInputs(rl, r)
-	_, diags := engine.Compile(in.rules)
-	r.diagnostics(diags)
-	for _, g := range in.groups {
-		_, gd := engine.CompileGroup(g.obj)
-		r.diagnostics(gd)
-	}
+	collectInputs(rl, r)
+	in, items := lintInput(rl, s)
+	r.findings(lint.Check(in), items)
 }

@@ -63,7 +63,11 @@ func (r ruleAt) terms() []termAt {
 // inputFeatures are the feature names the input's NodeFeatures carry, so
 // that third-party features are not reported as unknown.
 func (c *checker) inputFeatures() map[string]bool {
+	if c.known != nil {
+		return c.known
+	}
 	names := map[string]bool{}
+	c.known = names
 	for _, nf := range c.in.Features {
 		f := &nf.Obj.Spec.Features
 		for n := range f.Flags {

@@ -41,9 +41,10 @@ type Input struct {
 	Features []Object[*api.NodeFeature]
 	// Options are nfd-master's settings, for judging rule outputs.
 	Options render.Options
-	// SkipOutputChecks leaves out the checks of literal rule outputs, for
-	// callers that render a fleet and report those per node already.
-	SkipOutputChecks bool
+	// Rendering says the caller compiles and renders the rules itself and
+	// reports the engine's compile diagnostics and the per-node output
+	// problems: Static then leaves those two out.
+	Rendering bool
 }
 
 // Finding is one problem.
@@ -68,9 +69,11 @@ type Finding struct {
 func Static(in *Input) []Finding {
 	c := &checker{in: in}
 	c.duplicateObjects()
-	c.compile()
+	if !in.Rendering {
+		c.compile()
+	}
 	c.catalogue()
-	if !in.SkipOutputChecks {
+	if !in.Rendering {
 		c.outputs()
 	}
 	c.backrefs()
@@ -80,6 +83,8 @@ func Static(in *Input) []Finding {
 type checker struct {
 	in       *Input
 	findings []Finding
+	// known caches the feature names of the input's NodeFeatures.
+	known map[string]bool
 }
 
 // add records a finding, locating the field's node in the document. key

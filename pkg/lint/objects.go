@@ -59,11 +59,13 @@ func (c *checker) duplicateRuleNames() {
 				seen[r.Name] = ruleSite{ref, i}
 				continue
 			}
+			sev := engine.SeverityWarning
 			msg := fmt.Sprintf("duplicate rule name %q (also spec.rules[%d]): nfd-master's logs and nfd-fn's results cannot tell the rules apart", r.Name, prev.index)
 			if prev.ref != ref {
+				sev = engine.SeverityInfo
 				msg = fmt.Sprintf("rule name %q is also used in %s (spec.rules[%d]): nfd-master's logs cannot tell the rules apart", r.Name, prev.ref, prev.index)
 			}
-			c.add(o.Doc, ref, engine.SeverityWarning, "duplicate-rule-name", fmt.Sprintf("spec.rules[%d].name", i), false, msg)
+			c.add(o.Doc, ref, sev, "duplicate-rule-name", fmt.Sprintf("spec.rules[%d].name", i), false, msg)
 		}
 	}
 	for _, g := range c.in.Groups {

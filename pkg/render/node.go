@@ -43,6 +43,15 @@ type NodeResult struct {
 	// Rules are the outputs of the rules that matched, in nfd-master's
 	// order, before filtering and prefixing.
 	Rules []engine.RuleResult
+	// LabelOrigins maps each label nfd-master wants on the node to where it
+	// came from; only filled by ExplainNode.
+	LabelOrigins map[string]Origin
+}
+
+// Origin is the object and field an output came from.
+type Origin struct {
+	Object engine.ObjectRef
+	Field  string
 }
 
 // Renderer renders nodes with one configuration and one compiled rule set.
@@ -67,7 +76,19 @@ type desired struct {
 // RenderNode runs the rules for one node and patches existing (nil for a
 // node that is not in the input) the way nfd-master would.
 func (r *Renderer) RenderNode(name string, objs []NodeFeatureObject, existing *NodeState) NodeResult {
-	res := NodeResult{Name: name}
+	return r.renderNode(NodeResult{Name: name}, objs, existing)
+}
+
+// ExplainNode renders one node like RenderNode, recording where each label
+// came from, and traces every rule on the node's features.
+func (r *Renderer) ExplainNode(name string, objs []NodeFeatureObject, existing *NodeState) (NodeResult, []engine.RuleTrace) {
+	traces := r.rules.Explain(mergeNodeFeatures(&r.opts, name, objs).features)
+	res := r.renderNode(NodeResult{Name: name, LabelOrigins: map[string]Origin{}}, objs, existing)
+	return res, traces
+}
+
+func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing *NodeState) NodeResult {
+	name := res.Name
 	merged := mergeNodeFeatures(&r.opts, name, objs)
 	res.Features = merged.features
 	results, errs := r.rules.Execute(merged.features)
@@ -126,6 +147,11 @@ func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, r
 		for i, t := range rr.Taints {
 			taints = append(taints, t)
 			taintOrigin = append(taintOrigin, origin{src.object, fmt.Sprintf("%s.taints[%d]", src.field, i)})
+		}
+	}
+	if res.LabelOrigins != nil {
+		for k, o := range labelOrigin {
+			res.LabelOrigins[k] = Origin{o.object, o.field}
 		}
 	}
 	return desired{

@@ -1,0 +1,48 @@
+package fn
+
+import (
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/explain"
+	"github.com/nfd-fn/nfd-fn/pkg/render"
+)
+
+// explainNode adds the info results the functionConfig's explainNode asks
+// for: one per rule, saying whether and why it matched on the node, and
+// one listing the node's labels with their origins.
+func explainNode(in inputs, renderer *render.Renderer, s Settings, r *results) {
+	if s.ExplainNode == "" {
+		return
+	}
+	objs, known := in.features[s.ExplainNode]
+	if !known {
+		r.add(engine.SeverityWarning, nil, "", fmt.Sprintf("explainNode: no NodeFeature for node %q in the input", s.ExplainNode))
+		return
+	}
+	var existing *render.NodeState
+	if it := in.nodes[s.ExplainNode]; it != nil {
+		existing = nodeState(it.node)
+	}
+	res, traces := renderer.ExplainNode(s.ExplainNode, objs, existing)
+	shown := 0
+	for i := range traces {
+		if !explain.Selected(&traces[i], s.ExplainRule) {
+			continue
+		}
+		shown++
+		r.add(engine.SeverityInfo, r.find(traces[i].Source.Object), traces[i].Source.Field,
+			fmt.Sprintf("explain node %s: %s", s.ExplainNode, explain.Rule(&traces[i])))
+	}
+	if shown == 0 && s.ExplainRule != "" {
+		r.add(engine.SeverityWarning, nil, "", fmt.Sprintf("explainRule: no rule named %q", s.ExplainRule))
+	}
+	nodeRes := &framework.Result{Severity: framework.Info, Message: fmt.Sprintf("explain node %s: %s", s.ExplainNode, explain.Labels(&res)),
+		ResourceRef: &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: "v1", Kind: "Node"}, NameMeta: kyaml.NameMeta{Name: s.ExplainNode}}}
+	r.mu.Lock()
+	r.fixed = append(r.fixed, nodeRes)
+	r.mu.Unlock()
+}

@@ -1,0 +1,159 @@
+// Package precommittest checks nfd-fn's pre-commit hook end to end: the
+// real pre-commit installs the hook from a git repository holding this
+// source tree (language golang) and runs it on a good and a bad rule file.
+package precommittest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const goodRule = `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: good
+spec:
+  rules:
+    - name: intel-nic
+      labels:
+        intel-nic: "true"
+      matchFeatures:
+        - feature: pci.device
+          matchExpressions:
+            vendor: {op: In, value: ["8086"]}
+`
+
+const badRule = `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: bad
+spec:
+  rules:
+    - name: intel-nic
+      labels:
+        intel-nic: "true"
+      matchFeatures:
+        - feature: pci.device
+          matchExpressions:
+            vendor: {op: in, value: ["8086"]}
+            class: {op: InRegexp, value: ["^(02"]}
+`
+
+// wantBad are the diagnostics the hook must print for bad.yaml, with the
+// line and column of the offending nodes.
+var wantBad = []string{
+	`bad.yaml:13:26: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.vendor.op: invalid Op "in": did you mean "In"?`,
+	`bad.yaml:14:42: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.class.value: invalid expressiom, 'value' field must only contain valid regexps`,
+}
+
+func TestPreCommitHookPassesGoodAndFailsBadRules(t *testing.T) {
+	if _, err := exec.LookPath("pre-commit"); err != nil {
+		if os.Getenv("NFD_FN_E2E") != "" {
+			t.Fatal("pre-commit is not installed (apt-get install -y pre-commit)")
+		}
+		t.Skip("pre-commit is not installed; set NFD_FN_E2E=1 to make this a failure")
+	}
+	if testing.Short() {
+		t.Skip("builds nfd-fn through pre-commit; skipped with -short")
+	}
+	hookRepo := snapshotSource(t)
+	work := t.TempDir()
+	git(t, work, "init", "-q")
+	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hookRepo+"\n    rev: "+git(t, hookRepo, "rev-parse", "HEAD")+"\n    hooks:\n      - id: nfd-fn-validate\n")
+	writeFile(t, work, "good.yaml", goodRule)
+	writeFile(t, work, "bad.yaml", badRule)
+	git(t, work, "add", ".")
+
+	if out, code := preCommit(t, work, "good.yaml"); code != 0 {
+		t.Fatalf("hook failed on good.yaml (exit %d):\n%s", code, out)
+	}
+	out, code := preCommit(t, work, "bad.yaml")
+	if code == 0 {
+		t.Fatalf("hook passed bad.yaml:\n%s", out)
+	}
+	for _, want := range wantBad {
+		if !strings.Contains(out, want) {
+			t.Errorf("hook output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// preCommit runs the hook on one file and returns its output and exit code.
+func preCommit(t *testing.T, dir, file string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("pre-commit", "run", "--files", file)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+filepath.Join(dir, ".cache"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOFLAGS=-mod=mod")
+	out, err := cmd.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return string(out), ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatalf("running pre-commit: %v\n%s", err, out)
+	}
+	return string(out), 0
+}
+
+// snapshotSource commits the current source tree (tracked and new files,
+// as git sees them) into a fresh repository, so the hook is built from
+// exactly the code under test.
+func snapshotSource(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := strings.Split(git(t, root, "ls-files", "-co", "--exclude-standard", "-z"), "\x00")
+	dst := t.TempDir()
+	for _, f := range files {
+		if f == "" || strings.HasPrefix(f, "testdata/conformance/") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			t.Fatal(err)
+		}
+		writeFile(t, dst, f, string(b))
+	}
+	git(t, dst, "init", "-q")
+	git(t, dst, "add", ".")
+	git(t, dst, "-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-qm", "snapshot")
+	return dst
+}
+
+func git(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func goEnv(t *testing.T, name string) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
