@@ -15,7 +15,8 @@ const usage = `nfd-fn renders node-feature-discovery rules offline.
 
 Usage:
   nfd-fn [render] < resourcelist.yaml     render Nodes (the KRM function; default)
-  nfd-fn validate < resourcelist.yaml     check rules and config, no fleet needed
+  nfd-fn validate [FILE|DIR]...           check rules before they reach a cluster (stdin: a ResourceList)
+  nfd-fn explain --node NAME FILE|DIR...  show why each rule matched or not on one node
   nfd-fn discover [flags]                 print the NodeFeature nfd-worker would publish for this host
   nfd-fn version                          print the version
 
@@ -35,6 +36,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runRender(args, stdin, stdout, stderr)
 	case "validate":
 		return runValidate(args, stdin, stdout, stderr)
+	case "explain":
+		return runExplain(args, stdout, stderr)
 	case "discover":
 		return runDiscover(args, stdout, stderr)
 	case "version", "--version":

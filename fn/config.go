@@ -42,6 +42,10 @@ type FunctionConfig struct {
 	DisableAnnotations       *bool           `json:"disableAnnotations,omitempty"`
 	DenyNodeFeatureLabels    *bool           `json:"denyNodeFeatureLabels,omitempty"`
 	AllowOverwrite           *bool           `json:"allowOverwrite,omitempty"`
+	// ExplainNode asks render for info results explaining every rule on
+	// this node; ExplainRule narrows them to one rule.
+	ExplainNode string `json:"explainNode,omitempty"`
+	ExplainRule string `json:"explainRule,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -49,6 +53,8 @@ type Settings struct {
 	Mode    string
 	Options render.Options
 	Gates   *featuregate.Gates
+	// ExplainNode and ExplainRule select the explain info results.
+	ExplainNode, ExplainRule string
 }
 
 // configProblem is a problem in the functionConfig at a field path.
@@ -90,7 +96,7 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, []configProblem) {
 // configMapKeys are the data keys a ConfigMap functionConfig may hold.
 var configMapKeys = []string{"mode", "nfdNamespace", "instance", "enableTaints", "denyLabelNs", "extraLabelNs",
 	"labelWhiteList", "featureGates", "disableLabels", "disableExtendedResources", "disableAnnotations",
-	"denyNodeFeatureLabels", "allowOverwrite"}
+	"denyNodeFeatureLabels", "allowOverwrite", "explainNode", "explainRule"}
 
 func fromConfigMap(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	fc := &FunctionConfig{}
@@ -152,6 +158,10 @@ func (fc *FunctionConfig) setFromString(key, val string) error {
 		return boolPtr(&fc.DenyNodeFeatureLabels)
 	case "allowOverwrite":
 		return boolPtr(&fc.AllowOverwrite)
+	case "explainNode":
+		fc.ExplainNode = val
+	case "explainRule":
+		fc.ExplainRule = val
 	default:
 		return fmt.Errorf("unknown key %q: known keys are %s", key, strings.Join(configMapKeys, ", "))
 	}
@@ -192,6 +202,10 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	case "render", "validate", "discover":
 	default:
 		problems = append(problems, configProblem{field: fc.field("mode"), msg: fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)})
+	}
+	s.ExplainNode, s.ExplainRule = fc.ExplainNode, fc.ExplainRule
+	if s.ExplainRule != "" && s.ExplainNode == "" {
+		problems = append(problems, configProblem{field: fc.field("explainRule"), msg: "explainRule needs explainNode: the node to explain the rule on"})
 	}
 	o := &s.Options
 	if fc.NfdNamespace != "" {

@@ -161,6 +161,8 @@ func renderList(rl *resourceList, s Settings, r *results) {
 	if s.Gates.Enabled(featuregate.NodeFeatureGroupAPI) {
 		renderGroups(in.groups, rendered, r)
 	}
+	lintRendered(rl, s, rendered, r)
+	explainNode(in, renderer, s, r)
 }
 
 // renderGroups evaluates every NodeFeatureGroup on every node and writes

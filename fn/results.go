@@ -47,18 +47,26 @@ type foldedResult struct {
 func (r *results) add(sev engine.Severity, it *item, field, msg string) {
 	res := &framework.Result{Severity: framework.Severity(sev), Message: msg}
 	if it != nil {
-		res.ResourceRef = &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: it.apiVersion, Kind: it.kind},
-			NameMeta: kyaml.NameMeta{Name: it.name, Namespace: it.namespace}}
-		if field != "" {
-			res.Field = &framework.Field{Path: field}
-		}
-		if it.file != "" {
-			res.File = &framework.File{Path: it.file, Index: it.index}
-		}
+		r.setItem(res, it, field)
 	}
 	r.mu.Lock()
 	r.fixed = append(r.fixed, res)
 	r.mu.Unlock()
+}
+
+// setItem points a result at an item and a field in it.
+func (r *results) setItem(res *framework.Result, it *item, field string) {
+	res.ResourceRef = &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: it.apiVersion, Kind: it.kind},
+		NameMeta: kyaml.NameMeta{Name: it.name, Namespace: it.namespace}}
+	if field != "" {
+		if res.Field == nil {
+			res.Field = &framework.Field{}
+		}
+		res.Field.Path = field
+	}
+	if it.file != "" {
+		res.File = &framework.File{Path: it.file, Index: it.index}
+	}
 }
 
 // config records a functionConfig problem.
