@@ -134,13 +134,14 @@ func (t *term) explain(f *api.Features) TermTrace {
 // feature has and records what it saw.
 func explainExpr(field, name string, e *expr, flags map[string]api.Nil, attrs map[string]string, insts []api.InstanceFeature) ExprTrace {
 	et := ExprTrace{Field: field, Element: name, Op: e.op, Values: e.values}
-	record := func(present, hasValue bool, value, seen string) {
+	record := func(present, hasValue bool, value, seen string) bool {
 		m, err := e.eval(present, hasValue, value)
 		if err != nil && et.Err == nil {
 			et.Err = err
 		}
 		et.Matched = et.Matched || (m && err == nil)
 		et.Seen = append(et.Seen, seen)
+		return m && err == nil
 	}
 	if flags != nil {
 		_, ok := flags[name]
@@ -152,7 +153,8 @@ func explainExpr(field, name string, e *expr, flags map[string]api.Nil, attrs ma
 	}
 	for i, inst := range insts {
 		v, ok := inst.Attributes[name]
-		record(ok, true, v, fmt.Sprintf("instance %d: %s", i, presence(ok, fmt.Sprintf("%q", v))))
+		m := record(ok, true, v, fmt.Sprintf("instance %d %s", i, presence(ok, fmt.Sprintf("%q", v))))
+		et.Seen[len(et.Seen)-1] += fmt.Sprintf(" %v", m)
 	}
 	return et
 }
