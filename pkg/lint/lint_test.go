@@ -1,0 +1,86 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/render"
+)
+
+func rule(name string, labels map[string]string, backref string) api.Rule {
+	r := api.Rule{Name: name, Labels: labels}
+	if backref != "" {
+		set := api.MatchExpressionSet{backref: &api.MatchExpression{Op: api.MatchExists}}
+		r.MatchFeatures = api.FeatureMatcher{{Feature: "rule.matched", MatchExpressions: &set}}
+	}
+	return r
+}
+
+func nfr(name string, rules ...api.Rule) Object[*api.NodeFeatureRule] {
+	o := &api.NodeFeatureRule{Metadata: api.ObjectMeta{Name: name}, Spec: api.NodeFeatureRuleSpec{Rules: rules}}
+	return Object[*api.NodeFeatureRule]{Doc: &Document{File: name + ".yaml"}, Obj: o}
+}
+
+func messages(fs []Finding, check string) []string {
+	var out []string
+	for _, f := range fs {
+		if f.Check == check {
+			out = append(out, f.Object.Name+" "+f.Field+": "+f.Message)
+		}
+	}
+	return out
+}
+
+// TestBackrefsFollowNfdMasterObjectOrder checks that objects run in name
+// order, not input order, when judging rule.matched references.
+func TestBackrefsFollowNfdMasterObjectOrder(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules []Object[*api.NodeFeatureRule]
+		want  string
+	}{
+		{"earlier-object-by-name-is-fine", []Object[*api.NodeFeatureRule]{
+			nfr("b", rule("uses", map[string]string{"y": "1"}, "x")),
+			nfr("a", rule("makes", map[string]string{"x": "1"}, "")),
+		}, ""},
+		{"later-object-by-name-is-reported", []Object[*api.NodeFeatureRule]{
+			nfr("a", rule("uses", map[string]string{"y": "1"}, "x")),
+			nfr("b", rule("makes", map[string]string{"x": "1"}, "")),
+		}, `produced only by rule "makes" of NodeFeatureRule b`},
+		{"nobody-produces-it", []Object[*api.NodeFeatureRule]{
+			nfr("a", rule("uses", map[string]string{"y": "1"}, "ghost")),
+		}, `no rule produces a label or var "ghost"`},
+		{"a-template-earlier-may-produce-anything", []Object[*api.NodeFeatureRule]{
+			nfr("a", api.Rule{Name: "tmpl", LabelsTemplate: "{{ range .x.y }}{{ end }}"}),
+			nfr("b", rule("uses", nil, "ghost")),
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(messages(Static(&Input{Rules: tt.rules, Options: render.DefaultOptions()}), "backref"), "\n")
+			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+				t.Errorf("backref findings = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFleetReportsConflictsOnlyForDifferentValues(t *testing.T) {
+	in := &Input{Rules: []Object[*api.NodeFeatureRule]{nfr("a",
+		rule("first", map[string]string{"k": "1", "same": "x"}, ""),
+		rule("second", map[string]string{"k": "2", "same": "x"}, ""))}}
+	src := func(i int, name string) engine.Source {
+		return engine.Source{Object: ruleRef(in.Rules[0].Obj), Field: "spec.rules[" + string(rune('0'+i)) + "]", RuleName: name}
+	}
+	out := func(labels map[string]string) engine.Output { return engine.Output{Labels: labels} }
+	nodes := []NodeOutcome{
+		{Name: "n1", Results: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1", "same": "x"})}, {Source: src(1, "second"), Output: out(map[string]string{"k": "2", "same": "x"})}}},
+		{Name: "n2", Results: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1"})}}},
+	}
+	got := messages(Fleet(in, nodes), "label-conflict")
+	if len(got) != 1 || !strings.Contains(got[0], `label "k" is also set by rule "first"`) || !strings.Contains(got[0], "node n1") {
+		t.Errorf("conflicts = %q", got)
+	}
+}
