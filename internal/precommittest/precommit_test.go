@@ -112,19 +112,45 @@ func snapshotSource(t *testing.T) string {
 		if f == "" || strings.HasPrefix(f, "testdata/conformance/") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(root, f))
-		if err != nil {
-			if os.IsNotExist(err) {
-				continue
-			}
-			t.Fatal(err)
-		}
-		writeFile(t, dst, f, string(b))
+		copyEntry(t, filepath.Join(root, f), filepath.Join(dst, f))
 	}
 	git(t, dst, "init", "-q")
 	git(t, dst, "add", ".")
 	git(t, dst, "-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-qm", "snapshot")
 	return dst
+}
+
+// copyEntry copies one file of the tree: symbolic links stay links,
+// regular files are copied, anything else (gone, a directory) is skipped.
+func copyEntry(t *testing.T, src, dst string) {
+	t.Helper()
+	info, err := os.Lstat(src)
+	if err != nil || info.IsDir() {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode()&os.ModeSymlink != 0 {
+		target, err := os.Readlink(src)
+		if err == nil {
+			err = os.Symlink(target, dst)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if !info.Mode().IsRegular() {
+		return
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, info.Mode().Perm()|0o200); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func git(t *testing.T, dir string, args ...string) string {

@@ -117,6 +117,10 @@ func (s *state) decode(n *yaml.Node, v reflect.Value, path string) {
 		s.decodeBool(n, v, path)
 	case reflect.Int, reflect.Int64:
 		s.decodeInt(n, v, path)
+	case reflect.Float64:
+		s.decodeFloat(n, v, path)
+	case reflect.Interface:
+		s.decodeAny(n, v, path)
 	default:
 		panic("yamlstrict: unsupported kind " + v.Kind().String())
 	}
@@ -275,6 +279,30 @@ func (s *state) decodeInt(n *yaml.Node, v reflect.Value, path string) {
 		return
 	}
 	v.SetInt(i)
+}
+
+func (s *state) decodeFloat(n *yaml.Node, v reflect.Value, path string) {
+	f, err := strconv.ParseFloat(n.Value, 64)
+	if n.Kind != yaml.ScalarNode || err != nil || (n.Tag != "!!float" && n.Tag != "!!int") {
+		s.fail(n, path, "expected a number, got %s", describe(n))
+		return
+	}
+	v.SetFloat(f)
+}
+
+// decodeAny decodes free-form data (such as metadata kept as a map) with
+// YAML's own rules; anything is accepted.
+func (s *state) decodeAny(n *yaml.Node, v reflect.Value, path string) {
+	var x any
+	if err := n.Decode(&x); err != nil {
+		s.fail(n, path, "%v", err)
+		return
+	}
+	if x == nil {
+		v.SetZero()
+		return
+	}
+	v.Set(reflect.ValueOf(x))
 }
 
 // Join appends a field name to a field path.

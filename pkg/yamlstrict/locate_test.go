@@ -45,3 +45,28 @@ func TestLocatePointsAtTheNodeOfAFieldPath(t *testing.T) {
 		})
 	}
 }
+
+func TestDecodeAcceptsFreeFormAndNumbers(t *testing.T) {
+	type target struct {
+		Metadata map[string]any `json:"metadata"`
+		Ratio    float64        `json:"ratio"`
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("metadata: {name: x, labels: {a: b}, generation: 3}\nratio: 1.5\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got target
+	if errs := NewDecoder(nil).Decode(&doc, &got, ""); len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	if got.Metadata["name"] != "x" || got.Ratio != 1.5 {
+		t.Fatalf("got %+v", got)
+	}
+	var bad target
+	if err := yaml.Unmarshal([]byte("ratio: lots\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if errs := NewDecoder(nil).Decode(&doc, &bad, ""); len(errs) != 1 || errs[0].Path != "ratio" {
+		t.Fatalf("errors = %v, want one at ratio", errs)
+	}
+}
