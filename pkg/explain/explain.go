@@ -6,7 +6,8 @@ package explain
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
@@ -149,7 +150,7 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 		if len(m) == 0 {
 			return
 		}
-		keys := sortedKeys(m)
+		keys := slices.Sorted(maps.Keys(m))
 		parts := make([]string, len(keys))
 		for i, k := range keys {
 			parts[i] = k + "=" + m[k]
@@ -171,7 +172,7 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 func Labels(res *render.NodeResult) string {
 	var b strings.Builder
 	b.WriteString("labels:\n")
-	keys := sortedKeys(res.State.Labels)
+	keys := slices.Sorted(maps.Keys(res.State.Labels))
 	if len(keys) == 0 {
 		b.WriteString("  (none)\n")
 	}
@@ -183,13 +184,4 @@ func Labels(res *render.NodeResult) string {
 		fmt.Fprintf(&b, "  %s=%s  (%s)\n", k, res.State.Labels[k], from)
 	}
 	return b.String()
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,7 +2,8 @@ package lint
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,7 @@ func (c *checker) outputs() {
 type checkFunc func(key, value string) *render.Verdict
 
 func (c *checker) outputMap(r ruleAt, field, what string, m map[string]string, check checkFunc, refs bool) {
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		path := r.field + "." + field + "[" + strconv.Quote(k) + "]"
 		if v := check(k, m[k]); v != nil {
 			verb := "drops it as invalid"
@@ -77,15 +78,6 @@ func (c *checker) reference(r ruleAt, path, value string) {
 		}
 		report(engine.SeverityError, msg)
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func article(k featureKind) string {

@@ -3,7 +3,8 @@ package render
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -187,7 +188,7 @@ func unprefixed(key string) string {
 func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin, f *api.Features, res *NodeResult) map[string]string {
 	o := &r.opts
 	out := make(map[string]string, len(labels))
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		v, err := dynamicValue(labels[k], f)
 		sev := engine.SeverityError
 		if err == nil {
@@ -225,7 +226,7 @@ func (o *Options) labelPolicy(key, value string) (error, engine.Severity) {
 
 func (r *Renderer) filterResources(resources map[string]string, orig map[string]origin, f *api.Features, res *NodeResult) map[string]string {
 	out := make(map[string]string, len(resources))
-	for _, k := range sortedKeys(resources) {
+	for _, k := range slices.Sorted(maps.Keys(resources)) {
 		v, err := dynamicValue(resources[k], f)
 		if err == nil {
 			err = r.opts.validateExtendedResource(k, v)
@@ -244,7 +245,7 @@ func (r *Renderer) filterResources(resources map[string]string, orig map[string]
 
 func (r *Renderer) filterAnnotations(annotations map[string]string, orig map[string]origin, res *NodeResult) map[string]string {
 	out := make(map[string]string, len(annotations))
-	for _, k := range sortedKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		if err := r.opts.validateAnnotation(k, annotations[k]); err != nil {
 			res.drop(engine.SeverityError, orig[k], k, "annotation", err)
 			continue
@@ -295,13 +296,4 @@ func dynamicValue(value string, f *api.Features) (string, error) {
 		return "", fmt.Errorf("element %s not found on feature %s", parts[2], feature)
 	}
 	return v, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
