@@ -3,12 +3,18 @@ SHARED ?= ../shared
 BIN    ?= bin
 FLEET  ?= $(BIN)/fleet-1000.yaml
 
-.PHONY: all build test vet conformance bench bench-go bench-fleet clean
+# The version built into nfd-fn (nfd-fn --version, the nfd-fn.dev/version
+# annotation) and the image tag.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1.0-dev)
+LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
+IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
+
+.PHONY: all build test vet conformance bench bench-go bench-fleet clean image e2e
 
 all: vet test build
 
 build:
-	go build -o nfd-fn .
+	go build -ldflags "$(LDFLAGS)" -o nfd-fn .
 
 # The test command the README and .ci/run use.
 test:
@@ -36,6 +42,17 @@ bench-fleet: $(FLEET)
 	go build -o $(BIN)/nfd-fn .
 	go build -o $(BIN)/yamlbaseline ./internal/yamlbaseline
 	go run ./internal/benchfleet -input $(FLEET) -fn $(BIN)/nfd-fn -baseline $(BIN)/yamlbaseline
+
+# The container image as an OCI archive, built offline with umoci (no
+# Docker engine): static nfd-fn, user 65534:65534. Load it with
+# `podman load -i $(IMAGE_ARCHIVE)` or `skopeo copy oci-archive:...`.
+image:
+	bash hack/image.sh $(IMAGE_ARCHIVE) $(VERSION)
+
+# Every example under the real kpt and kustomize, twice, and the image
+# test; installs kustomize and umoci first (hack/install-e2e-tools.sh).
+e2e:
+	PATH="$$(bash hack/install-e2e-tools.sh):$$PATH" NFD_FN_E2E=1 go test -count=1 ./e2e
 
 clean:
 	rm -rf $(BIN) nfd-fn

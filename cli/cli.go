@@ -6,10 +6,13 @@ package cli
 import (
 	"fmt"
 	"io"
+
+	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
-// Version is nfd-fn's version, set at build time with -ldflags.
-var Version = "v0.1.0-dev"
+// Version is nfd-fn's version. It is pkg/version.Version, which release
+// builds set with -ldflags "-X github.com/nfd-fn/nfd-fn/pkg/version.Version=...".
+var Version = version.Version
 
 const usage = `nfd-fn renders node-feature-discovery rules offline.
 
@@ -18,7 +21,7 @@ Usage:
   nfd-fn validate [FILE|DIR]...           check rules before they reach a cluster (stdin: a ResourceList)
   nfd-fn explain --node NAME FILE|DIR...  show why each rule matched or not on one node
   nfd-fn discover [flags]                 print the NodeFeature nfd-worker would publish for this host
-  nfd-fn version                          print the version
+  nfd-fn version | --version              print the version
 
 As a KRM function nfd-fn reads a ResourceList on stdin and writes one on
 stdout; configuration comes from its functionConfig (see README.md).

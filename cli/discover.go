@@ -10,9 +10,11 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/nfd-fn/nfd-fn/fn"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
 // runDiscover implements `nfd-fn discover`: print the NodeFeature that
@@ -20,28 +22,24 @@ import (
 func runDiscover(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("discover", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	nodeName := fs.String("node-name", "", "node name (default: $NODE_NAME, else the host name)")
-	namespace := fs.String("namespace", "node-feature-discovery", "namespace of the NodeFeature")
-	hostRoot := fs.String("host-root", "/", "read sys/, proc/, etc/, boot/, lib/ and usr/lib/ under this directory")
-	featuresDir := fs.String("features-dir", "", "features.d directory (default: <host-root>/etc/kubernetes/node-feature-discovery/features.d)")
-	sources := fs.String("sources", "", "comma-separated sources to run (default: all)")
+	var o fn.DiscoverOptions
+	fs.StringVar(&o.NodeName, "node-name", "", "node name (default: $NODE_NAME, else the host name)")
+	fs.StringVar(&o.Namespace, "namespace", discover.DefaultNamespace, "namespace of the NodeFeature")
+	fs.StringVar(&o.HostRoot, "host-root", "/", "read sys/, proc/, etc/, boot/, lib/, usr/lib/ and features.d under this directory")
+	fs.StringVar(&o.FeaturesDir, "features-dir", "", "features.d directory (default: <host-root>/etc/kubernetes/node-feature-discovery/features.d)")
+	sources := fs.String("sources", "", "comma-separated sources to run (default: all of "+strings.Join(discover.SourceNames(), ", ")+")")
 	skip := fs.String("skip-sources", "", "comma-separated sources to skip")
-	config := fs.String("config", "", "nfd-worker configuration file (for sources.custom and source settings)")
+	fs.StringVar(&o.WorkerConfig, "config", "", "nfd-worker configuration file (core and sources settings, custom rules)")
+	fs.StringVar(&o.Arch, "arch", "", "reproduce nfd-worker on this architecture: "+strings.Join(discover.SupportedArchs(), " or ")+" (default: this machine's)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	opts := discover.Options{HostRoot: *hostRoot, FeaturesDir: *featuresDir, Namespace: *namespace,
-		Sources: splitFlag(*sources), SkipSources: splitFlag(*skip), Version: Version, Evaluator: engineEvaluator{}}
-	opts.NodeName = resolveNodeName(*nodeName, stderr)
-	if *config != "" {
-		b, err := os.ReadFile(*config)
-		if err != nil {
-			fmt.Fprintf(stderr, "nfd-fn discover: reading %q: %v\n", *config, err)
-			return 1
-		}
-		opts.WorkerConfig = b
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "nfd-fn discover: unexpected arguments %q\n", fs.Args())
+		return 2
 	}
-	nf, warnings, err := discover.Discover(context.Background(), opts)
+	o.Sources, o.SkipSources = splitFlag(*sources), splitFlag(*skip)
+	nf, warnings, err := hostDiscoverTo(o, stderr)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
@@ -54,15 +52,39 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nfd-fn discover: encoding: %v\n", err)
 		return 1
 	}
-	stdout.Write(out)
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "nfd-fn discover: writing: %v\n", err)
+		return 1
+	}
 	return 0
 }
 
-// hostDiscover snapshots this host with defaults, for the KRM mode
-// discover (kpt fn eval --exec nfd-fn -- mode=discover).
-func hostDiscover() (*api.NodeFeature, []string, error) {
-	opts := discover.Options{HostRoot: "/", Version: Version, Evaluator: engineEvaluator{},
-		NodeName: resolveNodeName("", io.Discard)}
+// hostDiscover is the fn.DiscoverFunc of the KRM mode discover (kpt fn
+// eval --exec nfd-fn -- mode=discover): the host-name fallback for the node
+// name comes back as a warning.
+func hostDiscover(o fn.DiscoverOptions) (*api.NodeFeature, []string, error) {
+	var note strings.Builder
+	nf, warnings, err := hostDiscoverTo(o, &note)
+	if s := strings.TrimSpace(note.String()); s != "" {
+		warnings = append([]string{strings.TrimPrefix(s, "note: ")}, warnings...)
+	}
+	return nf, warnings, err
+}
+
+// hostDiscoverTo runs discovery with the options, resolving the node name
+// (noted on notes when it falls back to the host name) and reading the
+// worker configuration file.
+func hostDiscoverTo(o fn.DiscoverOptions, notes io.Writer) (*api.NodeFeature, []string, error) {
+	opts := discover.Options{HostRoot: o.HostRoot, FeaturesDir: o.FeaturesDir, Namespace: o.Namespace,
+		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, Version: version.Version,
+		Evaluator: engineEvaluator{}, NodeName: resolveNodeName(o.NodeName, notes)}
+	if o.WorkerConfig != "" {
+		b, err := os.ReadFile(o.WorkerConfig)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+		}
+		opts.WorkerConfig = b
+	}
 	nf, warnings, err := discover.Discover(context.Background(), opts)
 	msgs := make([]string, len(warnings))
 	for i, w := range warnings {
@@ -72,7 +94,7 @@ func hostDiscover() (*api.NodeFeature, []string, error) {
 }
 
 // resolveNodeName follows nfd-worker: NODE_NAME, else the host name.
-func resolveNodeName(flagValue string, stderr io.Writer) string {
+func resolveNodeName(flagValue string, notes io.Writer) string {
 	if flagValue != "" {
 		return flagValue
 	}
@@ -83,10 +105,11 @@ func resolveNodeName(flagValue string, stderr io.Writer) string {
 	if err != nil {
 		return ""
 	}
-	fmt.Fprintf(stderr, "note: NODE_NAME is not set; using the host name %q as the node name\n", h)
+	fmt.Fprintf(notes, "note: NODE_NAME is not set; using the host name %q as the node name\n", h)
 	return h
 }
 
+// splitFlag splits a comma-separated flag value, dropping empty parts.
 func splitFlag(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {

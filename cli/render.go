@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io"
 
@@ -9,8 +10,51 @@ import (
 )
 
 // runRender implements `nfd-fn [render]`: the KRM function on stdin.
+// With --output nova it prints only the Nova provider config file, and the
+// results on stderr.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return runFunction("render", args, stdin, stdout, stderr)
+	fs := flag.NewFlagSet("render", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output) or nova (the Nova provider config file alone)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch *output {
+	case "resourcelist":
+		return runFunction("render", fs.Args(), stdin, stdout, stderr)
+	case "nova":
+		return runNovaOutput(fs.Args(), stdin, stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "nfd-fn render: unknown --output %q: want resourcelist or nova\n", *output)
+	return 2
+}
+
+// runNovaOutput renders the ResourceList on stdin and writes the Nova
+// provider config file that a deployment tool drops into
+// /etc/nova/provider_config/.
+func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "nfd-fn render: unexpected arguments %q\n", args)
+		return 2
+	}
+	input, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
+		return 1
+	}
+	file, report, code, err := fn.RenderNova(input, fn.RunOptions{Discover: hostDiscover})
+	if err != nil {
+		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
+		return 1
+	}
+	for _, line := range report {
+		fmt.Fprintln(stderr, line)
+	}
+	if _, err := stdout.Write(file); err != nil {
+		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", err)
+		return 1
+	}
+	return code
 }
 
 // runFunction runs the KRM function on stdin. "validate" forces the

@@ -46,6 +46,24 @@ type FunctionConfig struct {
 	// this node; ExplainRule narrows them to one rule.
 	ExplainNode string `json:"explainNode,omitempty"`
 	ExplainRule string `json:"explainRule,omitempty"`
+	// NovaProviderConfig makes render also write a Nova provider config
+	// (docs/openstack-nova.md); the other Nova* fields tune it.
+	NovaProviderConfig     *bool                  `json:"novaProviderConfig,omitempty"`
+	NovaProviderConfigPath string                 `json:"novaProviderConfigPath,omitempty"`
+	NovaTraitLabels        string                 `json:"novaTraitLabels,omitempty"`
+	NovaInventoryDefaults  *NovaInventoryDefaults `json:"novaInventoryDefaults,omitempty"`
+	// Mode discover settings (fn/discover.go, docs/discover.md): the host
+	// root to read, the node name, the features.d directory, the sources to
+	// run or skip, an nfd-worker configuration file and the architecture
+	// whose nfd-worker is reproduced. nfdNamespace is the NodeFeature's
+	// namespace.
+	HostRoot     string   `json:"hostRoot,omitempty"`
+	NodeName     string   `json:"nodeName,omitempty"`
+	FeaturesDir  string   `json:"featuresDir,omitempty"`
+	Sources      []string `json:"sources,omitempty"`
+	SkipSources  []string `json:"skipSources,omitempty"`
+	WorkerConfig string   `json:"workerConfig,omitempty"`
+	Arch         string   `json:"arch,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -55,6 +73,10 @@ type Settings struct {
 	Gates   *featuregate.Gates
 	// ExplainNode and ExplainRule select the explain info results.
 	ExplainNode, ExplainRule string
+	// Nova holds the Nova provider config settings (fn/nova.go).
+	Nova novaSettings
+	// Discover holds the mode discover settings.
+	Discover DiscoverOptions
 }
 
 // configProblem is a problem in the functionConfig at a field path.
@@ -96,7 +118,8 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, []configProblem) {
 // configMapKeys are the data keys a ConfigMap functionConfig may hold.
 var configMapKeys = []string{"mode", "nfdNamespace", "instance", "enableTaints", "denyLabelNs", "extraLabelNs",
 	"labelWhiteList", "featureGates", "disableLabels", "disableExtendedResources", "disableAnnotations",
-	"denyNodeFeatureLabels", "allowOverwrite", "explainNode", "explainRule"}
+	"denyNodeFeatureLabels", "allowOverwrite", "explainNode", "explainRule", "novaProviderConfig", "novaProviderConfigPath", "novaTraitLabels",
+	"novaInventoryDefaults", "hostRoot", "nodeName", "featuresDir", "sources", "skipSources", "workerConfig", "arch"}
 
 func fromConfigMap(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	fc := &FunctionConfig{}
@@ -162,6 +185,12 @@ func (fc *FunctionConfig) setFromString(key, val string) error {
 		fc.ExplainNode = val
 	case "explainRule":
 		fc.ExplainRule = val
+	case "novaProviderConfig":
+		return boolPtr(&fc.NovaProviderConfig)
+	case "novaProviderConfigPath", "novaTraitLabels", "novaInventoryDefaults":
+		return fc.setNovaString(key, val)
+	case "hostRoot", "nodeName", "featuresDir", "sources", "skipSources", "workerConfig", "arch":
+		fc.setDiscoverString(key, val)
 	default:
 		return fmt.Errorf("unknown key %q: known keys are %s", key, strings.Join(configMapKeys, ", "))
 	}
@@ -232,6 +261,10 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	}
 	problems = append(problems, fc.applyGates(s.Gates)...)
 	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
+	var novaProblems []configProblem
+	s.Nova, novaProblems = fc.resolveNova()
+	problems = append(problems, novaProblems...)
+	problems = append(problems, fc.resolveDiscover(&s)...)
 	return s, problems
 }
 

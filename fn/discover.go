@@ -2,27 +2,150 @@ package fn
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/util/validation"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 )
 
-// DiscoverFunc inspects the host and returns its NodeFeature and any
-// warnings. The command line supplies it, so that fn does not decide where
-// the host is.
-type DiscoverFunc func() (*api.NodeFeature, []string, error)
+// NodeFeaturePathPrefix is the directory, relative to the package, that a
+// discovered NodeFeature not already in the package is written to:
+// nodefeatures/<node-name>.yaml.
+const NodeFeaturePathPrefix = "nodefeatures/"
 
-// discoverList appends the host's NodeFeature to the items, replacing an
-// item with the same name and namespace.
-func discoverList(rl *resourceList, discover DiscoverFunc, r *results) {
-	if discover == nil {
+// DiscoverOptions are the mode discover settings of the functionConfig.
+// Empty fields mean the DiscoverFunc's defaults.
+type DiscoverOptions struct {
+	// HostRoot is the directory read instead of / (key hostRoot).
+	HostRoot string
+	// NodeName names the node (key nodeName); by default $NODE_NAME, else
+	// the host name.
+	NodeName string
+	// Namespace is the NodeFeature's namespace (key nfdNamespace).
+	Namespace string
+	// FeaturesDir is the features.d directory (key featuresDir).
+	FeaturesDir string
+	// Sources and SkipSources select sources (keys sources, skipSources).
+	Sources, SkipSources []string
+	// WorkerConfig is the path of an nfd-worker configuration file (key
+	// workerConfig).
+	WorkerConfig string
+	// Arch is the architecture whose nfd-worker is reproduced (key arch).
+	Arch string
+}
+
+// DiscoverFunc inspects the host as the options say and returns its
+// NodeFeature and any warnings. The command line supplies it, so that fn
+// does not decide where the host is.
+type DiscoverFunc func(DiscoverOptions) (*api.NodeFeature, []string, error)
+
+// discoverKeys are the functionConfig keys of mode discover.
+func discoverKeys() []string {
+	return []string{"hostRoot", "nodeName", "featuresDir", "sources", "skipSources", "workerConfig", "arch"}
+}
+
+// setDiscoverString sets a mode discover setting from a ConfigMap value.
+func (fc *FunctionConfig) setDiscoverString(key, val string) {
+	switch key {
+	case "hostRoot":
+		fc.HostRoot = val
+	case "nodeName":
+		fc.NodeName = val
+	case "featuresDir":
+		fc.FeaturesDir = val
+	case "sources":
+		fc.Sources = splitList(val)
+	case "skipSources":
+		fc.SkipSources = splitList(val)
+	case "workerConfig":
+		fc.WorkerConfig = val
+	case "arch":
+		fc.Arch = val
+	}
+}
+
+// resolveDiscover validates the mode discover settings into s.Discover.
+// Outside mode discover they are ignored, with a warning.
+func (fc *FunctionConfig) resolveDiscover(s *Settings) []configProblem {
+	s.Discover = DiscoverOptions{HostRoot: fc.HostRoot, NodeName: fc.NodeName, Namespace: fc.NfdNamespace,
+		FeaturesDir: fc.FeaturesDir, Sources: fc.Sources, SkipSources: fc.SkipSources,
+		WorkerConfig: fc.WorkerConfig, Arch: fc.Arch}
+	var problems []configProblem
+	if s.Mode != "discover" {
+		for _, k := range fc.discoverKeysSet() {
+			problems = append(problems, configProblem{field: fc.field(k), warning: true,
+				msg: fmt.Sprintf("%s is a mode discover setting; mode %s ignores it", k, s.Mode)})
+		}
+		return problems
+	}
+	for key, names := range map[string][]string{"sources": fc.Sources, "skipSources": fc.SkipSources} {
+		for _, n := range names {
+			if !slices.Contains(discover.SourceNames(), n) {
+				problems = append(problems, configProblem{field: fc.field(key),
+					msg: fmt.Sprintf("unknown source %q: known sources are %s", n, strings.Join(discover.SourceNames(), ", "))})
+			}
+		}
+	}
+	if fc.Arch != "" && !slices.Contains(discover.SupportedArchs(), fc.Arch) {
+		problems = append(problems, configProblem{field: fc.field("arch"),
+			msg: fmt.Sprintf("unsupported arch %q: want %s", fc.Arch, strings.Join(discover.SupportedArchs(), " or "))})
+	}
+	if fc.NodeName != "" {
+		if errs := validation.IsDNS1123Subdomain(fc.NodeName); len(errs) > 0 {
+			problems = append(problems, configProblem{field: fc.field("nodeName"),
+				msg: fmt.Sprintf("invalid node name %q: %s", fc.NodeName, strings.Join(errs, "; "))})
+		}
+	}
+	sortProblems(problems)
+	return problems
+}
+
+// discoverKeysSet lists the mode discover keys that are set.
+func (fc *FunctionConfig) discoverKeysSet() []string {
+	set := map[string]bool{"hostRoot": fc.HostRoot != "", "nodeName": fc.NodeName != "", "featuresDir": fc.FeaturesDir != "",
+		"sources": len(fc.Sources) > 0, "skipSources": len(fc.SkipSources) > 0, "workerConfig": fc.WorkerConfig != "", "arch": fc.Arch != ""}
+	var out []string
+	for _, k := range discoverKeys() {
+		if set[k] {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// sortProblems orders problems by field, then message, for stable output.
+func sortProblems(ps []configProblem) {
+	slices.SortFunc(ps, func(a, b configProblem) int {
+		if c := strings.Compare(a.field, b.field); c != 0 {
+			return c
+		}
+		return strings.Compare(a.msg, b.msg)
+	})
+}
+
+// discoverList appends the host's NodeFeature to the items, or replaces the
+// NodeFeature of the same name and namespace (the object nfd-worker would
+// update). A new item is written to nodefeatures/<node>.yaml; a replaced
+// one keeps the file, index and id annotations of the item it replaces.
+func discoverList(rl *resourceList, discoverFn DiscoverFunc, r *results) {
+	settings, problems := loadConfig(rl.functionConfig)
+	for _, p := range problems {
+		if !p.warning {
+			r.add(engine.SeverityInfo, nil, "", "discover: not run, the functionConfig has errors")
+			return
+		}
+	}
+	if discoverFn == nil {
 		r.add(engine.SeverityError, nil, "", "mode discover is not available here: run nfd-fn on the host to snapshot (kpt fn eval --exec nfd-fn)")
 		return
 	}
-	nf, warnings, err := discover()
+	nf, warnings, err := discoverFn(settings.Discover)
 	for _, w := range warnings {
 		r.add(engine.SeverityWarning, nil, "", "discover: "+w)
 	}
@@ -30,28 +153,102 @@ func discoverList(rl *resourceList, discover DiscoverFunc, r *results) {
 		r.add(engine.SeverityError, nil, "", fmt.Sprintf("discover: %v", err))
 		return
 	}
-	path := "nodefeatures/" + nf.Metadata.Name + ".yaml"
-	if nf.Metadata.Annotations == nil {
-		nf.Metadata.Annotations = map[string]string{}
+	old := findNodeFeature(rl, nf)
+	var oldItem *item
+	if old >= 0 {
+		oldItem = rl.items[old]
 	}
-	nf.Metadata.Annotations[pathAnnotation] = path
-	nf.Metadata.Annotations[legacyPathAnnotation] = path
-	b, err := sigsyaml.Marshal(nf)
-	var doc yaml.Node
-	if err == nil {
-		err = yaml.Unmarshal(b, &doc)
-	}
+	it, err := nodeFeatureItem(nf, oldItem, rl.indent)
 	if err != nil {
 		r.add(engine.SeverityError, nil, "", fmt.Sprintf("discover: encoding the NodeFeature: %v", err))
 		return
 	}
-	it := &item{changed: true}
-	it.setNode(docContent(&doc))
-	for i, old := range rl.items {
-		if old.kind == api.KindNodeFeature && old.name == it.name && old.namespace == it.namespace {
-			rl.items[i] = it
-			return
+	if old < 0 {
+		rl.items = append(rl.items, it)
+		return
+	}
+	rl.items[old] = it
+}
+
+// findNodeFeature returns the index of the item with nf's apiVersion,
+// kind, name and namespace, or -1.
+func findNodeFeature(rl *resourceList, nf *api.NodeFeature) int {
+	for i, it := range rl.items {
+		if it.kind == nf.Kind && it.apiVersion == nf.APIVersion && it.name == nf.Metadata.Name && it.namespace == nf.Metadata.Namespace {
+			return i
 		}
 	}
-	rl.items = append(rl.items, it)
+	return -1
+}
+
+// nodeFeatureItem encodes nf as a new item carrying the bookkeeping
+// annotations of old (whose raw text is indented by indent), or path
+// annotations for nodefeatures/<name>.yaml when old is nil.
+func nodeFeatureItem(nf *api.NodeFeature, old *item, indent int) (*item, error) {
+	ann := map[string]string{}
+	for k, v := range nf.Metadata.Annotations {
+		ann[k] = v
+	}
+	if old == nil {
+		path := NodeFeaturePathPrefix + nf.Metadata.Name + ".yaml"
+		ann[pathAnnotation], ann[indexAnnotation] = path, "0"
+		ann[legacyPathAnnotation], ann[legacyIndexAnnotation] = path, "0"
+	} else {
+		for k, v := range bookkeeping(old, indent) {
+			ann[k] = v
+		}
+	}
+	out := *nf
+	out.Metadata.Annotations = ann
+	return encodeItem(&out)
+}
+
+// bookkeeping returns the annotations kpt and kyaml use to track where an
+// item came from (file, index, id).
+func bookkeeping(it *item, indent int) map[string]string {
+	n := it.node
+	if n == nil && it.raw != nil {
+		var doc yaml.Node
+		if yaml.Unmarshal(itemBody(it.raw, indent), &doc) == nil {
+			n = docContent(&doc)
+		}
+	}
+	out := map[string]string{}
+	for k, v := range stringMap(mapAt(mapAt(n, "metadata"), "annotations")) {
+		if isBookkeeping(k) {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 && it.file != "" {
+		idx := fmt.Sprint(it.index)
+		out[pathAnnotation], out[indexAnnotation] = it.file, idx
+		out[legacyPathAnnotation], out[legacyIndexAnnotation] = it.file, idx
+	}
+	return out
+}
+
+// isBookkeeping reports whether an annotation is kpt's or kyaml's record of
+// where an item came from.
+func isBookkeeping(key string) bool {
+	for _, p := range []string{"internal.config.kubernetes.io/", "config.kubernetes.io/", "config.k8s.io/"} {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// encodeItem marshals an object into a new, changed item.
+func encodeItem(obj any) (*item, error) {
+	b, err := sigsyaml.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	it := &item{changed: true}
+	it.setNode(docContent(&doc))
+	return it, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
 // writeNode updates an existing Node item in place, or appends a new Node
@@ -12,6 +13,7 @@ import (
 func writeNode(rl *resourceList, existing *item, n *render.NodeResult) {
 	if existing != nil {
 		if updateNodeItem(existing.node, &n.State) {
+			stampVersion(existing.node)
 			existing.changed = true
 		}
 		return
@@ -24,6 +26,13 @@ func writeNode(rl *resourceList, existing *item, n *render.NodeResult) {
 	rl.items = append(rl.items, &item{node: newNodeItem(n.Name, &n.State), apiVersion: "v1", kind: "Node", name: n.Name})
 }
 
+// stampVersion records the nfd-fn version on a Node it changed. Nodes it
+// leaves alone keep whatever version wrote them, so a re-render with a new
+// release does not touch unchanged Nodes.
+func stampVersion(n *yaml.Node) {
+	setField(ensureMap(ensureMap(n, "metadata"), "annotations"), version.Annotation, strNode(version.Version))
+}
+
 func isEmptyState(s *render.NodeState) bool {
 	return len(s.Labels) == 0 && len(s.Annotations) == 0 && len(s.Taints) == 0 && len(s.Capacity) == 0
 }
@@ -33,7 +42,7 @@ func isEmptyState(s *render.NodeState) bool {
 func newNodeItem(name string, s *render.NodeState) *yaml.Node {
 	path := NodePathPrefix + name + ".yaml"
 	annotations := map[string]string{pathAnnotation: path, indexAnnotation: "0",
-		legacyPathAnnotation: path, legacyIndexAnnotation: "0"}
+		legacyPathAnnotation: path, legacyIndexAnnotation: "0", version.Annotation: version.Version}
 	for k, v := range s.Annotations {
 		annotations[k] = v
 	}

@@ -32,6 +32,9 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
 	}
+	if opts.NovaFile != nil {
+		settings.Nova.enabled, settings.Nova.capture = true, opts.NovaFile
+	}
 	for _, p := range problems {
 		r.config(rl.functionConfig, p)
 	}
@@ -55,6 +58,9 @@ type RunOptions struct {
 	ForceMode string
 	// Discover snapshots the host for mode discover.
 	Discover DiscoverFunc
+	// NovaFile, when set, switches the Nova provider config on and
+	// receives the file (nfd-fn render --output nova).
+	NovaFile *[]byte
 }
 
 // inputs are the typed objects of a ResourceList.
@@ -163,6 +169,7 @@ func renderList(rl *resourceList, s Settings, r *results) {
 	}
 	lintRendered(rl, s, rendered, r)
 	explainNode(in, renderer, s, r)
+	renderNova(rl, s, rendered, r)
 }
 
 // renderGroups evaluates every NodeFeatureGroup on every node and writes

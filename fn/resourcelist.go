@@ -6,6 +6,7 @@ package fn
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -51,6 +52,11 @@ type resourceList struct {
 	sections []section
 	indent   int
 	fast     bool
+	// root is the whole parsed document (slow path), written back with
+	// its items and results replaced; json marks input that was JSON, so
+	// that the output is JSON too, as the KRM function spec asks.
+	root *yaml.Node
+	json bool
 }
 
 // keepNode reports whether the parsed tree of an item of this kind must be
@@ -91,16 +97,19 @@ func readResourceList(data []byte, decode decodeFunc, keep keepNode) (*resourceL
 	return readWhole(data, decode)
 }
 
+// readSection parses a top-level section other than items. Every one is
+// parsed, small as they are, so that a broken header is an error rather
+// than echoed; only functionConfig and results are kept.
 func (rl *resourceList) readSection(s section) error {
-	if s.key != "functionConfig" && s.key != "results" {
+	if s.key == "items" {
 		return nil
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(s.raw, &doc); err != nil {
-		return fmt.Errorf("parsing %s: %w", s.key, err)
+		return fmt.Errorf("parsing the ResourceList's %s: %w", s.key, err)
 	}
 	m := docContent(&doc)
-	if m == nil || len(m.Content) < 2 {
+	if m == nil || len(m.Content) < 2 || (s.key != "functionConfig" && s.key != "results") {
 		return nil
 	}
 	v := m.Content[1]
@@ -112,24 +121,22 @@ func (rl *resourceList) readSection(s section) error {
 	return nil
 }
 
-// readWhole parses any ResourceList that the fast path does not handle
-// (flow style, JSON, several documents).
+// readWhole parses any ResourceList that the fast path does not handle:
+// flow style, JSON, a list under another apiVersion or kind (v1beta1, a
+// v1 List). It refuses a stream of several documents rather than drop all
+// but the first.
 func readWhole(data []byte, decode decodeFunc) (*resourceList, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("parsing the ResourceList: %w", err)
+	root, err := parseOneDocument(data)
+	if err != nil {
+		return nil, err
 	}
-	root := docContent(&doc)
-	if root == nil || root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("the input is not a ResourceList: expected a YAML mapping with items")
-	}
-	rl := &resourceList{}
+	rl := &resourceList{root: root, json: isJSON(data)}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i].Value, root.Content[i+1]
 		switch k {
 		case "items":
-			if v.Kind != yaml.SequenceNode && !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
-				return nil, fmt.Errorf("ResourceList.items must be a list")
+			if v.Kind != yaml.SequenceNode && !yamlNull(v) {
+				return nil, fmt.Errorf("ResourceList.items must be a list, got %s", kindName(v))
 			}
 			for _, n := range v.Content {
 				it := &item{}
@@ -137,7 +144,9 @@ func readWhole(data []byte, decode decodeFunc) (*resourceList, error) {
 				rl.items = append(rl.items, it)
 			}
 		case "functionConfig":
-			rl.functionConfig = v
+			if !yamlNull(v) {
+				rl.functionConfig = v
+			}
 		case "results":
 			if v.Kind == yaml.SequenceNode {
 				rl.results = v.Content
@@ -209,8 +218,9 @@ func parallel(n int, f func(i int)) {
 // original bytes, changed and new items re-encoded, then functionConfig
 // and the results.
 func writeResourceList(w *bytes.Buffer, rl *resourceList, results []*yaml.Node) error {
+	all := append(append([]*yaml.Node(nil), rl.results...), results...)
 	if !rl.fast {
-		rl.sections = []section{{key: "apiVersion"}, {key: "kind"}, {key: "items"}, {key: "functionConfig"}}
+		return writeWhole(w, rl, all)
 	}
 	wroteHeader := map[string]bool{}
 	for _, s := range rl.sections {
@@ -221,20 +231,8 @@ func writeResourceList(w *bytes.Buffer, rl *resourceList, results []*yaml.Node) 
 			}
 		case "results":
 			// Written last, merged with ours.
-		case "functionConfig":
-			if rl.fast {
-				w.Write(withNewline(s.raw))
-			} else if rl.functionConfig != nil {
-				if err := writeKeyValue(w, "functionConfig", rl.functionConfig); err != nil {
-					return err
-				}
-			}
 		case "apiVersion", "kind":
-			if !rl.fast {
-				fmt.Fprintf(w, "%s: %s\n", s.key, map[string]string{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList"}[s.key])
-			} else {
-				w.Write(withNewline(s.raw))
-			}
+			w.Write(withNewline(s.raw))
 			wroteHeader[s.key] = true
 		default:
 			w.Write(withNewline(s.raw))
@@ -246,16 +244,136 @@ func writeResourceList(w *bytes.Buffer, rl *resourceList, results []*yaml.Node) 
 	if !wroteHeader["kind"] {
 		w.WriteString("kind: ResourceList\n")
 	}
-	if rl.fast && !hasSection(rl.sections, "items") {
+	if !hasSection(rl.sections, "items") {
 		if err := rl.writeItems(w); err != nil {
 			return err
 		}
 	}
-	all := append(append([]*yaml.Node(nil), rl.results...), results...)
 	if len(all) > 0 {
 		return writeKeyValue(w, "results", &yaml.Node{Kind: yaml.SequenceNode, Content: all})
 	}
 	return nil
+}
+
+// writeWhole writes a list that was parsed whole: the input document with
+// its items and results replaced, every other top-level key kept in place
+// (so a v1beta1 list stays v1beta1), in block YAML, or in JSON when the
+// input was JSON.
+func writeWhole(w *bytes.Buffer, rl *resourceList, results []*yaml.Node) error {
+	out := &yaml.Node{Kind: yaml.MappingNode, Content: append([]*yaml.Node(nil), rl.root.Content...)}
+	items := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 0, len(rl.items))}
+	for _, it := range rl.items {
+		items.Content = append(items.Content, it.node)
+	}
+	setDefault(out, "apiVersion", strNode("config.kubernetes.io/v1"))
+	setDefault(out, "kind", strNode("ResourceList"))
+	setField(out, "items", items)
+	if len(results) > 0 {
+		setField(out, "results", &yaml.Node{Kind: yaml.SequenceNode, Content: results})
+	}
+	if rl.json {
+		return writeJSON(w, out)
+	}
+	text, err := encode(out)
+	if err != nil {
+		return err
+	}
+	w.Write(text)
+	return nil
+}
+
+// setDefault sets key to v unless m already has it.
+func setDefault(m *yaml.Node, key string, v *yaml.Node) {
+	if valueAt(m, key) == nil {
+		setField(m, key, v)
+	}
+}
+
+// writeJSON writes n as indented JSON, keeping the order of mapping keys.
+func writeJSON(w *bytes.Buffer, n *yaml.Node) error {
+	var compact bytes.Buffer
+	if err := appendJSON(&compact, n); err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	if err := json.Indent(w, compact.Bytes(), "", "  "); err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	w.WriteByte('\n')
+	return nil
+}
+
+func appendJSON(w *bytes.Buffer, n *yaml.Node) error {
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			w.WriteString("null")
+			return nil
+		}
+		return appendJSON(w, n.Content[0])
+	case yaml.MappingNode:
+		w.WriteByte('{')
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: a mapping key that is not a string has no JSON form", k.Line)
+			}
+			appendJSONString(w, k.Value)
+			w.WriteByte(':')
+			if err := appendJSON(w, n.Content[i+1]); err != nil {
+				return err
+			}
+		}
+		w.WriteByte('}')
+	case yaml.SequenceNode:
+		w.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			if err := appendJSON(w, c); err != nil {
+				return err
+			}
+		}
+		w.WriteByte(']')
+	default:
+		appendJSONScalar(w, n)
+	}
+	return nil
+}
+
+// appendJSONScalar writes a scalar as its YAML type says: booleans,
+// numbers and null as such, everything else (timestamps included) as the
+// string it was written as.
+func appendJSONScalar(w *bytes.Buffer, n *yaml.Node) {
+	switch n.ShortTag() {
+	case "!!null":
+		w.WriteString("null")
+		return
+	case "!!bool", "!!int", "!!float":
+		var v any
+		if n.Decode(&v) == nil {
+			if b, err := json.Marshal(v); err == nil {
+				w.Write(b)
+				return
+			}
+		}
+	}
+	appendJSONString(w, n.Value)
+}
+
+// appendJSONString writes s as a JSON string, leaving <, > and & as they
+// are (json.Marshal would escape them for HTML).
+func appendJSONString(w *bytes.Buffer, s string) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)       // a string always encodes; writing to a Buffer cannot fail
+	w.Truncate(w.Len() - 1) // Encode ends with a newline
 }
 
 func hasSection(ss []section, key string) bool {

@@ -2,6 +2,11 @@ package fn
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // section is one top-level key of the ResourceList document, as raw text.
@@ -57,6 +62,9 @@ func splitDocument(data []byte) (sections []section, items [][]byte, indent int,
 			sections = append(sections, section{key: key, raw: join(lines[i:end])})
 		}
 		i = end
+	}
+	if len(sections) == 0 {
+		return nil, nil, 0, false // empty: let the full parser say so
 	}
 	return sections, items, indent, true
 }
@@ -175,4 +183,50 @@ func topLevelKey(line []byte) (key string, rest []byte, ok bool) {
 		return "", nil, false
 	}
 	return string(k), after, true
+}
+
+// parseOneDocument parses data as exactly one YAML (or JSON) document
+// holding a mapping.
+func parseOneDocument(data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if err == io.EOF {
+			return nil, fmt.Errorf("the input is empty: expected a ResourceList")
+		}
+		return nil, fmt.Errorf("parsing the ResourceList: %w", err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == io.EOF:
+	case err != nil:
+		return nil, fmt.Errorf("parsing the ResourceList: %w", err)
+	case docContent(&next) != nil && !yamlNull(docContent(&next)):
+		return nil, fmt.Errorf("the input holds more than one YAML document (a second one starts at line %d): nfd-fn reads one ResourceList", next.Line)
+	}
+	root := docContent(&doc)
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("the input is not a ResourceList: expected a YAML mapping with items")
+	}
+	return root, nil
+}
+
+// isJSON reports whether the input is a JSON document (an object).
+func isJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid(data)
+}
+
+func yamlNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.ScalarNode:
+		return fmt.Sprintf("the scalar %q", n.Value)
+	}
+	return "something else"
 }

@@ -6,11 +6,14 @@ import (
 	"regexp"
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	"go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
-// workerConfig is the part of the nfd-worker configuration file that
-// discovery honours. Unknown fields are ignored, as nfd-worker does.
+// workerConfig is the part of the nfd-worker v0.19 configuration file that
+// shapes the NodeFeature. Decoding follows nfd-worker: encoding/json field
+// matching (case-insensitive), unknown fields ignored (and reported as
+// warnings by parseWorkerConfig).
 type workerConfig struct {
 	Core    coreConfig    `json:"core"`
 	Sources sourcesConfig `json:"sources"`
@@ -18,15 +21,18 @@ type workerConfig struct {
 	labelWhiteList *regexp.Regexp
 }
 
-// coreConfig is the "core" section of the worker configuration.
+// coreConfig is the "core" section of the worker configuration. Klog,
+// noOwnerRefs and sleepInterval exist too but do not change the object.
 type coreConfig struct {
 	LabelWhiteList string    `json:"labelWhiteList"`
+	NoPublish      bool      `json:"noPublish"`
 	FeatureSources []string  `json:"featureSources"`
 	LabelSources   []string  `json:"labelSources"`
 	Sources        *[]string `json:"sources"`
 }
 
-// sourcesConfig is the "sources" section of the worker configuration.
+// sourcesConfig is the "sources" section: the settings of the configurable
+// sources (cpu, kernel, pci, usb, custom; local has none in v0.19).
 type sourcesConfig struct {
 	CPU    cpuConfig    `json:"cpu"`
 	Kernel kernelConfig `json:"kernel"`
@@ -38,21 +44,29 @@ type sourcesConfig struct {
 // cpuConfig is sources.cpu.
 type cpuConfig struct {
 	Cpuid struct {
+		// AttributeBlacklist hides cpuid flags from labels (not features).
 		AttributeBlacklist []string `json:"attributeBlacklist"`
+		// AttributeWhitelist, when not empty, replaces the blacklist: only
+		// these flags become labels.
 		AttributeWhitelist []string `json:"attributeWhitelist"`
 	} `json:"cpuid"`
 }
 
 // kernelConfig is sources.kernel.
 type kernelConfig struct {
-	KconfigFile string   `json:"kconfigFile"`
-	ConfigOpts  []string `json:"configOpts"`
+	// KconfigFile is read before the usual kernel config locations; nfd-fn
+	// reads it below the host root.
+	KconfigFile string `json:"kconfigFile"`
+	// ConfigOpts are the kernel config options that become labels.
+	ConfigOpts []string `json:"configOpts"`
 }
 
 // deviceConfig is sources.pci and sources.usb.
 type deviceConfig struct {
+	// DeviceClassWhitelist lists class-code prefixes that get labels.
 	DeviceClassWhitelist []string `json:"deviceClassWhitelist"`
-	DeviceLabelFields    []string `json:"deviceLabelFields"`
+	// DeviceLabelFields are the attributes joined into the label name.
+	DeviceLabelFields []string `json:"deviceLabelFields"`
 }
 
 // defaultWorkerConfig returns nfd-worker's built-in defaults.
@@ -66,44 +80,92 @@ func defaultWorkerConfig() workerConfig {
 		"SSE3", "SSE4", "SSE42", "SSSE3", "TDX_GUEST",
 	}
 	c.Sources.Kernel.ConfigOpts = []string{"NO_HZ", "NO_HZ_IDLE", "NO_HZ_FULL", "PREEMPT"}
-	c.Sources.PCI = deviceConfig{DeviceClassWhitelist: []string{"03", "0b40", "12"}, DeviceLabelFields: []string{"class", "vendor"}}
-	c.Sources.USB = deviceConfig{DeviceClassWhitelist: []string{"0e", "ef", "fe", "ff"}, DeviceLabelFields: []string{"class", "vendor", "device"}}
+	c.Sources.PCI = deviceConfig{DeviceClassWhitelist: []string{"03", "0b40", "12"}, DeviceLabelFields: defaultPCILabelFields()}
+	c.Sources.USB = deviceConfig{DeviceClassWhitelist: []string{"0e", "ef", "fe", "ff"}, DeviceLabelFields: defaultUSBLabelFields()}
 	return c
 }
 
 // parseWorkerConfig parses an nfd-worker configuration file over the
-// defaults. Empty data gives the defaults.
-func parseWorkerConfig(data []byte) (workerConfig, error) {
+// defaults (empty data gives the defaults). Anything nfd-worker would fail
+// on is an error; fields it would ignore are warnings.
+func parseWorkerConfig(data []byte) (workerConfig, []string, error) {
 	c := defaultWorkerConfig()
+	var warnings []string
 	if len(strings.TrimSpace(string(data))) > 0 {
-		js, err := yaml.YAMLToJSON(data)
+		js, err := sigsyaml.YAMLToJSON(data)
 		if err != nil {
-			return c, err
+			return c, nil, err
 		}
 		if err := json.Unmarshal(js, &c); err != nil {
-			return c, err
+			return c, nil, err
 		}
+		warnings = unknownConfigFields(data)
 	}
 	if c.Core.Sources != nil {
 		c.Core.LabelSources = *c.Core.Sources
 	}
 	re, err := regexp.Compile(c.Core.LabelWhiteList)
 	if err != nil {
-		return c, fmt.Errorf("core.labelWhiteList: %w", err)
+		return c, nil, fmt.Errorf("core.labelWhiteList: %w", err)
 	}
 	c.labelWhiteList = re
-	return c, nil
+	if c.Core.NoPublish {
+		warnings = append(warnings, "core.noPublish is true: nfd-worker would publish nothing; nfd-fn prints the object it would have published")
+	}
+	warnings = append(warnings, labelFieldWarnings("sources.pci.deviceLabelFields", c.Sources.PCI.DeviceLabelFields, pciLabelAttrs())...)
+	warnings = append(warnings, labelFieldWarnings("sources.usb.deviceLabelFields", c.Sources.USB.DeviceLabelFields, usbLabelAttrs())...)
+	return c, warnings, nil
 }
 
-// parseCustomRules parses a list of custom rules (a custom.d file).
-func parseCustomRules(data []byte) ([]customRule, error) {
-	js, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, err
+// unknownConfigFields reports the keys of a worker configuration that
+// nfd-worker ignores.
+func unknownConfigFields(data []byte) []string {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil
 	}
+	var out []string
+	for _, p := range checkFields(&doc, workerConfigShape(), "") {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+// labelFieldWarnings reports configured device label fields nfd-worker
+// ignores, and the fall back to the defaults when none is valid.
+func labelFieldWarnings(field string, configured, valid []string) []string {
+	var bad []string
+	good := 0
+	for _, f := range configured {
+		if contains(valid, f) {
+			good++
+		} else {
+			bad = append(bad, f)
+		}
+	}
+	var out []string
+	if len(bad) > 0 {
+		out = append(out, fmt.Sprintf("%s: ignoring invalid fields %q (valid: %s)", field, bad, strings.Join(valid, ", ")))
+	}
+	if good == 0 {
+		out = append(out, fmt.Sprintf("%s: no valid fields, using the defaults", field))
+	}
+	return out
+}
+
+// parseCustomFile parses a custom.d file as nfd-worker does: strictly at
+// the YAML level (a syntax error, a duplicate key or a document that is not
+// a list of rules rejects the whole file) while the rules themselves decode
+// like sources.custom. The second result lists the fields nfd-worker
+// ignores inside the rules.
+func parseCustomFile(data []byte) ([]customRule, []fieldProblem, error) {
 	var rules []customRule
-	if err := json.Unmarshal(js, &rules); err != nil {
-		return nil, err
+	if err := sigsyaml.UnmarshalStrict(data, &rules); err != nil {
+		return nil, nil, err
 	}
-	return rules, nil
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return rules, nil, nil
+	}
+	return rules, checkFields(&doc, customRulesShape(), ""), nil
 }

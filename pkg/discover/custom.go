@@ -1,7 +1,9 @@
 package discover
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"regexp"
 	"slices"
@@ -76,28 +78,32 @@ func runCustomRule(r customRule, e *env, f v1alpha1.Features, kconfig map[string
 	return out, nil
 }
 
-// readCustomDir reads the rule files of custom.d and of its first-level
-// subdirectories, skipping dot-files; bad files are warnings.
+// readCustomDir reads the rule files of custom.d below the host root and
+// of its first-level subdirectories, in name order, as nfd-worker does:
+// entries are classified without following symlinks (a link to a directory
+// is read as a file and fails), directories are entered before dot-files
+// are skipped, and a file that does not parse is skipped whole with a
+// warning naming it. Fields nfd-worker ignores inside a rule are warnings.
 func readCustomDir(h host, c *collector) []customRule {
 	var rules []customRule
 	var walk func(dir string, recurse bool)
 	walk = func(dir string, recurse bool) {
 		ents, err := h.readDir(dir)
 		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				c.warn("unable to access directory: %v", err)
+			}
 			return
 		}
 		for _, ent := range ents {
 			p := path.Join(dir, ent.Name())
-			if fi, err := h.stat(p); err == nil && fi.IsDir() {
-				if recurse {
-					walk(p, false)
-				}
-				continue
+			switch {
+			case ent.IsDir() && recurse:
+				walk(p, false)
+			case ent.IsDir(), strings.HasPrefix(ent.Name(), "."):
+			default:
+				rules = append(rules, readCustomFile(h, p, c)...)
 			}
-			if strings.HasPrefix(ent.Name(), ".") {
-				continue
-			}
-			rules = append(rules, readCustomFile(h, p, c)...)
 		}
 	}
 	walk(customDirRel, true)
@@ -108,13 +114,16 @@ func readCustomDir(h host, c *collector) []customRule {
 func readCustomFile(h host, p string, c *collector) []customRule {
 	raw, err := h.readFile(p)
 	if err != nil {
-		c.warn("%v", err)
+		c.warn("could not read file %s: %v", p, err)
 		return nil
 	}
-	rules, err := parseCustomRules(raw)
+	rules, ignored, err := parseCustomFile(raw)
 	if err != nil {
-		c.warn("could not parse %q: %v", p, err)
+		c.warn("could not parse file %s, skipping it: %s", p, strings.Join(strings.Fields(err.Error()), " "))
 		return nil
+	}
+	for _, f := range ignored {
+		c.warn("%s: %s", p, f)
 	}
 	return rules
 }

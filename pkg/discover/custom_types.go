@@ -3,20 +3,25 @@ package discover
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
-// customRule is one entry of sources.custom: a legacy matchOn rule or a
-// NodeFeatureRule-style rule (with the worker-only short forms).
+// customRule is one entry of sources.custom or of a custom.d file: a legacy
+// matchOn rule or a rule of nfd-worker's own custom-rule API (a subset of
+// the NodeFeatureRule rule). Decoding follows nfd-worker v0.19: fields are
+// matched case-insensitively and unknown fields are ignored (checkFields
+// reports them), expressions are validated while decoding.
 type customRule struct {
 	legacy *legacyRule
 	rule   *v1alpha1.Rule
 }
 
-// UnmarshalJSON picks the legacy form when the rule has a matchOn key.
+// UnmarshalJSON picks the legacy form when the rule has a matchOn key (in
+// any case).
 func (c *customRule) UnmarshalJSON(data []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -62,8 +67,9 @@ type idRule struct {
 	Serial []string `json:"serial"`
 }
 
-// ruleConfig is a NodeFeatureRule-style rule as written in the worker
-// configuration.
+// ruleConfig is a rule of nfd-worker's custom-rule API. It has no
+// annotations, taints or extended resources: those exist only in
+// NodeFeatureRule objects.
 type ruleConfig struct {
 	Name           string            `json:"name"`
 	Labels         map[string]string `json:"labels"`
@@ -76,7 +82,16 @@ type ruleConfig struct {
 	} `json:"matchAny"`
 }
 
-// toRule converts the rule to the API type.
+// termConfig is a matcher term. There is no short form for a whole term in
+// nfd-worker v0.19: a key other than these three is ignored, which leaves
+// a term without a feature that never matches.
+type termConfig struct {
+	Feature          string         `json:"feature"`
+	MatchExpressions *expressionSet `json:"matchExpressions"`
+	MatchName        *expression    `json:"matchName"`
+}
+
+// toRule converts the rule to the API type the evaluator runs.
 func (r ruleConfig) toRule() *v1alpha1.Rule {
 	out := &v1alpha1.Rule{
 		Name: r.Name, Labels: r.Labels, LabelsTemplate: r.LabelsTemplate,
@@ -95,126 +110,127 @@ func toMatcher(terms []termConfig) v1alpha1.FeatureMatcher {
 	}
 	out := make(v1alpha1.FeatureMatcher, len(terms))
 	for i, t := range terms {
-		out[i] = v1alpha1.FeatureMatcherTerm(t)
+		out[i] = v1alpha1.FeatureMatcherTerm{Feature: t.Feature}
+		if t.MatchExpressions != nil {
+			set := v1alpha1.MatchExpressionSet(*t.MatchExpressions)
+			out[i].MatchExpressions = &set
+		}
+		if t.MatchName != nil {
+			e := v1alpha1.MatchExpression(*t.MatchName)
+			out[i].MatchName = &e
+		}
 	}
 	return out
 }
 
-// termConfig is a matcher term; besides the full form it accepts the
-// short form {<feature>: <expression set>}.
-type termConfig v1alpha1.FeatureMatcherTerm
+// expressionSet is an expression set in the full map form or the short
+// list form ["name", "name=value"] (Exists and In).
+type expressionSet v1alpha1.MatchExpressionSet
 
-// UnmarshalJSON decodes the full or the short form of a term.
-func (t *termConfig) UnmarshalJSON(data []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
-	}
-	if _, ok := raw["feature"]; !ok && len(raw) == 1 {
-		for name, v := range raw {
-			set, err := decodeExpressionSet(v)
-			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			*t = termConfig{Feature: name, MatchExpressions: &set}
-		}
-		return nil
-	}
-	*t = termConfig{}
-	if f, ok := raw["feature"]; ok {
-		if err := json.Unmarshal(f, &t.Feature); err != nil {
-			return fmt.Errorf("feature: %w", err)
-		}
-	}
-	if v, ok := raw["matchExpressions"]; ok && string(v) != "null" {
-		set, err := decodeExpressionSet(v)
-		if err != nil {
-			return fmt.Errorf("matchExpressions: %w", err)
-		}
-		t.MatchExpressions = &set
-	}
-	if v, ok := raw["matchName"]; ok && string(v) != "null" {
-		e, err := decodeExpression(v)
-		if err != nil {
-			return fmt.Errorf("matchName: %w", err)
-		}
-		t.MatchName = e
-	}
-	return nil
-}
-
-// decodeExpressionSet decodes a map of expressions or the short list form
-// ["name", "name=value"] (Exists and In).
-func decodeExpressionSet(data []byte) (v1alpha1.MatchExpressionSet, error) {
-	set := v1alpha1.MatchExpressionSet{}
+// UnmarshalJSON decodes either form; a null expression means Exists.
+func (s *expressionSet) UnmarshalJSON(data []byte) error {
+	*s = expressionSet{}
 	var names []string
 	if err := json.Unmarshal(data, &names); err == nil {
 		for _, n := range names {
 			if k, v, ok := strings.Cut(n, "="); ok {
-				set[k] = &v1alpha1.MatchExpression{Op: v1alpha1.MatchIn, Value: v1alpha1.MatchValue{v}}
+				(*s)[k] = &v1alpha1.MatchExpression{Op: v1alpha1.MatchIn, Value: v1alpha1.MatchValue{v}}
 			} else {
-				set[n] = &v1alpha1.MatchExpression{Op: v1alpha1.MatchExists}
+				(*s)[n] = &v1alpha1.MatchExpression{Op: v1alpha1.MatchExists}
 			}
 		}
-		return set, nil
+		return nil
 	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("expected a map or a list of names: %w", err)
+	var full map[string]*expression
+	if err := json.Unmarshal(data, &full); err != nil {
+		return err
 	}
-	for k, v := range raw {
-		e, err := decodeExpression(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
+	for k, e := range full {
+		if e == nil {
+			(*s)[k] = &v1alpha1.MatchExpression{Op: v1alpha1.MatchExists}
+			continue
 		}
-		set[k] = e
+		me := v1alpha1.MatchExpression(*e)
+		(*s)[k] = &me
 	}
-	return set, nil
+	return nil
 }
 
-// decodeExpression decodes an expression: null (Exists), a scalar or a list
-// of strings (In), or the full {op, value, type} form; it is validated.
-func decodeExpression(data []byte) (*v1alpha1.MatchExpression, error) {
+// expression is one expression of the custom-rule API: a scalar or a list
+// of strings (In) or {op, value}. Only the ops of nfd-worker's custom-rule
+// API exist (no Ge, Le or GeLe) and there is no type field.
+type expression v1alpha1.MatchExpression
+
+// UnmarshalJSON decodes and validates an expression.
+func (e *expression) UnmarshalJSON(data []byte) error {
 	var raw any
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, err
+		return err
 	}
-	if raw == nil {
-		return &v1alpha1.MatchExpression{Op: v1alpha1.MatchExists}, nil
-	}
-	if obj, ok := raw.(map[string]any); ok {
-		return decodeFullExpression(obj)
-	}
-	values, err := decodeValues(raw)
-	if err != nil {
-		return nil, err
-	}
-	return &v1alpha1.MatchExpression{Op: v1alpha1.MatchIn, Value: values}, nil
-}
-
-// decodeFullExpression decodes {op, value, type}.
-func decodeFullExpression(obj map[string]any) (*v1alpha1.MatchExpression, error) {
-	e := &v1alpha1.MatchExpression{}
-	if op, ok := obj["op"].(string); ok {
-		e.Op = v1alpha1.MatchOp(op)
-	} else if obj["op"] != nil {
-		return nil, fmt.Errorf("op: expected a string, got %v", obj["op"])
-	}
-	if v, ok := obj["value"]; ok && v != nil {
-		values, err := decodeValues(v)
-		if err != nil {
-			return nil, fmt.Errorf("value: %w", err)
+	if _, ok := raw.(map[string]any); ok {
+		var full struct {
+			Op    customOp   `json:"op"`
+			Value matchValue `json:"value"`
 		}
-		e.Value = values
+		if err := json.Unmarshal(data, &full); err != nil {
+			return err
+		}
+		*e = expression{Op: v1alpha1.MatchOp(full.Op), Value: v1alpha1.MatchValue(full.Value)}
+	} else {
+		values, err := valuesOf(raw)
+		if err != nil {
+			return fmt.Errorf("invalid rule %v: %w", raw, err)
+		}
+		*e = expression{Op: v1alpha1.MatchIn, Value: values}
 	}
-	if t, ok := obj["type"].(string); ok {
-		e.Type = v1alpha1.ValueType(t)
-	}
-	return e, validateExpression(e)
+	return validateCustomExpression((*v1alpha1.MatchExpression)(e))
 }
 
-// decodeValues turns a scalar or a list of strings into values.
-func decodeValues(raw any) (v1alpha1.MatchValue, error) {
+// customOps are the operators of nfd-worker's custom-rule API.
+func customOps() map[v1alpha1.MatchOp]bool {
+	return map[v1alpha1.MatchOp]bool{
+		v1alpha1.MatchAny: true, v1alpha1.MatchIn: true, v1alpha1.MatchNotIn: true, v1alpha1.MatchInRegexp: true,
+		v1alpha1.MatchExists: true, v1alpha1.MatchDoesNotExist: true, v1alpha1.MatchGt: true, v1alpha1.MatchLt: true,
+		v1alpha1.MatchGtLt: true, v1alpha1.MatchIsTrue: true, v1alpha1.MatchIsFalse: true,
+	}
+}
+
+// customOp is an operator name, checked while decoding.
+type customOp v1alpha1.MatchOp
+
+// UnmarshalJSON accepts only the custom-rule API's operators.
+func (o *customOp) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return err
+	}
+	if !customOps()[v1alpha1.MatchOp(s)] {
+		return fmt.Errorf("invalid Op %q (nfd-worker's custom rules know In, NotIn, InRegexp, Exists, DoesNotExist, Gt, Lt, GtLt, IsTrue and IsFalse)", s)
+	}
+	*o = customOp(s)
+	return nil
+}
+
+// matchValue is an expression's value: a scalar or a list of strings.
+type matchValue v1alpha1.MatchValue
+
+// UnmarshalJSON decodes a scalar or a list of strings.
+func (v *matchValue) UnmarshalJSON(data []byte) error {
+	var raw any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	values, err := valuesOf(raw)
+	if err != nil {
+		return fmt.Errorf("invalid values: %w", err)
+	}
+	*v = matchValue(values)
+	return nil
+}
+
+// valuesOf turns a JSON scalar or a list of strings into values; numbers
+// are written the shortest way, as nfd-worker does.
+func valuesOf(raw any) (v1alpha1.MatchValue, error) {
 	switch v := raw.(type) {
 	case string:
 		return v1alpha1.MatchValue{v}, nil
@@ -227,11 +243,62 @@ func decodeValues(raw any) (v1alpha1.MatchValue, error) {
 		for i, x := range v {
 			s, ok := x.(string)
 			if !ok {
-				return nil, fmt.Errorf("invalid value %v in %v: values must be strings", x, v)
+				return nil, fmt.Errorf("%v in %v is not a string", x, v)
 			}
 			out[i] = s
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("invalid value %v (%T)", raw, raw)
+	return nil, fmt.Errorf("%v (%T) is neither a string nor a list of strings", raw, raw)
+}
+
+// validateCustomExpression checks an expression as nfd-worker's custom-rule
+// API does while decoding: value counts per op, integers for Gt, Lt and
+// GtLt (with the bounds in order), regexps that compile for InRegexp.
+func validateCustomExpression(e *v1alpha1.MatchExpression) error {
+	switch e.Op {
+	case v1alpha1.MatchExists, v1alpha1.MatchDoesNotExist, v1alpha1.MatchIsTrue, v1alpha1.MatchIsFalse, v1alpha1.MatchAny:
+		if len(e.Value) != 0 {
+			return fmt.Errorf("value must be empty for Op %q (have %v)", e.Op, e.Value)
+		}
+	case v1alpha1.MatchGt, v1alpha1.MatchLt:
+		if len(e.Value) != 1 {
+			return fmt.Errorf("value must contain exactly one element for Op %q (have %v)", e.Op, e.Value)
+		}
+		if _, err := strconv.Atoi(e.Value[0]); err != nil {
+			return fmt.Errorf("value must be an integer for Op %q (have %v)", e.Op, e.Value[0])
+		}
+	case v1alpha1.MatchGtLt:
+		return validateGtLt(e)
+	case v1alpha1.MatchInRegexp:
+		if len(e.Value) == 0 {
+			return fmt.Errorf("value must be non-empty for Op %q", e.Op)
+		}
+		for _, v := range e.Value {
+			if _, err := regexp.Compile(v); err != nil {
+				return fmt.Errorf("value must only contain valid regexps for Op %q (have %v)", e.Op, e.Value)
+			}
+		}
+	default:
+		if len(e.Value) == 0 {
+			return fmt.Errorf("value must be non-empty for Op %q", e.Op)
+		}
+	}
+	return nil
+}
+
+// validateGtLt checks the two integer bounds of GtLt.
+func validateGtLt(e *v1alpha1.MatchExpression) error {
+	if len(e.Value) != 2 {
+		return fmt.Errorf("value must contain exactly two elements for Op %q (have %v)", e.Op, e.Value)
+	}
+	lo, err1 := strconv.Atoi(e.Value[0])
+	hi, err2 := strconv.Atoi(e.Value[1])
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("value must contain integers for Op %q (have %v)", e.Op, e.Value)
+	}
+	if lo >= hi {
+		return fmt.Errorf("value[0] must be less than Value[1] for Op %q (have %v)", e.Op, e.Value)
+	}
+	return nil
 }

@@ -5,19 +5,25 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
 // Object metadata written on the discovered NodeFeature.
 const (
 	// NodeNameLabel attaches a NodeFeature to its node.
 	NodeNameLabel = "nfd.node.kubernetes.io/node-name"
-	// VersionAnnotation records the nfd-fn version that made the object.
-	VersionAnnotation = "nfd.node.kubernetes.io/nfd-fn-version"
+	// VersionAnnotation records the nfd-fn version that made the object; it
+	// is the annotation nfd-fn puts on the Nodes it writes, in nfd-fn's own
+	// domain.
+	VersionAnnotation = version.Annotation
 	// DefaultNamespace is nfd's namespace.
 	DefaultNamespace = "node-feature-discovery"
 	// featuresDirRel is the features.d directory below the host root.
@@ -44,10 +50,18 @@ type Options struct {
 	// SkipSources removes sources from the selection.
 	SkipSources []string
 	// WorkerConfig is an optional nfd-worker configuration file (YAML). Its
-	// core.featureSources, core.labelSources, core.labelWhiteList and the
-	// cpu, kernel, pci, usb and custom source settings are honoured.
+	// core.featureSources, core.labelSources, core.labelWhiteList and every
+	// v0.19 source setting (cpu, kernel, pci, usb, custom) are honoured;
+	// fields nfd-worker ignores come back as warnings.
 	WorkerConfig []byte
-	// Version is the nfd-fn version, written to an annotation.
+	// Arch is the architecture whose nfd-worker behaviour is reproduced:
+	// "amd64" (CPUID from the CPUID provider, the rest from the host root)
+	// or "arm64" (everything from the host root: hwcaps from
+	// proc/self/auxv or proc/cpuinfo, the main ID register from sysfs or
+	// proc/cpuinfo). The default is the architecture nfd-fn runs on.
+	Arch string
+	// Version is the nfd-fn version written to VersionAnnotation;
+	// pkg/version.Version by default.
 	Version string
 	// Now returns the current time, for features.d expiry; time.Now by default.
 	Now func() time.Time
@@ -73,6 +87,8 @@ func (w Warning) String() string { return w.Source + ": " + w.Msg }
 type env struct {
 	host        host
 	opts        Options
+	arch        string
+	hostCPUID   bool
 	cfg         workerConfig
 	cpuOnce     func() CPUInfo
 	featuresDir string
@@ -87,7 +103,7 @@ func (e *env) cpuInfo() CPUInfo { return e.cpuOnce() }
 // partial object is returned. Errors are reserved for bad options and an
 // unparsable worker configuration.
 func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning, error) {
-	e, err := newEnv(o)
+	e, cfgWarnings, err := newEnv(o)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -95,22 +111,77 @@ func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning,
 	if err != nil {
 		return nil, nil, err
 	}
-	features, warnings := runFeatureSources(ctx, e, sel.features)
+	var warnings []Warning
+	for _, w := range cfgWarnings {
+		warnings = append(warnings, Warning{Source: "config", Msg: w})
+	}
+	features, sw := runFeatureSources(ctx, e, sel.features)
+	warnings = append(warnings, sw...)
 	labels, lw := createLabels(e, sel.labels, features)
 	warnings = append(warnings, lw...)
 	return nodeFeature(e.opts, features, labels), warnings, nil
 }
 
-// newEnv validates and defaults the options and parses the worker config.
-func newEnv(o Options) (*env, error) {
+// SupportedArchs are the architectures whose nfd-worker behaviour
+// Discover reproduces (Options.Arch).
+func SupportedArchs() []string { return []string{"amd64", "arm64"} }
+
+// newEnv validates and defaults the options and parses the worker config,
+// returning its warnings.
+func newEnv(o Options) (*env, []string, error) {
 	if o.NodeName == "" {
-		return nil, errors.New("discover: node name is required")
+		return nil, nil, errors.New("node name is required")
 	}
+	arch, err := resolveArch(o.Arch)
+	if err != nil {
+		return nil, nil, err
+	}
+	hostCPUID := o.CPUID == nil
+	o = withDefaults(o)
+	cfg, warnings, err := parseWorkerConfig(o.WorkerConfig)
+	if err != nil {
+		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
+	}
+	if arch != runtime.GOARCH && filepath.Clean(o.HostRoot) == "/" {
+		warnings = append(warnings, fmt.Sprintf("reproducing nfd-worker on %s from the files of this %s machine", arch, runtime.GOARCH))
+	}
+	dir := o.FeaturesDir
+	if dir == "" {
+		dir = filepath.Join(o.HostRoot, featuresDirRel)
+	}
+	return &env{
+		host:        newHost(o.HostRoot),
+		opts:        o,
+		arch:        arch,
+		hostCPUID:   hostCPUID,
+		cfg:         cfg,
+		cpuOnce:     sync.OnceValue(o.CPUID.CPUID),
+		featuresDir: dir,
+	}, warnings, nil
+}
+
+// resolveArch defaults the architecture to the running one and checks it
+// is modelled.
+func resolveArch(arch string) (string, error) {
+	if arch == "" {
+		arch = runtime.GOARCH
+	}
+	if !slices.Contains(SupportedArchs(), arch) {
+		return "", fmt.Errorf("architecture %q is not modelled (supported: %s)", arch, strings.Join(SupportedArchs(), ", "))
+	}
+	return arch, nil
+}
+
+// withDefaults fills the unset options.
+func withDefaults(o Options) Options {
 	if o.HostRoot == "" {
 		o.HostRoot = "/"
 	}
 	if o.Namespace == "" {
 		o.Namespace = DefaultNamespace
+	}
+	if o.Version == "" {
+		o.Version = version.Version
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -121,21 +192,7 @@ func newEnv(o Options) (*env, error) {
 	if o.Evaluator == nil {
 		o.Evaluator = MinimalEvaluator{}
 	}
-	cfg, err := parseWorkerConfig(o.WorkerConfig)
-	if err != nil {
-		return nil, fmt.Errorf("parsing worker config: %w", err)
-	}
-	dir := o.FeaturesDir
-	if dir == "" {
-		dir = filepath.Join(o.HostRoot, featuresDirRel)
-	}
-	return &env{
-		host:        newHost(o.HostRoot),
-		opts:        o,
-		cfg:         cfg,
-		cpuOnce:     sync.OnceValue(o.CPUID.CPUID),
-		featuresDir: dir,
-	}, nil
+	return o
 }
 
 // sourceResult is one finished feature source.

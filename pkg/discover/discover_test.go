@@ -17,7 +17,12 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/di
 
 const fixtureDir = "../../testdata/discover"
 
-// fakeCPUs are the CPUID answers of the fixture hosts.
+// fixtureArchs are the architectures of the fixture hosts.
+func fixtureArchs() map[string]string {
+	return map[string]string{"full-host": "amd64", "bare-host": "amd64", "arm64-host": "arm64"}
+}
+
+// fakeCPUs are the CPUID answers of the amd64 fixture hosts.
 func fakeCPUs() map[string]CPUInfo {
 	return map[string]CPUInfo{
 		"full-host": {
@@ -48,19 +53,25 @@ func fixtureOptions(t testing.TB, name string) Options {
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	cpu := fakeCPUs()[name]
+	cpu, ok := fakeCPUs()[name]
 	return Options{
 		HostRoot:     filepath.Join(fixtureDir, name),
 		NodeName:     "node-datacenter1-rack1-server1",
 		WorkerConfig: cfg,
 		Version:      "v0.0.0-test",
+		Arch:         fixtureArchs()[name],
 		Now:          func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
-		CPUID:        CPUIDFunc(func() CPUInfo { return cpu }),
+		CPUID: CPUIDFunc(func() CPUInfo {
+			if !ok {
+				panic("CPUID read for a host whose CPU data must come from its tree")
+			}
+			return cpu
+		}),
 	}
 }
 
 func TestDiscoverFixtureHostsMatchGoldenFiles(t *testing.T) {
-	for name := range fakeCPUs() {
+	for name := range fixtureArchs() {
 		t.Run(name, func(t *testing.T) {
 			o := fixtureOptions(t, name)
 			nf, warnings, err := Discover(context.Background(), o)
@@ -113,6 +124,7 @@ func TestDiscoverRejectsBadOptions(t *testing.T) {
 		{"missing-node-name", Options{}, "node name is required"},
 		{"unknown-source", Options{NodeName: "n", Sources: []string{"gpu"}}, `unknown source "gpu"`},
 		{"unknown-skipped-source", Options{NodeName: "n", SkipSources: []string{"fake"}}, `unknown source "fake"`},
+		{"unsupported-arch", Options{NodeName: "n", Arch: "s390x"}, `architecture "s390x" is not modelled (supported: amd64, arm64)`},
 		{"unparsable-worker-config", Options{NodeName: "n", WorkerConfig: []byte("core: [")}, "parsing worker config"},
 		{"bad-label-whitelist", Options{NodeName: "n", WorkerConfig: []byte("core: {labelWhiteList: '('}")}, "labelWhiteList"},
 		{"values-typo-in-custom-rule", Options{NodeName: "n", WorkerConfig: []byte(
@@ -139,7 +151,7 @@ func TestDiscoverHonoursSourceSelection(t *testing.T) {
 		wantLabel    string
 	}{
 		{"only-kernel", []string{"kernel"}, nil, "", []string{"kernel.config", "kernel.enabledmodule", "kernel.kvm", "kernel.loadedmodule", "kernel.selinux", "kernel.version"}, "feature.node.kubernetes.io/kernel-version.major"},
-		{"skip-all-but-system", nil, []string{"cpu", "kernel", "memory", "network", "pci", "storage", "usb", "local", "custom"}, "", []string{"system.dmiid", "system.name", "system.osrelease"}, "feature.node.kubernetes.io/system-os_release.ID"},
+		{"skip-all-but-system", nil, []string{"cpu", "kernel", "memory", "network", "pci", "storage", "usb", "local", "custom"}, "", []string{"system.dmiid", "system.libc", "system.name", "system.osrelease"}, "feature.node.kubernetes.io/system-os_release.ID"},
 		{"config-feature-sources", nil, nil, "core: {featureSources: [all, -cpu, -kernel, -memory, -network, -pci, -usb, -system, -local], labelSources: [storage]}", []string{"storage.block"}, "feature.node.kubernetes.io/storage-nonrotationaldisk"},
 	}
 	for _, tt := range tests {

@@ -12,13 +12,49 @@
 // built-in per-source labels (prefixed "feature.node.kubernetes.io/<source>-"),
 // the custom rules of the worker configuration (sources.custom, custom.d and
 // the two static RDMA rules) and the features.d labels, in nfd-worker's
-// priority order.
+// priority order. Every v0.19 worker configuration setting that shapes the
+// object is honoured; settings nfd-worker silently ignores (misspelt keys,
+// the hooks of older local sources, a term written in a short form the
+// worker API lacks) are decoded the same way and reported as warnings.
 //
-// Sysfs and procfs are read directly rather than through
-// github.com/jaypipes/ghw: nfd-worker's names and corner cases (a CPU without
-// topology files empties cpu.topology, /sys/bus/node/devices is counted as it
-// is, raw PCI class codes are cut to four digits, a missing attribute file is
-// skipped rather than defaulted) do not survive ghw's models, ghw writes
-// warnings to stderr by default, and a HostRoot with absolute symlinks needs
-// the root-confined path resolution implemented in host.go.
+// Options.Arch selects the nfd-worker being reproduced. On amd64 the
+// CPUID data comes from a CPUIDProvider (klauspost/cpuid/v2 on the running
+// machine by default). On arm64 nothing comes from the running machine:
+// the hwcaps are read from proc/self/auxv or proc/cpuinfo and MIDR_EL1
+// from sysfs or proc/cpuinfo under the host root, so an arm64 tree is
+// discovered identically anywhere.
+//
+// # Why github.com/jaypipes/ghw is not used
+//
+// ghw v0.26.0 (the newest release, which builds with Go 1.26) was tried on
+// the fixture trees with WithChroot, WithDisableTools and warnings routed
+// away. It can be silenced (WithDisableWarnings or WithLogger; the old
+// WithNullAlerter no longer silences the WARN lines it prints to stderr),
+// and it does take a chroot, but no ghw model reproduces nfd-worker's
+// features:
+//
+//   - block.New drops "loop*" disks whose size is 0 (nfd-worker lists every
+//     /sys/block entry) and exposes none of the dax, nr_zones and zoned
+//     queue attributes of storage.block; rotational only survives folded
+//     into DriveType.
+//   - topology.New counts sys/devices/system/node/node* and stops at the
+//     first node whose CPUs, caches, distances or memory it cannot read;
+//     without that directory it returns zero nodes with Architecture NUMA.
+//     nfd-worker's memory.numa counts the entries of sys/bus/node/devices
+//     and drops the feature when that directory is unreadable.
+//   - pci.New needs a pci.ids database in the root ("pcidb: No pci-ids DB
+//     files found" on the fixtures and on this machine) and decodes IDs
+//     from each device's modalias; nfd-worker reads the class, vendor,
+//     device and subsystem files, cuts the class to four digits and adds
+//     sriov_totalvfs, iommu_group/type and iommu/intel-iommu/version, none
+//     of which ghw exposes.
+//   - usb.New follows /sys/bus/usb/devices symlinks and reads uevent
+//     (vendor and product IDs without zero padding), with no device class,
+//     no interface classes and no serial; nfd-worker's usb.device needs all
+//     three.
+//   - net.New classifies NICs as virtual from the link target and skips lo;
+//     nfd-worker's network.device/virtual split is "has a device entry".
+//
+// So every source reads sysfs and procfs directly, through host, which
+// also resolves absolute symlinks inside the host root.
 package discover

@@ -97,9 +97,9 @@ func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[st
 	case "network":
 		return networkLabels(f, c)
 	case "pci":
-		return deviceLabels(f.Instances["pci.device"].Elements, e.cfg.Sources.PCI, pciMandatoryAttrs(), true, c)
+		return deviceLabels(f.Instances["pci.device"].Elements, e.cfg.Sources.PCI, pciLabelAttrs(), defaultPCILabelFields(), true)
 	case "usb":
-		return deviceLabels(f.Instances["usb.device"].Elements, e.cfg.Sources.USB, []string{"class", "vendor", "device", "serial"}, false, c)
+		return deviceLabels(f.Instances["usb.device"].Elements, e.cfg.Sources.USB, usbLabelAttrs(), defaultUSBLabelFields(), false)
 	case "storage":
 		return storageLabels(f)
 	case "system":
@@ -229,10 +229,24 @@ func networkLabels(f v1alpha1.Features, c *collector) map[string]string {
 	return l
 }
 
+// pciLabelAttrs are the PCI attributes a label name may be built from, in
+// the order they are joined.
+func pciLabelAttrs() []string { return pciMandatoryAttrs() }
+
+// usbLabelAttrs are the USB attributes a label name may be built from, in
+// the order they are joined.
+func usbLabelAttrs() []string { return []string{"class", "vendor", "device", "serial"} }
+
+// defaultPCILabelFields is nfd-worker's default sources.pci.deviceLabelFields.
+func defaultPCILabelFields() []string { return []string{"class", "vendor"} }
+
+// defaultUSBLabelFields is nfd-worker's default sources.usb.deviceLabelFields.
+func defaultUSBLabelFields() []string { return []string{"class", "vendor", "device"} }
+
 // deviceLabels returns <field>_<field>.present labels (and for PCI
-// .sriov.capable) for devices of a whitelisted class.
-func deviceLabels(devs []v1alpha1.InstanceFeature, cfg deviceConfig, valid []string, pci bool, c *collector) map[string]string {
-	fields := labelFields(cfg.DeviceLabelFields, valid, pci)
+// .sriov.capable) for devices whose class starts with a whitelisted prefix.
+func deviceLabels(devs []v1alpha1.InstanceFeature, cfg deviceConfig, valid, defaults []string, pci bool) map[string]string {
+	fields := labelFields(cfg.DeviceLabelFields, valid, defaults)
 	l := map[string]string{}
 	for _, d := range devs {
 		class := d.Attributes["class"]
@@ -256,8 +270,8 @@ func deviceLabels(devs []v1alpha1.InstanceFeature, cfg deviceConfig, valid []str
 }
 
 // labelFields keeps the configured label fields that are valid, in the
-// valid order, falling back to nfd-worker's defaults.
-func labelFields(configured, valid []string, pci bool) []string {
+// valid order, falling back to the defaults when none is.
+func labelFields(configured, valid, defaults []string) []string {
 	var out []string
 	for _, v := range valid {
 		if contains(configured, v) {
@@ -267,10 +281,7 @@ func labelFields(configured, valid []string, pci bool) []string {
 	if len(out) > 0 {
 		return out
 	}
-	if pci {
-		return []string{"class", "vendor"}
-	}
-	return []string{"class", "vendor", "device"}
+	return defaults
 }
 
 // storageLabels returns the storage source's label.

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"os"
+	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,6 +46,17 @@ func TestDiscoverRealHostAgreesWithTheMachine(t *testing.T) {
 		}
 		if got := len(f.Instances["pci.device"].Elements); got != len(ents) {
 			t.Errorf("%d PCI devices discovered, /sys/bus/pci/devices has %d", got, len(ents))
+		}
+	})
+	t.Run("libc-version-is-getconfs", func(t *testing.T) {
+		out, err := exec.Command("getconf", "GNU_LIBC_VERSION").Output()
+		if err != nil || runtime.GOARCH != "amd64" {
+			t.Skip("no glibc getconf on this amd64 host")
+		}
+		name, version, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+		libc := f.Attributes["system.libc"].Elements
+		if name != "glibc" || libc["name"] != "glibc" || libc["version"] != version {
+			t.Errorf("system.libc = %v, getconf says %q", libc, out)
 		}
 	})
 	t.Run("cpuid-flags-agree-with-cpuinfo", func(t *testing.T) {

@@ -27,7 +27,7 @@ func testFeatures() v1alpha1.Features {
 // parseRule parses one custom rule in worker-config YAML.
 func parseRule(t *testing.T, y string) customRule {
 	t.Helper()
-	rules, err := parseCustomRules([]byte(y))
+	rules, _, err := parseCustomFile([]byte(y))
 	if err != nil {
 		t.Fatalf("parsing %q: %v", y, err)
 	}
@@ -81,8 +81,8 @@ func TestMinimalEvaluatorOperators(t *testing.T) {
 	}
 }
 
-func TestWorkerShortFormsExpandToExpressions(t *testing.T) {
-	r := parseRule(t, `[{name: r, matchFeatures: [{pci.device: {vendor: ["8086"], device: "1234"}}, {feature: kernel.loadedmodule, matchExpressions: ["a", "b=c"]}, {feature: x.y, matchExpressions: {k: null, num: 5, b: true}}]}]`)
+func TestCustomRuleExpressionShortForms(t *testing.T) {
+	r := parseRule(t, `[{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: ["8086"], device: "1234"}}, {feature: kernel.loadedmodule, matchExpressions: ["a", "b=c"]}, {feature: x.y, matchExpressions: {k: null, num: 5, b: true, any: {}}}, {pci.device: {vendor: "8086"}}]}]`)
 	in := func(v ...string) *v1alpha1.MatchExpression {
 		return &v1alpha1.MatchExpression{Op: v1alpha1.MatchIn, Value: v}
 	}
@@ -90,10 +90,36 @@ func TestWorkerShortFormsExpandToExpressions(t *testing.T) {
 	want := v1alpha1.FeatureMatcher{
 		{Feature: "pci.device", MatchExpressions: &v1alpha1.MatchExpressionSet{"vendor": in("8086"), "device": in("1234")}},
 		{Feature: "kernel.loadedmodule", MatchExpressions: &v1alpha1.MatchExpressionSet{"a": exists, "b": in("c")}},
-		{Feature: "x.y", MatchExpressions: &v1alpha1.MatchExpressionSet{"k": exists, "num": in("5"), "b": in("true")}},
+		{Feature: "x.y", MatchExpressions: &v1alpha1.MatchExpressionSet{"k": exists, "num": in("5"), "b": in("true"), "any": {Op: v1alpha1.MatchAny}}},
+		// nfd-worker has no short form for a whole term: the key is ignored.
+		{},
 	}
 	if diff := cmp.Diff(want, r.rule.MatchFeatures); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestCustomRuleExpressionsValidatedLikeNfdWorker(t *testing.T) {
+	tests := []struct {
+		name, expr, wantErr string
+	}{
+		{"ge-is-not-a-worker-op", `{op: Ge, value: ["1"]}`, `invalid Op "Ge"`},
+		{"gele-is-not-a-worker-op", `{op: GeLe, value: ["1", "2"]}`, `invalid Op "GeLe"`},
+		{"gt-needs-an-integer", `{op: Gt, value: ["1.5"]}`, "value must be an integer"},
+		{"gtlt-bounds-in-order", `{op: GtLt, value: ["5", "1"]}`, "value[0] must be less than Value[1]"},
+		{"inregexp-must-compile", `{op: InRegexp, value: ["("]}`, "valid regexps"},
+		{"exists-takes-no-value", `{op: Exists, value: ["x"]}`, "value must be empty"},
+		{"missing-op-is-matchany-without-values", `{value: ["x"]}`, `value must be empty for Op ""`},
+		{"values-typo-leaves-in-empty", `{op: In, values: ["x"]}`, "value must be non-empty"},
+		{"list-of-non-strings", `[1, 2]`, "is not a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := parseCustomFile([]byte(`[{name: r, matchFeatures: [{feature: a.b, matchExpressions: {k: ` + tt.expr + `}}]}]`))
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("error = %v, want one containing %q", err, tt.wantErr)
+			}
+		})
 	}
 }
 
@@ -132,9 +158,9 @@ func TestLegacyRules(t *testing.T) {
 }
 
 func TestWorkerConfigDefaultsAndOverrides(t *testing.T) {
-	cfg, err := parseWorkerConfig([]byte("core: {sources: [cpu]}\nsources: {pci: {deviceClassWhitelist: ['02']}, kernel: {kconfigFile: /x/config}}"))
-	if err != nil {
-		t.Fatal(err)
+	cfg, warnings, err := parseWorkerConfig([]byte("core: {sources: [cpu]}\nsources: {pci: {deviceClassWhitelist: ['02']}, kernel: {kconfigFile: /x/config}}"))
+	if err != nil || len(warnings) > 0 {
+		t.Fatal(err, warnings)
 	}
 	if diff := cmp.Diff([]string{"cpu"}, cfg.Core.LabelSources); diff != "" {
 		t.Errorf("deprecated core.sources not applied (-want +got):\n%s", diff)

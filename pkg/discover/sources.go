@@ -24,6 +24,10 @@ func sourceKinds() map[string]sourceKind {
 	}
 }
 
+// SourceNames lists, sorted, the sources Options.Sources and
+// Options.SkipSources may name.
+func SourceNames() []string { return sortedKeys(sourceKinds()) }
+
 // featureSourceFunc returns the discovery function of a feature source.
 func featureSourceFunc(name string) func(*env, *collector) {
 	switch name {

@@ -4,24 +4,62 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"strconv"
 )
 
-// discoverCPU is the cpu source. CPUID data (cpu.cpuid, cpu.model,
-// cpu.rdt, SGX/TDX-guest parts of cpu.security, the nominal frequency of
-// cpu.sst) comes from the CPUIDProvider; the rest is read from sysfs and
-// procfs under the host root: devices/system/cpu (cstate, pstate),
-// module/*/parameters (cstate, tdx, sev), fs/cgroup/misc.capacity (key and
-// ASID counts), bus/cpu/devices (topology, sst), proc/sysinfo and
-// proc/self/mountinfo (hypervisor, resctrl). Semantics follow nfd-worker on
-// amd64: cpu.coprocessor is always empty there.
+// discoverCPU is the cpu source. On amd64, CPUID data (cpu.cpuid,
+// cpu.model, cpu.rdt, SGX/TDX-guest parts of cpu.security, the nominal
+// frequency of cpu.sst) comes from the CPUIDProvider and the rest is read
+// from sysfs and procfs under the host root: devices/system/cpu (cstate,
+// pstate), module/*/parameters (cstate, tdx, sev), fs/cgroup/misc.capacity
+// (key and ASID counts), bus/cpu/devices (topology, sst), proc/sysinfo and
+// proc/self/mountinfo (hypervisor, resctrl). On arm64 everything comes from
+// the host root (readArm64CPU) and, as in nfd-worker's stubs, cpu.cstate,
+// cpu.pstate, cpu.rdt, cpu.security and cpu.sst are empty. cpu.coprocessor
+// is empty on both (it is a ppc64le feature).
 func discoverCPU(e *env, c *collector) {
-	info := e.cpuInfo()
+	info, ok := archCPUInfo(e, c)
+	if !ok {
+		return
+	}
 	c.flags("cpuid", info.Flags)
 	if info.Attributes != nil {
 		c.attrs("cpuid", info.Attributes)
 	}
 	c.attrs("model", cpuModel(info, e.host))
+	if e.arch == "amd64" {
+		discoverX86(e, c, info)
+	} else {
+		for _, n := range []string{"cstate", "pstate", "rdt", "security", "sst"} {
+			c.attrs(n, nil)
+		}
+	}
+	topo, err := readTopology(e.host)
+	if err != nil {
+		c.warn("topology: %v", err)
+	}
+	c.attrs("topology", topo)
+	c.attrs("coprocessor", nil)
+}
+
+// archCPUInfo returns the processor information of the modelled
+// architecture. CPUID data of an amd64 host exists only when nfd-fn runs on
+// amd64 (or a CPUIDProvider is given); otherwise the cpu source is dropped.
+func archCPUInfo(e *env, c *collector) (CPUInfo, bool) {
+	if e.arch == "arm64" {
+		return readArm64CPU(e.host, c), true
+	}
+	if e.hostCPUID && runtime.GOARCH != "amd64" {
+		c.warn("CPUID data of an amd64 host is only available when nfd-fn runs on amd64 (this is %s)", runtime.GOARCH)
+		return CPUInfo{}, false
+	}
+	return e.cpuInfo(), true
+}
+
+// discoverX86 sets the features nfd-worker reads only on amd64: cstate,
+// pstate, rdt, security and sst.
+func discoverX86(e *env, c *collector, info CPUInfo) {
 	if cstate, err := readCstate(e.host); err != nil {
 		c.warn("cstate: %v", err)
 	} else {
@@ -39,12 +77,6 @@ func discoverCPU(e *env, c *collector) {
 		c.warn("sst: %v", err)
 	}
 	c.attrs("sst", sst)
-	topo, err := readTopology(e.host)
-	if err != nil {
-		c.warn("topology: %v", err)
-	}
-	c.attrs("topology", topo)
-	c.attrs("coprocessor", nil)
 }
 
 // cpuModel returns the cpu.model attributes.

@@ -7,8 +7,9 @@ import (
 
 // discoverSystem is the system source: system.name (the node name),
 // system.osrelease from etc/os-release under the host root (symlinks such
-// as /etc/os-release -> ../usr/lib/os-release are resolved inside the root)
-// and system.dmiid from sys/devices/virtual/dmi/id.
+// as /etc/os-release -> ../usr/lib/os-release are resolved inside the root),
+// system.dmiid from sys/devices/virtual/dmi/id and system.libc from the C
+// library's ELF file (see readLibc).
 func discoverSystem(e *env, c *collector) {
 	c.attrs("name", map[string]string{"nodename": e.opts.NodeName})
 	if raw, err := e.host.readFile("etc/os-release"); err != nil {
@@ -26,6 +27,11 @@ func discoverSystem(e *env, c *collector) {
 	}
 	if len(dmi) > 0 {
 		c.attrs("dmiid", dmi)
+	}
+	if libc, err := readLibc(e.host, e.arch); err != nil {
+		c.warn("failed to detect libc version: %v", err)
+	} else {
+		c.attrs("libc", libc)
 	}
 }
 

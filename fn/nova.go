@@ -1,0 +1,601 @@
+package fn
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/nova"
+	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/version"
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
+)
+
+// The ConfigMap that carries the Nova provider config nfd-fn writes.
+const (
+	// NovaDefaultPath is where kpt writes it in the package by default.
+	NovaDefaultPath = "nova/provider-config.yaml"
+	// NovaConfigMapName is its name.
+	NovaConfigMapName = "nfd-fn-nova-provider-config"
+	// NovaDataKey is its data key: the file name for
+	// /etc/nova/provider_config/.
+	NovaDataKey = "nfd-fn-providers.yaml"
+	// NovaGeneratedAnnotation marks it as nfd-fn's, with the value
+	// NovaGeneratedValue: such a ConfigMap is rewritten on every render,
+	// any other provider config in the package is the operator's.
+	NovaGeneratedAnnotation = "nfd-fn.dev/generated"
+	NovaGeneratedValue      = "nova-provider-config"
+)
+
+// novaHeader opens the file nfd-fn writes.
+var novaHeader = []string{
+	"Nova provider config written by nfd-fn from the package's NodeFeatureRules.",
+	"Do not edit: the next render rewrites it (see novaProviderConfig in nfd-fn's README).",
+}
+
+// NovaInventoryDefaults is the typed form of novaInventoryDefaults: fields
+// set on every resource class nfd-fn writes. In a ConfigMap it is written
+// reserved=0,min_unit=1,allocation_ratio=1.5.
+type NovaInventoryDefaults struct {
+	Reserved *int64 `json:"reserved,omitempty"`
+	MinUnit  *int64 `json:"min_unit,omitempty"`
+	MaxUnit  *int64 `json:"max_unit,omitempty"`
+	StepSize *int64 `json:"step_size,omitempty"`
+	// AllocationRatio is a decimal number as a string ("1.5").
+	AllocationRatio string `json:"allocation_ratio,omitempty"`
+}
+
+// novaSettings is the resolved Nova output configuration.
+type novaSettings struct {
+	enabled bool
+	path    string
+	mapping nova.MapOptions
+	// capture, when set, receives the file written (nfd-fn render --output nova).
+	capture *[]byte
+}
+
+// setNovaString reads the Nova string keys of a ConfigMap functionConfig.
+func (fc *FunctionConfig) setNovaString(key, val string) error {
+	switch key {
+	case "novaProviderConfigPath":
+		fc.NovaProviderConfigPath = val
+	case "novaTraitLabels":
+		fc.NovaTraitLabels = val
+	case "novaInventoryDefaults":
+		d := &NovaInventoryDefaults{}
+		for _, part := range splitList(val) {
+			name, v, ok := strings.Cut(part, "=")
+			name, v = strings.TrimSpace(name), strings.TrimSpace(v)
+			if !ok {
+				return fmt.Errorf("invalid inventory default %q: want field=value", part)
+			}
+			if name == "allocation_ratio" {
+				d.AllocationRatio = v
+				continue
+			}
+			dst := d.intField(name)
+			if dst == nil {
+				return fmt.Errorf("unknown inventory field %q: want reserved, min_unit, max_unit, step_size or allocation_ratio", name)
+			}
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s=%s: %s must be an integer", name, v, name)
+			}
+			*dst = &n
+		}
+		fc.NovaInventoryDefaults = d
+	}
+	return nil
+}
+
+func (d *NovaInventoryDefaults) intField(name string) **int64 {
+	switch name {
+	case "reserved":
+		return &d.Reserved
+	case "min_unit":
+		return &d.MinUnit
+	case "max_unit":
+		return &d.MaxUnit
+	case "step_size":
+		return &d.StepSize
+	}
+	return nil
+}
+
+// resolveNova validates the Nova options.
+func (fc *FunctionConfig) resolveNova() (novaSettings, []configProblem) {
+	ns := novaSettings{path: NovaDefaultPath}
+	var problems []configProblem
+	setBool(&ns.enabled, fc.NovaProviderConfig)
+	if p := fc.NovaProviderConfigPath; p != "" {
+		if err := checkPackagePath(p); err != nil {
+			problems = append(problems, configProblem{field: fc.field("novaProviderConfigPath"), msg: err.Error()})
+		} else {
+			ns.path = p
+		}
+	}
+	if fc.NovaTraitLabels != "" {
+		re, err := regexp.Compile(fc.NovaTraitLabels)
+		if err != nil {
+			problems = append(problems, configProblem{field: fc.field("novaTraitLabels"), msg: fmt.Sprintf("invalid regexp: %v", err)})
+		} else {
+			ns.mapping.TraitLabels = re
+		}
+	}
+	if d := fc.NovaInventoryDefaults; d != nil {
+		var more []configProblem
+		ns.mapping.Defaults, more = fc.inventoryDefaults(d)
+		problems = append(problems, more...)
+	}
+	return ns, problems
+}
+
+func (fc *FunctionConfig) inventoryDefaults(d *NovaInventoryDefaults) (nova.InventoryDefaults, []configProblem) {
+	field := func(name string) string {
+		if fc.Kind == ConfigKind {
+			return "novaInventoryDefaults." + name
+		}
+		return "data.novaInventoryDefaults"
+	}
+	out := nova.InventoryDefaults{Reserved: d.Reserved, MinUnit: d.MinUnit, MaxUnit: d.MaxUnit, StepSize: d.StepSize}
+	var problems []configProblem
+	if d.AllocationRatio != "" {
+		f, err := strconv.ParseFloat(d.AllocationRatio, 64)
+		if err != nil {
+			problems = append(problems, configProblem{field: field("allocation_ratio"), msg: fmt.Sprintf("allocation_ratio %q is not a number", d.AllocationRatio)})
+		} else {
+			out.AllocationRatio = &f
+		}
+	}
+	bad := out.Check()
+	for _, name := range []string{"reserved", "min_unit", "max_unit", "step_size", "allocation_ratio"} {
+		if err := bad[name]; err != nil {
+			problems = append(problems, configProblem{field: field(name), msg: "novaInventoryDefaults: " + err.Error()})
+		}
+	}
+	if len(problems) > 0 {
+		return nova.InventoryDefaults{}, problems
+	}
+	return out, nil
+}
+
+// checkPackagePath accepts a relative, clean path to a YAML file.
+func checkPackagePath(p string) error {
+	switch {
+	case path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"):
+		return fmt.Errorf("%q must be a clean path relative to the package, e.g. %s", p, NovaDefaultPath)
+	case !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml"):
+		return fmt.Errorf("%q must name a .yaml file", p)
+	}
+	return nil
+}
+
+// RenderNova renders input with the Nova provider config switched on and
+// returns the provider config file alone, for nfd-fn render --output nova,
+// with the results as lines for stderr. The exit code is 1 when there is
+// an error result.
+func RenderNova(input []byte, opts RunOptions) (file []byte, report []string, code int, err error) {
+	opts.NovaFile = &file
+	var out bytes.Buffer
+	code, err = Run(input, &out, opts)
+	if err != nil {
+		return nil, nil, code, err
+	}
+	var list struct {
+		Results []framework.Result `json:"results"`
+	}
+	if err := sigsyaml.Unmarshal(out.Bytes(), &list); err != nil {
+		return nil, nil, 1, fmt.Errorf("reading back the results: %w", err)
+	}
+	for _, res := range list.Results {
+		line := res.String()
+		if res.File != nil && res.File.Path != "" {
+			line += fmt.Sprintf(" (%s)", res.File.Path)
+		}
+		report = append(report, line)
+	}
+	return file, report, code, nil
+}
+
+// renderNova writes the Nova provider config for the rendered nodes into
+// the generated ConfigMap, after checking the provider configs already in
+// the package.
+func renderNova(rl *resourceList, s Settings, nodes []render.NodeResult, r *results) {
+	ns := s.Nova
+	if !ns.enabled {
+		return
+	}
+	found := findProviderConfigs(rl, r)
+	target := novaTarget(rl, found.generated, ns.path, r)
+	full, problems := nova.Build(novaNodes(nodes, s.Options.Instance), ns.mapping)
+	field := yamlstrict.JoinKey("data", NovaDataKey)
+	for _, p := range problems {
+		msg := p.Message
+		if p.Source != "" {
+			msg = p.Source + ": " + msg
+		}
+		if len(p.Nodes) > 0 {
+			msg = describeNodes(p.Nodes) + ": " + msg
+		}
+		r.add(engine.Severity(p.Severity), target, field, msg)
+	}
+	doc := leaveOutClaimed(full, found.hand, nodes, r)
+	checkShadowing(found.hand, doc, r)
+	checkDuplicates(found.hand, doc, target, r)
+	text, err := nova.Marshal(doc, novaHeader)
+	if err != nil {
+		r.add(engine.SeverityError, target, field, fmt.Sprintf("encoding the Nova provider config: %v", err))
+		return
+	}
+	if _, issues := nova.Parse(text); len(issues) > 0 {
+		for _, iss := range issues {
+			r.add(engine.SeverityError, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+iss.String())
+		}
+	}
+	if ns.capture != nil {
+		*ns.capture = text
+	}
+	if syncNovaConfigMap(target, string(text), ns.path) {
+		stampNovaVersion(target.node)
+		target.changed = true
+	}
+}
+
+// providerFile is a provider config found in the package: a data entry of
+// a ConfigMap, or an item that is itself a provider config.
+type providerFile struct {
+	it  *item
+	key string // data key; empty when the item is the file
+	// index is the item's position in the input, to name a bare file.
+	index int
+	doc   *nova.Document
+}
+
+// field is the path of the file in its item.
+func (f *providerFile) field() string {
+	if f.key == "" {
+		return ""
+	}
+	return yamlstrict.JoinKey("data", f.key)
+}
+
+// report adds a result about a place inside the file.
+func (f *providerFile) report(r *results, sev engine.Severity, inner, msg string) {
+	if f.key == "" {
+		// A bare file has no identity for resourceRef: say where it is.
+		where := f.name()
+		if inner != "" {
+			where += " " + inner
+		}
+		r.add(sev, nil, "", where+": "+msg)
+		return
+	}
+	if inner != "" {
+		msg = inner + ": " + msg
+	}
+	r.add(sev, f.it, f.field(), msg)
+}
+
+// name says where the file is, for messages about another file.
+func (f *providerFile) name() string {
+	where := f.it.file
+	switch {
+	case where == "" && f.it.kind == "":
+		where = fmt.Sprintf("items[%d] (a provider config without apiVersion and kind)", f.index)
+	case where == "":
+		where = fmt.Sprintf("%s %s", f.it.kind, f.it.name)
+	}
+	if f.key != "" {
+		where += " " + f.field()
+	}
+	return where
+}
+
+type foundConfigs struct {
+	generated []*item
+	hand      []*providerFile
+}
+
+// findProviderConfigs sorts the package's provider configs into nfd-fn's
+// own ConfigMaps and the operator's files, and validates the latter.
+func findProviderConfigs(rl *resourceList, r *results) foundConfigs {
+	var found foundConfigs
+	for index, it := range rl.items {
+		if it.parseErr != nil {
+			continue
+		}
+		switch {
+		case it.apiVersion == "v1" && it.kind == "ConfigMap":
+			n := itemNode(rl, it)
+			if scalarAt(mapAt(mapAt(n, "metadata"), "annotations"), NovaGeneratedAnnotation) == NovaGeneratedValue {
+				found.generated = append(found.generated, it)
+				continue
+			}
+			found.hand = append(found.hand, configMapFiles(it, n, r)...)
+		case it.apiVersion == "" && it.kind == "":
+			if f := plainFile(rl, it); f != nil {
+				f.index = index
+				found.hand = append(found.hand, f)
+			}
+		}
+	}
+	for _, f := range found.hand {
+		text := []byte(f.it.dataText(f.key))
+		var issues []nova.Issue
+		f.doc, issues = nova.Parse(text)
+		for _, iss := range issues {
+			f.report(r, engine.Severity(iss.Severity), iss.Path, iss.Message)
+		}
+	}
+	return found
+}
+
+// itemNode returns an item's tree, parsing its raw text again when it was
+// dropped after reading.
+func itemNode(rl *resourceList, it *item) *yaml.Node {
+	if it.node == nil && it.raw != nil {
+		var doc yaml.Node
+		if yaml.Unmarshal(itemBody(it.raw, rl.indent), &doc) == nil {
+			it.node = docContent(&doc)
+		}
+	}
+	return it.node
+}
+
+// configMapFiles returns the data entries of a ConfigMap that hold a
+// provider config.
+func configMapFiles(it *item, n *yaml.Node, r *results) []*providerFile {
+	var out []*providerFile
+	data := mapAt(n, "data")
+	if data == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(data.Content); i += 2 {
+		key, v := data.Content[i].Value, data.Content[i+1]
+		if v.Kind != yaml.ScalarNode || !nova.LooksLikeProviderConfig([]byte(v.Value)) {
+			continue
+		}
+		f := &providerFile{it: it, key: key}
+		if !strings.HasSuffix(key, ".yaml") {
+			f.report(r, engine.SeverityWarning, "", fmt.Sprintf("nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key))
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// plainFile returns an item that is a provider config by itself (no
+// apiVersion or kind, but meta or providers), or nil.
+func plainFile(rl *resourceList, it *item) *providerFile {
+	n := itemNode(rl, it)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	text, err := encode(n)
+	if err != nil || !nova.LooksLikeProviderConfig(text) {
+		return nil
+	}
+	return &providerFile{it: it}
+}
+
+// dataText is the text of a data entry, or the whole item for key "".
+func (it *item) dataText(key string) string {
+	if key == "" {
+		text, _ := encode(it.node)
+		return string(text)
+	}
+	return scalarAt(mapAt(it.node, "data"), key)
+}
+
+// novaTarget returns the generated ConfigMap to write: the existing one
+// (preferring the one at path), or a new item appended to the list. Any
+// other generated ConfigMap is removed, so there is only ever one.
+func novaTarget(rl *resourceList, generated []*item, p string, r *results) *item {
+	if len(generated) == 0 {
+		it := &item{node: newNovaConfigMap(), apiVersion: "v1", kind: "ConfigMap", name: NovaConfigMapName, changed: true}
+		rl.items = append(rl.items, it)
+		return it
+	}
+	keep := generated[0]
+	for _, it := range generated {
+		if it.file == p {
+			keep = it
+			break
+		}
+	}
+	drop := map[*item]bool{}
+	for _, it := range generated {
+		if it != keep {
+			drop[it] = true
+			r.add(engine.SeverityInfo, it, "", fmt.Sprintf("removed: another nfd-fn Nova provider config ConfigMap (%s) is kept, and nfd-fn writes only one", keep.file))
+		}
+	}
+	kept := rl.items[:0]
+	for _, it := range rl.items {
+		if !drop[it] {
+			kept = append(kept, it)
+		}
+	}
+	rl.items = kept
+	return keep
+}
+
+func newNovaConfigMap() *yaml.Node {
+	md := &yaml.Node{Kind: yaml.MappingNode}
+	setField(md, "name", strNode(NovaConfigMapName))
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	setField(n, "apiVersion", strNode("v1"))
+	setField(n, "kind", strNode("ConfigMap"))
+	setField(n, "metadata", md)
+	return n
+}
+
+// syncNovaConfigMap makes the generated ConfigMap hold exactly text under
+// NovaDataKey, with its marker and path annotations; everything else (a
+// namespace, labels) is kept. It reports whether anything changed.
+func syncNovaConfigMap(it *item, text, p string) bool {
+	changed := false
+	ann := ensureMap(ensureMap(it.node, "metadata"), "annotations")
+	if scalarAt(ann, NovaGeneratedAnnotation) != NovaGeneratedValue {
+		setField(ann, NovaGeneratedAnnotation, strNode(NovaGeneratedValue))
+		changed = true
+	}
+	if it.file != p || scalarAt(ann, pathAnnotation)+scalarAt(ann, legacyPathAnnotation) == "" {
+		for _, k := range []string{pathAnnotation, legacyPathAnnotation} {
+			setField(ann, k, strNode(p))
+		}
+		for _, k := range []string{indexAnnotation, legacyIndexAnnotation} {
+			setField(ann, k, strNode("0"))
+		}
+		it.file, it.index = p, 0
+		changed = true
+	}
+	data := mapAt(it.node, "data")
+	if data == nil || len(data.Content) != 2 || data.Content[0].Value != NovaDataKey || data.Content[1].Value != text {
+		d := &yaml.Node{Kind: yaml.MappingNode}
+		setField(d, NovaDataKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Style: yaml.LiteralStyle})
+		setField(it.node, "data", d)
+		changed = true
+	}
+	return changed
+}
+
+func stampNovaVersion(n *yaml.Node) {
+	setField(ensureMap(ensureMap(n, "metadata"), "annotations"), version.Annotation, strNode(version.Version))
+}
+
+// novaNodes extracts what NFD owns on each rendered node: the labels and
+// extended resources listed in its tracking annotations.
+func novaNodes(nodes []render.NodeResult, instance string) []nova.Node {
+	out := make([]nova.Node, len(nodes))
+	for i := range nodes {
+		st := &nodes[i].State
+		out[i] = nova.Node{
+			Name:      nodes[i].Name,
+			Labels:    owned(st.Annotations[trackingAnnotation(instance, api.FeatureLabelsAnnotation)], st.Labels),
+			Resources: owned(st.Annotations[trackingAnnotation(instance, api.ExtendedResourceAnnotation)], st.Capacity),
+		}
+	}
+	return out
+}
+
+func trackingAnnotation(instance, name string) string {
+	full := api.AnnotationNs + "/" + name
+	if instance != "" {
+		return instance + "." + full
+	}
+	return full
+}
+
+// owned picks from values the names in a tracking annotation, which lists
+// them comma-separated without the feature.node.kubernetes.io/ prefix.
+func owned(list string, values map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, name := range splitList(list) {
+		for _, k := range []string{api.FeatureLabelNs + "/" + name, name} {
+			if v, ok := values[k]; ok {
+				out[k] = v
+				break
+			}
+		}
+	}
+	return out
+}
+
+// leaveOutClaimed returns doc without the nodes that a hand-written
+// provider config already names (nova-compute refuses a provider named
+// twice, and the operator's file wins), and reports where such a file
+// disagrees with what the rules produce for the node.
+func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []render.NodeResult, r *results) *nova.Document {
+	rendered := map[string]bool{}
+	for i := range nodes {
+		rendered[nodes[i].Name] = true
+	}
+	generated := map[string]*nova.Provider{}
+	for i := range full.Providers {
+		generated[full.Providers[i].Identification.Name] = &full.Providers[i]
+	}
+	vocab := nova.VocabularyOf(full)
+	claimed := map[string]bool{}
+	for _, f := range hand {
+		for i := range f.doc.Providers {
+			p := &f.doc.Providers[i]
+			name := p.Identification.Name
+			if name == "" || p.IsEmpty() || !rendered[name] || claimed[name] {
+				continue
+			}
+			claimed[name] = true
+			want := generated[name]
+			if want == nil {
+				want = &nova.Provider{}
+			}
+			at := fmt.Sprintf("providers[%d]", i)
+			f.report(r, engine.SeverityInfo, at, fmt.Sprintf("node %s is configured here by hand, so nfd-fn leaves it out of %s", name, NovaDataKey))
+			for _, d := range nova.Diff(p, want, vocab) {
+				f.report(r, engine.SeverityWarning, at, fmt.Sprintf("node %s: conflicts with the rules: %s", name, d))
+			}
+		}
+	}
+	doc := &nova.Document{SchemaVersion: full.SchemaVersion}
+	for _, p := range full.Providers {
+		if !claimed[p.Identification.Name] {
+			doc.Providers = append(doc.Providers, p)
+		}
+	}
+	return doc
+}
+
+// checkShadowing warns when the nodes nfd-fn names explicitly make
+// nova-compute ignore a hand-written $COMPUTE_NODE entry that declares
+// something they do not get otherwise.
+func checkShadowing(hand []*providerFile, doc *nova.Document, r *results) {
+	for _, f := range hand {
+		for i := range f.doc.Providers {
+			p := &f.doc.Providers[i]
+			if p.Identification.UUID != nova.ComputeNode || p.IsEmpty() {
+				continue
+			}
+			nodes, lost := nova.Shadowed(p, doc.Providers)
+			if len(nodes) == 0 {
+				continue
+			}
+			those, it := "those nodes", "it"
+			if len(nodes) == 1 {
+				those = "that node"
+			}
+			if len(lost) > 1 {
+				it = "them"
+			}
+			f.report(r, engine.SeverityWarning, fmt.Sprintf("providers[%d]", i), fmt.Sprintf(
+				"nova-compute ignores this %s entry for providers named explicitly, and nfd-fn's %s names %s, so %s will not get %s from this entry; let the rules produce %s, or configure %s here by name",
+				nova.ComputeNode, NovaDataKey, describeNodes(nodes), those, strings.Join(lost, ", "), it, those))
+		}
+	}
+}
+
+// checkDuplicates reports identifications used more than once across the
+// hand-written files and the generated one.
+func checkDuplicates(hand []*providerFile, doc *nova.Document, target *item, r *results) {
+	files := append(append([]*providerFile(nil), hand...), &providerFile{it: target, key: NovaDataKey, doc: doc})
+	docs := make([]*nova.Document, len(files))
+	for i, f := range files {
+		docs[i] = f.doc
+	}
+	for _, d := range nova.Duplicates(docs) {
+		first := fmt.Sprintf("%s providers[%d]", files[d.First.Doc].name(), d.First.Provider)
+		for _, at := range d.Again {
+			id := docs[at.Doc].Providers[at.Provider].Identification
+			files[at.Doc].report(r, engine.SeverityError, fmt.Sprintf("providers[%d]", at.Provider), fmt.Sprintf(
+				"%s is already identified at %s; nova-compute refuses to start when a provider is identified twice across its provider config files", id, first))
+		}
+	}
+}

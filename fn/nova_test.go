@@ -1,0 +1,248 @@
+package fn
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	yamlv3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/yaml"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/nova from the actual output")
+
+// TestNovaProviderConfigGolden runs every testdata/nova/<case>/input.yaml
+// and compares the whole output ResourceList with expected.yaml.
+func TestNovaProviderConfigGolden(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/nova/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			input, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runForTest(t, input)
+			checkNovaGolden(t, filepath.Join(dir, "expected.yaml"), got)
+		})
+	}
+}
+
+// TestNovaRerunIsStable renders each case's output again: the items must
+// come back byte for byte, and no result may be new (nfd-fn's own
+// ConfigMap is never taken for a hand-written one and compared with
+// itself).
+func TestNovaRerunIsStable(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/nova/*")
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			input, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := runForTest(t, input)
+			second := runForTest(t, stripResults(t, first))
+			// The leading comment is the reader's business, not Nova's: an
+			// input with "items: []" is read whole and keeps it, the
+			// block-style output is not.
+			if diff := cmp.Diff(string(skipLeadingComments(stripResults(t, first))), string(stripResults(t, second))); diff != "" {
+				t.Errorf("the second run changed the items (-first +second):\n%s", diff)
+			}
+			before := map[string]bool{}
+			for _, m := range resultMessages(t, first) {
+				before[m] = true
+			}
+			for _, m := range resultMessages(t, second) {
+				if !before[m] {
+					t.Errorf("new result on the second run: %s", m)
+				}
+			}
+		})
+	}
+}
+
+func skipLeadingComments(b []byte) []byte {
+	for bytes.HasPrefix(b, []byte("#")) {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return nil
+		}
+		b = b[i+1:]
+	}
+	return b
+}
+
+func resultMessages(t *testing.T, out []byte) []string {
+	t.Helper()
+	var list resultList
+	if err := yaml.Unmarshal(out, &list); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, r := range list.Results {
+		msgs = append(msgs, r.Severity+" "+r.ResourceRef["name"]+" "+r.Field.Path+": "+r.Message)
+	}
+	return msgs
+}
+
+func TestNovaProviderConfigIsOffByDefault(t *testing.T) {
+	input, err := os.ReadFile("testdata/nova/mixed-fleet/input.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
+	out := runForTest(t, off)
+	if bytes.Contains(out, []byte(NovaConfigMapName)) {
+		t.Errorf("novaProviderConfig false still wrote the ConfigMap:\n%s", out)
+	}
+}
+
+// TestRenderNovaReturnsThePlainFile is nfd-fn render --output nova: the
+// option is forced on, and the file is the ConfigMap's data, unwrapped.
+func TestRenderNovaReturnsThePlainFile(t *testing.T) {
+	input, err := os.ReadFile("testdata/nova/mixed-fleet/input.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wrapped struct {
+		Items []struct {
+			Metadata struct{ Name string }
+			Data     map[string]string
+		}
+	}
+	if err := yaml.Unmarshal(runForTest(t, input), &wrapped); err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, it := range wrapped.Items {
+		if it.Metadata.Name == NovaConfigMapName {
+			want = it.Data[NovaDataKey]
+		}
+	}
+	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
+	file, report, code, err := RenderNova(off, RunOptions{})
+	if err != nil || code != 0 || len(report) != 0 {
+		t.Fatalf("RenderNova: code %d, err %v, report %q", code, err, report)
+	}
+	if want == "" || string(file) != want {
+		t.Errorf("file differs from the ConfigMap's data:\n--- file\n%s\n--- data\n%s", file, want)
+	}
+}
+
+func TestRenderNovaReportsErrorsAndExitsNonZero(t *testing.T) {
+	input, err := os.ReadFile("testdata/nova/hand-written-invalid/input.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, report, code, err := RenderNova(input, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 {
+		t.Errorf("exit code %d, want 1", code)
+	}
+	joined := strings.Join(report, "\n")
+	for _, want := range []string{`[error] v1/ConfigMap/nova-from-the-spec data["llc.yaml"]: meta.schema_version:`, "(nova/from-the-spec.yaml)"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("report lacks %q:\n%s", want, joined)
+		}
+	}
+	if !strings.HasPrefix(string(file), "# Nova provider config") {
+		t.Errorf("no file written:\n%s", file)
+	}
+}
+
+// TestNovaConfigFormsAgree checks that the ConfigMap and the typed
+// functionConfig give the same settings.
+func TestNovaConfigFormsAgree(t *testing.T) {
+	configMap := `apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+data:
+  novaProviderConfig: "true"
+  novaProviderConfigPath: openstack/providers.yaml
+  novaTraitLabels: "^feature"
+  novaInventoryDefaults: "reserved=1, min_unit=1,max_unit=4,step_size=2,allocation_ratio=2.5"
+`
+	typed := `apiVersion: fn.nfd-fn.dev/v1alpha1
+kind: NFDFunctionConfig
+novaProviderConfig: true
+novaProviderConfigPath: openstack/providers.yaml
+novaTraitLabels: "^feature"
+novaInventoryDefaults: {reserved: 1, min_unit: 1, max_unit: 4, step_size: 2, allocation_ratio: "2.5"}
+`
+	a, b := loadTestConfig(t, configMap), loadTestConfig(t, typed)
+	for _, s := range []novaSettings{a, b} {
+		if !s.enabled || s.path != "openstack/providers.yaml" || s.mapping.TraitLabels.String() != "^feature" ||
+			*s.mapping.Defaults.StepSize != 2 || *s.mapping.Defaults.AllocationRatio != 2.5 {
+			t.Errorf("settings not as configured: %+v", s)
+		}
+	}
+	if diff := cmp.Diff(a.mapping.Defaults, b.mapping.Defaults); diff != "" {
+		t.Errorf("inventory defaults differ (-ConfigMap +typed):\n%s", diff)
+	}
+}
+
+func loadTestConfig(t *testing.T, text string) novaSettings {
+	t.Helper()
+	var doc yamlv3.Node
+	if err := yamlv3.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s, problems := loadConfig(docContent(&doc))
+	if len(problems) > 0 {
+		t.Fatalf("problems: %+v", problems)
+	}
+	return s.Nova
+}
+
+func checkNovaGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test ./fn -run Nova -update creates it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestNovaReadsInstancePrefixedTrackingAnnotations checks that with an
+// instance name (which prefixes NFD's tracking annotations) the same
+// traits and inventories come out.
+func TestNovaReadsInstancePrefixedTrackingAnnotations(t *testing.T) {
+	input, err := os.ReadFile("testdata/nova/mixed-fleet/input.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withInstance := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte("novaProviderConfig: \"true\"\n    instance: lab"), 1)
+	if bytes.Equal(withInstance, input) {
+		t.Fatal("the input has no novaProviderConfig line to extend")
+	}
+	plain, _, _, err := RenderNova(input, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prefixed, report, _, err := RenderNova(withInstance, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(runForTest(t, withInstance), []byte("lab.nfd.node.kubernetes.io/feature-labels")) {
+		t.Fatalf("the instance did not prefix the tracking annotations; results: %v", report)
+	}
+	if diff := cmp.Diff(string(plain), string(prefixed)); diff != "" {
+		t.Errorf("the provider config depends on the instance (-without +with):\n%s", diff)
+	}
+}

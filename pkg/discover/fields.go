@@ -1,0 +1,257 @@
+package discover
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
+)
+
+// shape says which keys a YAML mapping of nfd-worker's configuration may
+// hold. nfd-worker decodes its configuration and custom rules through
+// encoding/json without rejecting unknown fields (the custom.d
+// UnmarshalStrict stops at the custom rules' own UnmarshalJSON), so a
+// misspelt key silently changes a rule's meaning. checkFields reports those
+// keys; it never changes what is decoded. A nil shape accepts anything.
+type shape struct {
+	// fields are the known keys of a struct. Keys match case-insensitively,
+	// as encoding/json matches struct fields.
+	fields map[string]*shape
+	// sources marks the sources map of the worker configuration: its keys
+	// are Go map keys, matched exactly, and only configurable sources exist.
+	sources bool
+	// items is the shape of each element of a list.
+	items *shape
+	// values is the shape of each value of a mapping with free keys.
+	values *shape
+	// pick chooses the shape from the node itself (legacy or new custom
+	// rule, list or map form of an expression set).
+	pick func(n *yaml.Node) *shape
+	// hint explains what an unknown key of this mapping means, or "".
+	hint func(key string) string
+}
+
+// fieldProblem is an unknown key at a field path.
+type fieldProblem struct {
+	path string
+	line int
+	msg  string
+}
+
+// String formats the problem as "line N: path: message".
+func (p fieldProblem) String() string {
+	return fmt.Sprintf("line %d: %s: %s", p.line, p.path, p.msg)
+}
+
+// checkFields walks n and returns the keys s does not know, in document
+// order.
+func checkFields(n *yaml.Node, s *shape, path string) []fieldProblem {
+	var out []fieldProblem
+	walkFields(n, s, path, &out)
+	return out
+}
+
+// walkFields implements checkFields.
+func walkFields(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
+	for n != nil && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode) {
+		if n.Kind == yaml.AliasNode {
+			n = n.Alias
+		} else if len(n.Content) == 1 {
+			n = n.Content[0]
+		} else {
+			return
+		}
+	}
+	if n == nil || s == nil {
+		return
+	}
+	if s.pick != nil {
+		s = s.pick(n)
+		if s == nil {
+			return
+		}
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		walkMapping(n, s, path, out)
+	case yaml.SequenceNode:
+		if s.items != nil {
+			for i, c := range n.Content {
+				walkFields(c, s.items, fmt.Sprintf("%s[%d]", path, i), out)
+			}
+		}
+	}
+}
+
+// walkMapping checks the keys of one mapping.
+func walkMapping(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch {
+		case s.values != nil:
+			walkFields(v, s.values, yamlstrict.JoinKey(path, k.Value), out)
+		case s.sources:
+			sub := yamlstrict.JoinKey(path, k.Value)
+			if child, ok := s.fields[k.Value]; ok {
+				walkFields(v, child, sub, out)
+			} else {
+				*out = append(*out, fieldProblem{sub, k.Line, unknownSourceMsg(k.Value, s.fields)})
+			}
+		case s.fields != nil:
+			sub := yamlstrict.JoinKey(path, k.Value)
+			if child, ok := lookupField(s.fields, k.Value); ok {
+				walkFields(v, child, sub, out)
+			} else {
+				*out = append(*out, fieldProblem{sub, k.Line, unknownFieldMsg(k.Value, s)})
+			}
+		}
+	}
+}
+
+// lookupField finds key among fields the way encoding/json does: an exact
+// match first, then a case-insensitive one.
+func lookupField(fields map[string]*shape, key string) (*shape, bool) {
+	if s, ok := fields[key]; ok {
+		return s, true
+	}
+	for name, s := range fields {
+		if strings.EqualFold(name, key) {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// unknownFieldMsg says a key is ignored, and why it matters or which known
+// key is close.
+func unknownFieldMsg(key string, s *shape) string {
+	msg := fmt.Sprintf("unknown field %q: nfd-worker v0.19 ignores it", key)
+	if s.hint != nil {
+		if h := s.hint(key); h != "" {
+			return msg + "; " + h
+		}
+	}
+	if best := suggest.Closest(key, sortedKeys(s.fields)); best != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", best)
+	}
+	return msg
+}
+
+// unknownSourceMsg says a sources.<name> section is ignored.
+func unknownSourceMsg(name string, fields map[string]*shape) string {
+	return fmt.Sprintf("nfd-worker v0.19 has no settings for a source %q and ignores them (configurable sources: %s)",
+		name, strings.Join(sortedKeys(fields), ", "))
+}
+
+// fieldsOf builds a struct shape.
+func fieldsOf(fields map[string]*shape) *shape { return &shape{fields: fields} }
+
+// keysOf builds a struct shape whose fields take any value.
+func keysOf(names ...string) *shape {
+	m := make(map[string]*shape, len(names))
+	for _, n := range names {
+		m[n] = nil
+	}
+	return fieldsOf(m)
+}
+
+// listOf builds a list shape.
+func listOf(items *shape) *shape { return &shape{items: items} }
+
+// workerConfigShape is the nfd-worker v0.19 configuration file.
+func workerConfigShape() *shape {
+	device := keysOf("deviceClassWhitelist", "deviceLabelFields")
+	return fieldsOf(map[string]*shape{
+		"core": keysOf("klog", "labelWhiteList", "noPublish", "noOwnerRefs", "featureSources",
+			"sources", "labelSources", "sleepInterval"),
+		"sources": {sources: true, fields: map[string]*shape{
+			"cpu":    fieldsOf(map[string]*shape{"cpuid": keysOf("attributeBlacklist", "attributeWhitelist")}),
+			"kernel": keysOf("kconfigFile", "configOpts"),
+			"pci":    device,
+			"usb":    device,
+			"custom": customRulesShape(),
+			"local":  fieldsOf(map[string]*shape{}),
+			"fake":   nil,
+		}},
+	})
+}
+
+// customRulesShape is a list of custom rules (sources.custom or a custom.d
+// file): legacy rules when they have a matchOn key, else rules of the
+// worker's custom-rule API.
+func customRulesShape() *shape {
+	rule, legacy := customRuleShape(), legacyRuleShape()
+	return listOf(&shape{pick: func(n *yaml.Node) *shape {
+		if n.Kind == yaml.MappingNode && hasKeyFold(n, "matchOn") {
+			return legacy
+		}
+		return rule
+	}})
+}
+
+// customRuleShape is one rule of the worker's custom-rule API.
+func customRuleShape() *shape {
+	term := termShape()
+	rule := fieldsOf(map[string]*shape{
+		"name": nil, "labels": nil, "labelsTemplate": nil, "vars": nil, "varsTemplate": nil,
+		"matchFeatures": listOf(term),
+		"matchAny":      listOf(fieldsOf(map[string]*shape{"matchFeatures": listOf(term)})),
+	})
+	rule.hint = func(key string) string {
+		switch strings.ToLower(key) {
+		case "annotations", "taints", "extendedresources":
+			return "only NodeFeatureRule objects have it, worker rules make labels and vars"
+		}
+		return ""
+	}
+	return rule
+}
+
+// termShape is a matcher term: feature, matchExpressions (a map of
+// expressions or a list of names) and matchName.
+func termShape() *shape {
+	expr := &shape{pick: func(n *yaml.Node) *shape {
+		if n.Kind == yaml.MappingNode {
+			return keysOf("op", "value")
+		}
+		return nil
+	}}
+	exprSet := &shape{pick: func(n *yaml.Node) *shape {
+		if n.Kind == yaml.MappingNode {
+			return &shape{values: expr}
+		}
+		return nil
+	}}
+	term := fieldsOf(map[string]*shape{"feature": nil, "matchExpressions": exprSet, "matchName": expr})
+	term.hint = func(key string) string {
+		if strings.Contains(key, ".") {
+			return "there is no short form for a whole term (write feature: " + key + " and matchExpressions:), so this term has no feature and never matches"
+		}
+		return ""
+	}
+	return term
+}
+
+// legacyRuleShape is a legacy matchOn rule.
+func legacyRuleShape() *shape {
+	return fieldsOf(map[string]*shape{
+		"name": nil, "value": nil,
+		"matchOn": listOf(fieldsOf(map[string]*shape{
+			"pciId": keysOf("class", "vendor", "device"), "usbId": keysOf("class", "vendor", "device", "serial"),
+			"loadedKMod": nil, "cpuId": nil, "kConfig": nil, "nodename": nil,
+		})),
+	})
+}
+
+// hasKeyFold reports whether mapping n has key, ignoring case.
+func hasKeyFold(n *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if strings.EqualFold(n.Content[i].Value, key) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,2 @@
+.section .rodata
+.ascii "uClibc-ng fixture\n\0"
