@@ -70,7 +70,7 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		return 1
 	}
 	var out bytes.Buffer
-	code, err := fn.Run(input, &out, fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover})
+	code, err := fn.Run(input, &out, fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
 		return 1

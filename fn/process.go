@@ -2,6 +2,7 @@ package fn
 
 import (
 	"bytes"
+	"io"
 	"fmt"
 	"sort"
 
@@ -46,8 +47,12 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 	default:
 		renderList(rl, settings, r)
 	}
-	if err := writeResourceList(out, rl, r.nodes()); err != nil {
+	all := r.all()
+	if err := writeResourceList(out, rl, encodeResults(all)); err != nil {
 		return 1, err
+	}
+	if opts.ErrorLog != nil {
+		logErrors(opts.ErrorLog, all)
 	}
 	return r.exitCode(), nil
 }
@@ -58,6 +63,10 @@ type RunOptions struct {
 	ForceMode string
 	// Discover snapshots the host for mode discover.
 	Discover DiscoverFunc
+	// ErrorLog, when set, receives one line per error result, for
+	// orchestrators that show a failing function's stderr but not its
+	// results (kustomize).
+	ErrorLog io.Writer
 	// NovaFile, when set, switches the Nova provider config on and
 	// receives the file (nfd-fn render --output nova).
 	NovaFile *[]byte

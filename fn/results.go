@@ -2,6 +2,7 @@ package fn
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -209,10 +210,32 @@ func describeNodes(nodes []string) string {
 	return fmt.Sprintf("%d nodes (%s, ...)", len(nodes), strings.Join(nodes[:maxNodesListed], ", "))
 }
 
-// nodes encodes the results as YAML nodes.
-func (r *results) nodes() []*yaml.Node {
+// logErrors writes one line per error result: where, then the message.
+func logErrors(w io.Writer, all []*framework.Result) {
+	for _, res := range all {
+		if res.Severity != framework.Error {
+			continue
+		}
+		where := ""
+		if res.File != nil && res.File.Path != "" {
+			where = res.File.Path + ": "
+		}
+		if ref := res.ResourceRef; ref != nil {
+			where += ref.Kind + "/" + ref.Name + " "
+		}
+		if res.Field != nil && res.Field.Path != "" {
+			where += res.Field.Path + ": "
+		} else if where != "" {
+			where = strings.TrimSuffix(where, " ") + ": "
+		}
+		fmt.Fprintf(w, "nfd-fn: error: %s%s\n", where, strings.TrimSpace(res.Message))
+	}
+}
+
+// encodeResults encodes results as YAML nodes.
+func encodeResults(all []*framework.Result) []*yaml.Node {
 	var out []*yaml.Node
-	for _, res := range r.all() {
+	for _, res := range all {
 		var n yaml.Node
 		if err := n.Encode(res); err != nil {
 			continue
