@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/internal/golden"
 )
 
 // TestExplainGolden runs `nfd-fn explain` for the node and rule each case
@@ -29,20 +31,7 @@ func TestExplainGolden(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("exit %d: %s", code, stderr.String())
 				}
-				path := filepath.Join(dir, "expected-"+string(rune('a'+i))+".txt")
-				if *update {
-					if err := os.WriteFile(path, stdout.Bytes(), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test ./cli -update to create it)", err)
-				}
-				if got := stdout.String(); got != string(want) {
-					t.Errorf("explain %s:\n--- got\n%s--- want\n%s", line, got, want)
-				}
+				golden.Check(t, filepath.Join(dir, "expected-"+string(rune('a'+i))+".txt"), stdout.Bytes())
 			})
 		}
 	}

@@ -2,7 +2,6 @@ package fn
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/nova from the actual output")
+	"github.com/nfd-fn/nfd-fn/internal/golden"
+)
 
 // TestNovaProviderConfigGolden runs every testdata/nova/<case>/input.yaml
 // and compares the whole output ResourceList with expected.yaml.
@@ -29,7 +28,7 @@ func TestNovaProviderConfigGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := runForTest(t, input)
-			checkNovaGolden(t, filepath.Join(dir, "expected.yaml"), got)
+			golden.Check(t, filepath.Join(dir, "expected.yaml"), got)
 		})
 	}
 }
@@ -200,23 +199,6 @@ func loadTestConfig(t *testing.T, text string) novaSettings {
 		t.Fatalf("problems: %+v", problems)
 	}
 	return s.Nova
-}
-
-func checkNovaGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./fn -run Nova -update creates it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
 }
 
 // TestNovaReadsInstancePrefixedTrackingAnnotations checks that with an

@@ -2,7 +2,6 @@ package discover
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,9 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/discover")
+	"github.com/nfd-fn/nfd-fn/internal/golden"
+)
 
 const fixtureDir = "../../testdata/discover"
 
@@ -82,8 +81,8 @@ func TestDiscoverFixtureHostsMatchGoldenFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, filepath.Join(fixtureDir, name+".golden.yaml"), got)
-			checkGolden(t, filepath.Join(fixtureDir, name+".warnings.golden"), warningsText(warnings, o.HostRoot))
+			golden.Check(t, filepath.Join(fixtureDir, name+".golden.yaml"), got)
+			golden.Check(t, filepath.Join(fixtureDir, name+".warnings.golden"), warningsText(warnings, o.HostRoot))
 		})
 	}
 }
@@ -95,24 +94,6 @@ func warningsText(ws []Warning, root string) []byte {
 		b.WriteString(strings.ReplaceAll(w.String(), root, "<root>") + "\n")
 	}
 	return []byte(b.String())
-}
-
-// checkGolden compares got with a golden file, rewriting it with -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
 }
 
 func TestDiscoverRejectsBadOptions(t *testing.T) {

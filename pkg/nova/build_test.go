@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/nfd-fn/nfd-fn/internal/golden"
 )
 
 // buildCase is a testdata/build input: the mapping options and the nodes.
@@ -67,7 +69,7 @@ func TestBuildMapsRenderedNodes(t *testing.T) {
 			if _, issues := Parse(text); len(issues) > 0 {
 				t.Errorf("the document built does not validate: %v", issues)
 			}
-			checkGolden(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(b.String()))
+			golden.Check(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(b.String()))
 		})
 	}
 }

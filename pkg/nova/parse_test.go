@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nfd-fn/nfd-fn/internal/golden"
 )
 
 // TestParseReportsWhatNovaComputeRefuses runs every file in
@@ -37,7 +39,7 @@ func TestParseReportsWhatNovaComputeRefuses(t *testing.T) {
 				t.Fatal(err)
 			}
 			b.Write(text)
-			checkGolden(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(b.String()))
+			golden.Check(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(b.String()))
 		})
 	}
 }
