@@ -74,3 +74,48 @@ func TestValidateModeReportsStaticChecksWithSuggestions(t *testing.T) {
 		t.Errorf("no proposed value for the misspelt op:\n%s", out.String())
 	}
 }
+
+func TestValidateModeChecksHandWrittenNovaProviderConfigs(t *testing.T) {
+	input := []byte(`apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: computes
+    annotations:
+      internal.config.kubernetes.io/path: nova/computes.yaml
+  data:
+    computes.yaml: |
+      meta:
+        schema_version: "1.0"
+      providers:
+        - identification:
+            name: compute-1
+          traits:
+            additional:
+              - HW_CPU_X86_AVX
+`)
+	var out bytes.Buffer
+	code, err := Run(input, &out, RunOptions{ForceMode: "validate"})
+	if err != nil || code != 1 || !strings.Contains(out.String(), "HW_CPU_X86_AVX") || !strings.Contains(out.String(), "path: nova/computes.yaml") {
+		t.Fatalf("exit %d, err %v, output:\n%s", code, err, out.String())
+	}
+}
+
+func TestInputThatIsNotAListIsRefused(t *testing.T) {
+	tests := []struct{ name, input, want string }{
+		{"single-object", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "input is a v1 ConfigMap, not a ResourceList"},
+		{"no-header", "items: []\n", "input has no apiVersion and kind"},
+		{"json-object", `{"apiVersion": "nfd.k8s-sigs.io/v1alpha1", "kind": "NodeFeatureRule"}`, "not a ResourceList"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			_, err := Run([]byte(tt.input), &out, RunOptions{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || out.Len() != 0 {
+				t.Fatalf("err %v, output %q; want error %q and no output", err, out.String(), tt.want)
+			}
+		})
+	}
+}

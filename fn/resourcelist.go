@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -57,6 +58,8 @@ type resourceList struct {
 	// that the output is JSON too, as the KRM function spec asks.
 	root *yaml.Node
 	json bool
+	// apiVersion and kind are the list's own header.
+	apiVersion, kind string
 }
 
 // keepNode reports whether the parsed tree of an item of this kind must be
@@ -92,9 +95,28 @@ func readResourceList(data []byte, decode decodeFunc, keep keepNode) (*resourceL
 				return nil, err
 			}
 		}
-		return rl, nil
+		return rl, rl.checkHeader()
 	}
-	return readWhole(data, decode)
+	rl, err := readWhole(data, decode)
+	if err != nil {
+		return nil, err
+	}
+	return rl, rl.checkHeader()
+}
+
+// checkHeader refuses input that is not a list of items: a single object
+// piped in by mistake would otherwise come back with an empty item list.
+func (rl *resourceList) checkHeader() error {
+	switch {
+	case rl.kind == "ResourceList" && strings.HasPrefix(rl.apiVersion, "config.kubernetes.io/"):
+		return nil
+	case rl.kind == "List" && rl.apiVersion == "v1":
+		return nil
+	case rl.kind == "" && rl.apiVersion == "":
+		return fmt.Errorf("input has no apiVersion and kind: nfd-fn reads a config.kubernetes.io/v1 ResourceList on stdin")
+	}
+	return fmt.Errorf("input is a %s %s, not a ResourceList: nfd-fn reads a config.kubernetes.io/v1 ResourceList on stdin (to check plain files, run nfd-fn validate FILE...)",
+		rl.apiVersion, rl.kind)
 }
 
 // readSection parses a top-level section other than items. Every one is
@@ -109,6 +131,14 @@ func (rl *resourceList) readSection(s section) error {
 		return fmt.Errorf("parsing the ResourceList's %s: %w", s.key, err)
 	}
 	m := docContent(&doc)
+	if m != nil && len(m.Content) >= 2 && m.Content[1].Kind == yaml.ScalarNode {
+		switch s.key {
+		case "apiVersion":
+			rl.apiVersion = m.Content[1].Value
+		case "kind":
+			rl.kind = m.Content[1].Value
+		}
+	}
 	if m == nil || len(m.Content) < 2 || (s.key != "functionConfig" && s.key != "results") {
 		return nil
 	}
@@ -134,6 +164,10 @@ func readWhole(data []byte, decode decodeFunc) (*resourceList, error) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i].Value, root.Content[i+1]
 		switch k {
+		case "apiVersion":
+			rl.apiVersion = v.Value
+		case "kind":
+			rl.kind = v.Value
 		case "items":
 			if v.Kind != yaml.SequenceNode && !yamlNull(v) {
 				return nil, fmt.Errorf("ResourceList.items must be a list, got %s", kindName(v))
