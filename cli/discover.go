@@ -38,7 +38,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "nfd-fn discover: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
-	o.Sources, o.SkipSources = splitFlag(*sources), splitFlag(*skip)
+	o.Sources, o.SkipSources = fn.SplitList(*sources), fn.SplitList(*skip)
 	nf, warnings, err := hostDiscoverTo(o, stderr)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
@@ -107,17 +107,6 @@ func resolveNodeName(flagValue string, notes io.Writer) string {
 	}
 	fmt.Fprintf(notes, "note: NODE_NAME is not set; using the host name %q as the node name\n", h)
 	return h
-}
-
-// splitFlag splits a comma-separated flag value, dropping empty parts.
-func splitFlag(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // engineEvaluator runs nfd-worker's custom rules with nfd-fn's engine.

@@ -73,24 +73,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 // readInput reads and decodes the files; decoding errors are printed and
 // the objects they affect are left out, as the API server would refuse them.
 func readInput(paths []string, opts render.Options, stderr io.Writer) (*lint.Input, int) {
-	files, err := collectFiles(paths)
+	in, findings, _, err := decodeFiles(paths, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
 		return nil, 2
 	}
-	var docs []*lint.Document
-	var findings []lint.Finding
-	for _, f := range files {
-		d, bad, err := readDocuments(f)
-		if err != nil {
-			fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
-			return nil, 2
-		}
-		docs = append(docs, d...)
-		findings = append(findings, bad...)
-	}
-	in := &lint.Input{Options: opts}
-	findings = append(findings, lint.Decode(docs, in)...)
 	for i := range findings {
 		if findings[i].Severity == engine.SeverityError {
 			fmt.Fprintln(stderr, findings[i].Text())

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -149,8 +148,5 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		positional = append(positional, args[0])
 		args = args[1:]
-		if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-			continue
-		}
 	}
 }

@@ -23,25 +23,36 @@ import (
 // together, so duplicates and back-references across files are found. It
 // returns the findings and the number of files read.
 func validateFiles(paths []string, opts render.Options) ([]lint.Finding, int, error) {
-	files, err := collectFiles(paths)
+	in, findings, files, err := decodeFiles(paths, opts)
 	if err != nil {
 		return nil, 0, err
+	}
+	findings = append(findings, lint.Check(in)...)
+	lint.Sort(findings)
+	return findings, files, nil
+}
+
+// decodeFiles reads and decodes every document of the files under paths.
+// It returns the input, the reading and decoding findings, and the number
+// of files read.
+func decodeFiles(paths []string, opts render.Options) (*lint.Input, []lint.Finding, int, error) {
+	files, err := collectFiles(paths)
+	if err != nil {
+		return nil, nil, 0, err
 	}
 	var docs []*lint.Document
 	var findings []lint.Finding
 	for _, f := range files {
 		d, bad, err := readDocuments(f)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		docs = append(docs, d...)
 		findings = append(findings, bad...)
 	}
 	in := &lint.Input{Options: opts}
 	findings = append(findings, lint.Decode(docs, in)...)
-	findings = append(findings, lint.Check(in)...)
-	lint.Sort(findings)
-	return findings, len(files), nil
+	return in, findings, len(files), nil
 }
 
 // collectFiles expands directories into their YAML and JSON files (hidden

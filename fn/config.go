@@ -164,9 +164,9 @@ func (fc *FunctionConfig) setFromString(key, val string) error {
 	case "enableTaints":
 		return boolPtr(&fc.EnableTaints)
 	case "denyLabelNs":
-		fc.DenyLabelNs = splitList(val)
+		fc.DenyLabelNs = SplitList(val)
 	case "extraLabelNs":
-		fc.ExtraLabelNs = splitList(val)
+		fc.ExtraLabelNs = SplitList(val)
 	case "labelWhiteList":
 		fc.LabelWhiteList = val
 	case "featureGates":
@@ -189,8 +189,20 @@ func (fc *FunctionConfig) setFromString(key, val string) error {
 		return boolPtr(&fc.NovaProviderConfig)
 	case "novaProviderConfigPath", "novaTraitLabels", "novaInventoryDefaults":
 		return fc.setNovaString(key, val)
-	case "hostRoot", "nodeName", "featuresDir", "sources", "skipSources", "workerConfig", "arch":
-		fc.setDiscoverString(key, val)
+	case "hostRoot":
+		fc.HostRoot = val
+	case "nodeName":
+		fc.NodeName = val
+	case "featuresDir":
+		fc.FeaturesDir = val
+	case "sources":
+		fc.Sources = SplitList(val)
+	case "skipSources":
+		fc.SkipSources = SplitList(val)
+	case "workerConfig":
+		fc.WorkerConfig = val
+	case "arch":
+		fc.Arch = val
 	default:
 		return fmt.Errorf("unknown key %q: known keys are %s", key, strings.Join(configMapKeys, ", "))
 	}
@@ -199,7 +211,7 @@ func (fc *FunctionConfig) setFromString(key, val string) error {
 
 func (fc *FunctionConfig) parseGates(val string) error {
 	fc.FeatureGates = map[string]bool{}
-	for _, part := range splitList(val) {
+	for _, part := range SplitList(val) {
 		name, v, ok := strings.Cut(part, "=")
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if !ok || err != nil {
@@ -210,7 +222,9 @@ func (fc *FunctionConfig) parseGates(val string) error {
 	return nil
 }
 
-func splitList(s string) []string {
+// SplitList splits a comma-separated setting, trimming the parts and
+// dropping empty ones.
+func SplitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {

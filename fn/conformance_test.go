@@ -212,6 +212,14 @@ func taintSet(ts []map[string]string) []string {
 	return out
 }
 
+// renderTwice runs input, then the first output without its results, and
+// returns both outputs.
+func renderTwice(t *testing.T, input []byte) (first, second []byte) {
+	t.Helper()
+	first = runForTest(t, input)
+	return first, runForTest(t, stripResults(t, first))
+}
+
 // TestRenderIsIdempotent checks that rendering the output again changes
 // nothing, byte for byte, on every conformance case.
 func TestRenderIsIdempotent(t *testing.T) {
@@ -222,8 +230,7 @@ func TestRenderIsIdempotent(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first := runForTest(t, input)
-			second := runForTest(t, stripResults(t, first))
+			first, second := renderTwice(t, input)
 			if !bytes.Equal(stripResults(t, second), stripResults(t, first)) {
 				t.Errorf("second run changed the output:\n--- first\n%s\n--- second\n%s", first, second)
 			}

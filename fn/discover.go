@@ -45,31 +45,6 @@ type DiscoverOptions struct {
 // does not decide where the host is.
 type DiscoverFunc func(DiscoverOptions) (*api.NodeFeature, []string, error)
 
-// discoverKeys are the functionConfig keys of mode discover.
-func discoverKeys() []string {
-	return []string{"hostRoot", "nodeName", "featuresDir", "sources", "skipSources", "workerConfig", "arch"}
-}
-
-// setDiscoverString sets a mode discover setting from a ConfigMap value.
-func (fc *FunctionConfig) setDiscoverString(key, val string) {
-	switch key {
-	case "hostRoot":
-		fc.HostRoot = val
-	case "nodeName":
-		fc.NodeName = val
-	case "featuresDir":
-		fc.FeaturesDir = val
-	case "sources":
-		fc.Sources = splitList(val)
-	case "skipSources":
-		fc.SkipSources = splitList(val)
-	case "workerConfig":
-		fc.WorkerConfig = val
-	case "arch":
-		fc.Arch = val
-	}
-}
-
 // resolveDiscover validates the mode discover settings into s.Discover.
 // Outside mode discover they are ignored, with a warning.
 func (fc *FunctionConfig) resolveDiscover(s *Settings) []configProblem {
@@ -106,14 +81,18 @@ func (fc *FunctionConfig) resolveDiscover(s *Settings) []configProblem {
 	return problems
 }
 
-// discoverKeysSet lists the mode discover keys that are set.
+// discoverKeysSet lists the mode discover keys that are set, in the order
+// the README lists them.
 func (fc *FunctionConfig) discoverKeysSet() []string {
-	set := map[string]bool{"hostRoot": fc.HostRoot != "", "nodeName": fc.NodeName != "", "featuresDir": fc.FeaturesDir != "",
-		"sources": len(fc.Sources) > 0, "skipSources": len(fc.SkipSources) > 0, "workerConfig": fc.WorkerConfig != "", "arch": fc.Arch != ""}
+	keys := []struct {
+		name string
+		set  bool
+	}{{"hostRoot", fc.HostRoot != ""}, {"nodeName", fc.NodeName != ""}, {"featuresDir", fc.FeaturesDir != ""},
+		{"sources", len(fc.Sources) > 0}, {"skipSources", len(fc.SkipSources) > 0}, {"workerConfig", fc.WorkerConfig != ""}, {"arch", fc.Arch != ""}}
 	var out []string
-	for _, k := range discoverKeys() {
-		if set[k] {
-			out = append(out, k)
+	for _, k := range keys {
+		if k.set {
+			out = append(out, k.name)
 		}
 	}
 	return out

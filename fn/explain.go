@@ -3,9 +3,6 @@ package fn
 import (
 	"fmt"
 
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
-
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/explain"
 	"github.com/nfd-fn/nfd-fn/pkg/render"
@@ -40,9 +37,6 @@ func explainNode(in inputs, renderer *render.Renderer, s Settings, r *results) {
 	if shown == 0 && s.ExplainRule != "" {
 		r.add(engine.SeverityWarning, nil, "", fmt.Sprintf("explainRule: no rule named %q", s.ExplainRule))
 	}
-	nodeRes := &framework.Result{Severity: framework.Info, Message: fmt.Sprintf("explain node %s: %s", s.ExplainNode, explain.Labels(&res)),
-		ResourceRef: &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: "v1", Kind: "Node"}, NameMeta: kyaml.NameMeta{Name: s.ExplainNode}}}
-	r.mu.Lock()
-	r.fixed = append(r.fixed, nodeRes)
-	r.mu.Unlock()
+	r.add(engine.SeverityInfo, &item{apiVersion: "v1", kind: "Node", name: s.ExplainNode}, "",
+		fmt.Sprintf("explain node %s: %s", s.ExplainNode, explain.Labels(&res)))
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
@@ -62,23 +61,9 @@ func kernelSixNode(node, value string) string {
 // annotation.
 func nodeAnnotations(t *testing.T, list []byte) map[string]string {
 	t.Helper()
-	var rl struct {
-		Items []struct {
-			Kind     string `json:"kind"`
-			Metadata struct {
-				Name        string            `json:"name"`
-				Annotations map[string]string `json:"annotations"`
-			} `json:"metadata"`
-		} `json:"items"`
-	}
-	if err := yaml.Unmarshal(list, &rl); err != nil {
-		t.Fatalf("output is not a ResourceList: %v", err)
-	}
 	out := map[string]string{}
-	for _, it := range rl.Items {
-		if it.Kind == "Node" {
-			out[it.Metadata.Name] = it.Metadata.Annotations[version.Annotation]
-		}
+	for name, md := range outputNodes(t, list) {
+		out[name] = md.Annotations[version.Annotation]
 	}
 	return out
 }

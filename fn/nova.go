@@ -72,7 +72,7 @@ func (fc *FunctionConfig) setNovaString(key, val string) error {
 		fc.NovaTraitLabels = val
 	case "novaInventoryDefaults":
 		d := &NovaInventoryDefaults{}
-		for _, part := range splitList(val) {
+		for _, part := range SplitList(val) {
 			name, v, ok := strings.Cut(part, "=")
 			name, v = strings.TrimSpace(name), strings.TrimSpace(v)
 			if !ok {
@@ -500,7 +500,7 @@ func trackingAnnotation(instance, name string) string {
 // them comma-separated without the feature.node.kubernetes.io/ prefix.
 func owned(list string, values map[string]string) map[string]string {
 	out := map[string]string{}
-	for _, name := range splitList(list) {
+	for _, name := range SplitList(list) {
 		for _, k := range []string{api.FeatureLabelNs + "/" + name, name} {
 			if v, ok := values[k]; ok {
 				out[k] = v

@@ -45,8 +45,7 @@ func TestNovaRerunIsStable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first := runForTest(t, input)
-			second := runForTest(t, stripResults(t, first))
+			first, second := renderTwice(t, input)
 			// The leading comment is the reader's business, not Nova's: an
 			// input with "items: []" is read whole and keeps it, the
 			// block-style output is not.

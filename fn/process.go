@@ -2,8 +2,8 @@ package fn
 
 import (
 	"bytes"
-	"io"
 	"fmt"
+	"io"
 	"sort"
 
 	"go.yaml.in/yaml/v3"

@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
 // oneNodeItems are ResourceList items in block YAML: a NodeFeature, a rule
@@ -246,27 +248,35 @@ func yamlItemsAsJSON(t *testing.T, items string) []map[string]any {
 	return out
 }
 
-// nodeLabels returns the labels of the Node called name in a YAML or JSON
-// ResourceList.
-func nodeLabels(t *testing.T, list []byte, name string) map[string]string {
+// outputNodes maps the Nodes of a YAML or JSON ResourceList by name to
+// their metadata.
+func outputNodes(t *testing.T, list []byte) map[string]api.ObjectMeta {
 	t.Helper()
 	var rl struct {
 		Items []struct {
-			Kind     string `json:"kind"`
-			Metadata struct {
-				Name   string            `json:"name"`
-				Labels map[string]string `json:"labels"`
-			} `json:"metadata"`
+			Kind     string         `json:"kind"`
+			Metadata api.ObjectMeta `json:"metadata"`
 		} `json:"items"`
 	}
 	if err := yaml.Unmarshal(list, &rl); err != nil {
 		t.Fatalf("output is not a ResourceList: %v", err)
 	}
+	out := map[string]api.ObjectMeta{}
 	for _, it := range rl.Items {
-		if it.Kind == "Node" && it.Metadata.Name == name {
-			return it.Metadata.Labels
+		if it.Kind == "Node" {
+			out[it.Metadata.Name] = it.Metadata
 		}
 	}
-	t.Fatalf("no Node %q in the output", name)
-	return nil
+	return out
+}
+
+// nodeLabels returns the labels of the Node called name in a YAML or JSON
+// ResourceList.
+func nodeLabels(t *testing.T, list []byte, name string) map[string]string {
+	t.Helper()
+	md, ok := outputNodes(t, list)[name]
+	if !ok {
+		t.Fatalf("no Node %q in the output", name)
+	}
+	return md.Labels
 }

@@ -5,6 +5,8 @@ package golden
 import (
 	"flag"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,5 +31,26 @@ func Check(t testing.TB, path string, got []byte) {
 	}
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("%s differs (-want +got):\n%s", path, diff)
+	}
+}
+
+// Files runs one subtest per file matching glob, named after the file
+// without its extension: run turns the file's content into output, which
+// is checked against the golden file beside it (same name, .golden).
+func Files(t *testing.T, glob string, run func(t *testing.T, input []byte) []byte) {
+	t.Helper()
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no test files match %s: %v", glob, err)
+	}
+	for _, f := range files {
+		base := strings.TrimSuffix(f, filepath.Ext(f))
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			Check(t, base+".golden", run(t, data))
+		})
 	}
 }

@@ -134,27 +134,29 @@ func (t *term) explain(f *api.Features) TermTrace {
 // feature has and records what it saw.
 func explainExpr(field, name string, e *expr, flags map[string]api.Nil, attrs map[string]string, insts []api.InstanceFeature) ExprTrace {
 	et := ExprTrace{Field: field, Element: name, Op: e.op, Values: e.values}
-	record := func(present, hasValue bool, value, seen string) bool {
+	eval := func(present, hasValue bool, value string) bool {
 		m, err := e.eval(present, hasValue, value)
 		if err != nil && et.Err == nil {
 			et.Err = err
 		}
-		et.Matched = et.Matched || (m && err == nil)
-		et.Seen = append(et.Seen, seen)
-		return m && err == nil
+		ok := m && err == nil
+		et.Matched = et.Matched || ok
+		return ok
 	}
 	if flags != nil {
 		_, ok := flags[name]
-		record(ok, false, "", presence(ok, "present"))
+		eval(ok, false, "")
+		et.Seen = append(et.Seen, presence(ok, "present"))
 	}
 	if attrs != nil {
 		v, ok := attrs[name]
-		record(ok, true, v, presence(ok, fmt.Sprintf("%q", v)))
+		eval(ok, true, v)
+		et.Seen = append(et.Seen, presence(ok, fmt.Sprintf("%q", v)))
 	}
 	for i, inst := range insts {
 		v, ok := inst.Attributes[name]
-		m := record(ok, true, v, fmt.Sprintf("instance %d %s", i, presence(ok, fmt.Sprintf("%q", v))))
-		et.Seen[len(et.Seen)-1] += fmt.Sprintf(" %v", m)
+		m := eval(ok, true, v)
+		et.Seen = append(et.Seen, fmt.Sprintf("instance %d %s %v", i, presence(ok, fmt.Sprintf("%q", v)), m))
 	}
 	return et
 }

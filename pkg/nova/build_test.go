@@ -2,8 +2,6 @@ package nova
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -29,47 +27,37 @@ type buildCase struct {
 // TestBuildMapsRenderedNodes runs every case in testdata/build; the golden
 // file lists the problems, then the provider config written.
 func TestBuildMapsRenderedNodes(t *testing.T) {
-	files, err := filepath.Glob("testdata/build/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no test files: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
+	golden.Files(t, "testdata/build/*.yaml", func(t *testing.T, data []byte) []byte {
+		var c buildCase
+		if err := yaml.UnmarshalStrict(data, &c); err != nil {
+			t.Fatal(err)
+		}
+		opts := MapOptions{Defaults: InventoryDefaults{Reserved: c.Defaults.Reserved, MinUnit: c.Defaults.MinUnit,
+			MaxUnit: c.Defaults.MaxUnit, StepSize: c.Defaults.StepSize, AllocationRatio: c.Defaults.AllocationRatio}}
+		if c.TraitLabels != "" {
+			opts.TraitLabels = regexp.MustCompile(c.TraitLabels)
+		}
+		doc, problems := Build(c.Nodes, opts)
+		var b strings.Builder
+		for _, p := range problems {
+			source := ""
+			if p.Source != "" {
+				source = p.Source + ": "
 			}
-			var c buildCase
-			if err := yaml.UnmarshalStrict(data, &c); err != nil {
-				t.Fatal(err)
-			}
-			opts := MapOptions{Defaults: InventoryDefaults{Reserved: c.Defaults.Reserved, MinUnit: c.Defaults.MinUnit,
-				MaxUnit: c.Defaults.MaxUnit, StepSize: c.Defaults.StepSize, AllocationRatio: c.Defaults.AllocationRatio}}
-			if c.TraitLabels != "" {
-				opts.TraitLabels = regexp.MustCompile(c.TraitLabels)
-			}
-			doc, problems := Build(c.Nodes, opts)
-			var b strings.Builder
-			for _, p := range problems {
-				source := ""
-				if p.Source != "" {
-					source = p.Source + ": "
-				}
-				fmt.Fprintf(&b, "%s: nodes %v: %s%s\n", p.Severity, p.Nodes, source, p.Message)
-			}
-			if len(problems) == 0 {
-				b.WriteString("no problems\n")
-			}
-			b.WriteString("--- provider config\n")
-			text, err := Marshal(doc, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.Write(text)
-			if _, issues := Parse(text); len(issues) > 0 {
-				t.Errorf("the document built does not validate: %v", issues)
-			}
-			golden.Check(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(b.String()))
-		})
-	}
+			fmt.Fprintf(&b, "%s: nodes %v: %s%s\n", p.Severity, p.Nodes, source, p.Message)
+		}
+		if len(problems) == 0 {
+			b.WriteString("no problems\n")
+		}
+		b.WriteString("--- provider config\n")
+		text, err := Marshal(doc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(text)
+		if _, issues := Parse(text); len(issues) > 0 {
+			t.Errorf("the document built does not validate: %v", issues)
+		}
+		return []byte(b.String())
+	})
 }

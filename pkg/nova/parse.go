@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -51,7 +52,7 @@ func Parse(data []byte) (*Document, []Issue) {
 		return p.doc, p.issues
 	}
 	if root.Kind != yaml.MappingNode {
-		p.fail("", "a provider config is a YAML mapping with meta and providers, got %s", describe(root))
+		p.fail("", "a provider config is a YAML mapping with meta and providers, got %s", yamlstrict.Describe(root))
 		return p.doc, p.issues
 	}
 	if valueOf(root, "__source_file") != nil {
@@ -102,7 +103,7 @@ func (p *parser) meta(n *yaml.Node) bool {
 		p.fail("meta", "meta is required: add meta.schema_version: %q", SchemaVersion)
 		return false
 	case n.Kind != yaml.MappingNode:
-		p.fail("meta", "meta must be a mapping holding schema_version, got %s", describe(n))
+		p.fail("meta", "meta must be a mapping holding schema_version, got %s", yamlstrict.Describe(n))
 		return false
 	}
 	v := valueOf(n, "schema_version")
@@ -118,7 +119,7 @@ func (p *parser) meta(n *yaml.Node) bool {
 		}
 		// Go on as if it were quoted, to report what else is wrong.
 	case !isString(v):
-		p.fail(path, "schema_version must be a string such as %q, got %s", SchemaVersion, describe(v))
+		p.fail(path, "schema_version must be a string such as %q, got %s", SchemaVersion, yamlstrict.Describe(v))
 		return false
 	}
 	m := versionPattern.FindStringSubmatch(v.Value)
@@ -142,7 +143,7 @@ func (p *parser) providers(n *yaml.Node) {
 		return
 	}
 	if n.Kind != yaml.SequenceNode {
-		p.fail("providers", "providers must be a list, got %s", describe(n))
+		p.fail("providers", "providers must be a list, got %s", yamlstrict.Describe(n))
 		return
 	}
 	p.doc.Providers = make([]Provider, len(n.Content))
@@ -153,7 +154,7 @@ func (p *parser) providers(n *yaml.Node) {
 
 func (p *parser) provider(n *yaml.Node, path string, out *Provider) {
 	if n.Kind != yaml.MappingNode {
-		p.fail(path, "a provider must be a mapping with identification, got %s", describe(n))
+		p.fail(path, "a provider must be a mapping with identification, got %s", yamlstrict.Describe(n))
 		return
 	}
 	id := valueOf(n, "identification")
@@ -192,7 +193,7 @@ func declaresNothing(n *yaml.Node) bool {
 func (p *parser) identification(n *yaml.Node, path string) Identification {
 	var id Identification
 	if n.Kind != yaml.MappingNode {
-		p.fail(path, "identification must be a mapping with uuid or name, got %s", describe(n))
+		p.fail(path, "identification must be a mapping with uuid or name, got %s", yamlstrict.Describe(n))
 		return id
 	}
 	keys := unknownKeys(n)
@@ -209,14 +210,14 @@ func (p *parser) identification(n *yaml.Node, path string) Identification {
 	switch keys[0] {
 	case "uuid":
 		if !isString(v) || (v.Value != ComputeNode && !uuidPattern.MatchString(v.Value)) {
-			p.fail(sub, "uuid must be a UUID or %s, got %s", ComputeNode, describe(v))
+			p.fail(sub, "uuid must be a UUID or %s, got %s", ComputeNode, yamlstrict.Describe(v))
 			return id
 		}
 		id.UUID = v.Value
 	case "name":
 		switch {
 		case !isString(v) || v.Value == "":
-			p.fail(sub, "name must be a non-empty string, got %s", describe(v))
+			p.fail(sub, "name must be a non-empty string, got %s", yamlstrict.Describe(v))
 		case v.Value == ComputeNode:
 			p.fail(sub, "%s is only allowed as uuid, not as name", ComputeNode)
 		case len(v.Value) > MaxProviderNameLength:
@@ -235,7 +236,7 @@ func (p *parser) inventories(n *yaml.Node, path string) []Inventory {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		p.fail(path, "inventories must be a mapping with additional, got %s", describe(n))
+		p.fail(path, "inventories must be a mapping with additional, got %s", yamlstrict.Describe(n))
 		return nil
 	}
 	add := valueOf(n, "additional")
@@ -247,7 +248,7 @@ func (p *parser) inventories(n *yaml.Node, path string) []Inventory {
 		p.fail(path, "additional must be a list of mappings (- CUSTOM_X: {total: 1}): the spec's sketch shows a mapping, but nova-compute's schema rejects it")
 		return nil
 	case add.Kind != yaml.SequenceNode:
-		p.fail(path, "additional must be a list of mappings of resource class to inventory, got %s", describe(add))
+		p.fail(path, "additional must be a list of mappings of resource class to inventory, got %s", yamlstrict.Describe(add))
 		return nil
 	}
 	var out []Inventory
@@ -256,7 +257,7 @@ func (p *parser) inventories(n *yaml.Node, path string) []Inventory {
 		entry = resolve(entry)
 		epath := fmt.Sprintf("%s[%d]", path, i)
 		if entry.Kind != yaml.MappingNode {
-			p.fail(epath, "each entry must map a resource class to its inventory, got %s", describe(entry))
+			p.fail(epath, "each entry must map a resource class to its inventory, got %s", yamlstrict.Describe(entry))
 			continue
 		}
 		for j := 0; j+1 < len(entry.Content); j += 2 {
@@ -283,7 +284,7 @@ func (p *parser) inventories(n *yaml.Node, path string) []Inventory {
 func (p *parser) inventory(class string, n *yaml.Node, path string) (Inventory, bool) {
 	inv := Inventory{ResourceClass: class}
 	if n.Kind != yaml.MappingNode {
-		p.fail(path, "the inventory must be a mapping with at least total, got %s", describe(n))
+		p.fail(path, "the inventory must be a mapping with at least total, got %s", yamlstrict.Describe(n))
 		return inv, false
 	}
 	readOK, known, hasTotal := true, true, false
@@ -341,7 +342,7 @@ func (p *parser) traits(n *yaml.Node, path string) []string {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		p.fail(path, "traits must be a mapping with additional, got %s", describe(n))
+		p.fail(path, "traits must be a mapping with additional, got %s", yamlstrict.Describe(n))
 		return nil
 	}
 	add := valueOf(n, "additional")
@@ -350,7 +351,7 @@ func (p *parser) traits(n *yaml.Node, path string) []string {
 		return nil
 	}
 	if add.Kind != yaml.SequenceNode {
-		p.fail(path, "additional must be a list of trait names, got %s", describe(add))
+		p.fail(path, "additional must be a list of trait names, got %s", yamlstrict.Describe(add))
 		return nil
 	}
 	var out []string
@@ -359,7 +360,7 @@ func (p *parser) traits(n *yaml.Node, path string) []string {
 		t = resolve(t)
 		tpath := fmt.Sprintf("%s[%d]", path, i)
 		if !isString(t) {
-			p.fail(tpath, "a trait is a string, got %s", describe(t))
+			p.fail(tpath, "a trait is a string, got %s", yamlstrict.Describe(t))
 			continue
 		}
 		if err := CheckCustomName(t.Value); err != nil {
@@ -397,7 +398,7 @@ func (p *parser) integer(n *yaml.Node, path string) (int64, bool) {
 			}
 		}
 	}
-	p.fail(path, "must be an integer, got %s", describe(n))
+	p.fail(path, "must be an integer, got %s", yamlstrict.Describe(n))
 	return 0, false
 }
 
@@ -410,7 +411,7 @@ func (p *parser) number(n *yaml.Node, path string) (float64, bool) {
 			return float64(v), true
 		}
 	}
-	p.fail(path, "must be a number, got %s", describe(n))
+	p.fail(path, "must be a number, got %s", yamlstrict.Describe(n))
 	return 0, false
 }
 
@@ -490,18 +491,3 @@ func resolve(n *yaml.Node) *yaml.Node {
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
 
 func isString(n *yaml.Node) bool { return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str" }
-
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "nothing"
-		}
-		return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
-	}
-	return "an unexpected node"
-}

@@ -1,8 +1,6 @@
 package nova
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,33 +13,23 @@ import (
 // testdata/parse; the golden file lists the issues, then the document as
 // read back (only what passed).
 func TestParseReportsWhatNovaComputeRefuses(t *testing.T) {
-	files, err := filepath.Glob("testdata/parse/*.yaml")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no test files: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc, issues := Parse(data)
-			var b strings.Builder
-			for _, iss := range issues {
-				b.WriteString(iss.String() + "\n")
-			}
-			if len(issues) == 0 {
-				b.WriteString("no issues\n")
-			}
-			b.WriteString("--- read back\n")
-			text, err := Marshal(doc, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.Write(text)
-			golden.Check(t, strings.TrimSuffix(f, ".yaml")+".golden", []byte(b.String()))
-		})
-	}
+	golden.Files(t, "testdata/parse/*.yaml", func(t *testing.T, data []byte) []byte {
+		doc, issues := Parse(data)
+		var b strings.Builder
+		for _, iss := range issues {
+			b.WriteString(iss.String() + "\n")
+		}
+		if len(issues) == 0 {
+			b.WriteString("no issues\n")
+		}
+		b.WriteString("--- read back\n")
+		text, err := Marshal(doc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(text)
+		return []byte(b.String())
+	})
 }
 
 func TestMarshalledDocumentsParseBackUnchanged(t *testing.T) {

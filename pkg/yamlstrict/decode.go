@@ -133,16 +133,21 @@ func (s *state) wrongKind(n *yaml.Node, t reflect.Type, path, want string) {
 			return
 		}
 	}
-	s.fail(n, path, "expected %s, got %s", want, describe(n))
+	s.fail(n, path, "expected %s, got %s", want, Describe(n))
 }
 
-func describe(n *yaml.Node) string {
+// Describe names a node's kind for messages: "a mapping", "a list",
+// "nothing" for null, or a scalar's type and value (int "3").
+func Describe(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
 	case yaml.SequenceNode:
 		return "a list"
 	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
 		return fmt.Sprintf("%s %q", strings.TrimPrefix(n.Tag, "!!"), n.Value)
 	}
 	return "an unexpected node"
@@ -266,7 +271,7 @@ func (s *state) decodeString(n *yaml.Node, v reflect.Value, path string) {
 func (s *state) decodeBool(n *yaml.Node, v reflect.Value, path string) {
 	b, err := strconv.ParseBool(n.Value)
 	if n.Kind != yaml.ScalarNode || err != nil {
-		s.fail(n, path, "expected true or false, got %s", describe(n))
+		s.fail(n, path, "expected true or false, got %s", Describe(n))
 		return
 	}
 	v.SetBool(b)
@@ -275,7 +280,7 @@ func (s *state) decodeBool(n *yaml.Node, v reflect.Value, path string) {
 func (s *state) decodeInt(n *yaml.Node, v reflect.Value, path string) {
 	i, err := strconv.ParseInt(n.Value, 10, 64)
 	if n.Kind != yaml.ScalarNode || err != nil {
-		s.fail(n, path, "expected an integer, got %s", describe(n))
+		s.fail(n, path, "expected an integer, got %s", Describe(n))
 		return
 	}
 	v.SetInt(i)
@@ -284,7 +289,7 @@ func (s *state) decodeInt(n *yaml.Node, v reflect.Value, path string) {
 func (s *state) decodeFloat(n *yaml.Node, v reflect.Value, path string) {
 	f, err := strconv.ParseFloat(n.Value, 64)
 	if n.Kind != yaml.ScalarNode || err != nil || (n.Tag != "!!float" && n.Tag != "!!int") {
-		s.fail(n, path, "expected a number, got %s", describe(n))
+		s.fail(n, path, "expected a number, got %s", Describe(n))
 		return
 	}
 	v.SetFloat(f)
