@@ -3,14 +3,14 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/explain"
-	"github.com/nfd-fn/nfd-fn/pkg/lint"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 const explainUsage = `Usage: nfd-fn explain --node NAME [--rule NAME] [--config FILE] FILE|DIR...
@@ -42,23 +42,16 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	in, code := readInput(paths, opts, stderr)
+	set, code := readInput(paths, stderr)
 	if code != 0 {
 		return code
 	}
-	objs := nodeFeatures(in, *node)
-	if len(objs) == 0 {
-		fmt.Fprintf(stderr, "nfd-fn explain: no NodeFeature for node %q (%s)\n", *node, knownNodes(in))
+	p := master.Prepare(set, opts)
+	res, traces, ok := p.Explain(*node)
+	if !ok {
+		fmt.Fprintf(stderr, "nfd-fn explain: no NodeFeature for node %q (%s)\n", *node, knownNodes(p))
 		return 1
 	}
-	var rules []*api.NodeFeatureRule
-	for _, o := range in.Rules {
-		if !o.Rejected {
-			rules = append(rules, o.Obj)
-		}
-	}
-	rs, _ := engine.Compile(rules)
-	res, traces := render.NewRenderer(opts, rs).ExplainNode(*node, objs, nil)
 	if *rule != "" && !anySelected(traces, *rule) {
 		fmt.Fprintf(stderr, "nfd-fn explain: no rule named %q\n", *rule)
 		return 1
@@ -70,46 +63,32 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readInput reads and decodes the files; decoding errors are printed and
-// the objects they affect are left out, as the API server would refuse them.
-func readInput(paths []string, opts render.Options, stderr io.Writer) (*lint.Input, int) {
-	in, findings, _, err := decodeFiles(paths, opts)
+// readInput reads the files; the errors in them are printed and the
+// objects they affect are left out, as the API server would refuse them.
+func readInput(paths []string, stderr io.Writer) (*objects.Set, int) {
+	set, ds, _, err := objects.ReadPaths(paths, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
 		return nil, 2
 	}
-	for i := range findings {
-		if findings[i].Severity == engine.SeverityError {
-			fmt.Fprintln(stderr, findings[i].Text())
+	for i := range ds {
+		if ds[i].Severity == diag.Error {
+			fmt.Fprintln(stderr, ds[i].Text())
 		}
 	}
-	return in, 0
+	return set, 0
 }
 
-func nodeFeatures(in *lint.Input, node string) []render.NodeFeatureObject {
-	var objs []render.NodeFeatureObject
-	for _, nf := range in.Features {
-		if !nf.Rejected && nf.Obj.Metadata.Labels[api.NodeNameLabel] == node {
-			ref := engine.ObjectRef{Kind: api.KindNodeFeature, Namespace: nf.Obj.Metadata.Namespace, Name: nf.Obj.Metadata.Name}
-			objs = append(objs, render.NodeFeatureObject{Ref: ref, Spec: &nf.Obj.Spec})
-		}
-	}
-	return objs
-}
-
-func knownNodes(in *lint.Input) string {
-	seen := map[string]bool{}
+func knownNodes(p *master.Pipeline) string {
 	var names []string
-	for _, nf := range in.Features {
-		if n := nf.Obj.Metadata.Labels[api.NodeNameLabel]; n != "" && !seen[n] {
-			seen[n] = true
+	for _, n := range p.NodeNames() {
+		if p.HasNode(n) {
 			names = append(names, n)
 		}
 	}
 	if len(names) == 0 {
 		return "the files hold no NodeFeatures with the " + api.NodeNameLabel + " label"
 	}
-	sort.Strings(names)
 	return "known nodes: " + strings.Join(names, ", ")
 }
 

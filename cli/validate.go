@@ -9,9 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/fn"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
-	"github.com/nfd-fn/nfd-fn/pkg/lint"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR]...
@@ -65,28 +64,28 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return validateExit(findings, files, *strict, stderr)
 }
 
-var writers = map[string]func(io.Writer, []lint.Finding) error{
-	"text": lint.WriteText,
-	"json": lint.WriteJSON,
-	"sarif": func(w io.Writer, f []lint.Finding) error {
-		return lint.WriteSARIF(w, f, Version)
+var writers = map[string]func(io.Writer, diag.List) error{
+	"text": diag.WriteText,
+	"json": fn.WriteResultsJSON,
+	"sarif": func(w io.Writer, l diag.List) error {
+		return diag.WriteSARIF(w, l, Version)
 	},
 }
 
 // validateOptions reads nfd-master's settings from a functionConfig file.
-func validateOptions(path string, stderr io.Writer) (render.Options, int) {
+func validateOptions(path string, stderr io.Writer) (master.Options, int) {
 	if path == "" {
-		return render.DefaultOptions(), 0
+		return master.DefaultOptions(), 0
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn validate: reading %q: %v\n", path, err)
-		return render.Options{}, 2
+		return master.Options{}, 2
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		fmt.Fprintf(stderr, "nfd-fn validate: %s: %v\n", path, err)
-		return render.Options{}, 2
+		return master.Options{}, 2
 	}
 	var root *yaml.Node
 	if len(doc.Content) > 0 {
@@ -100,15 +99,15 @@ func validateOptions(path string, stderr io.Writer) (render.Options, int) {
 		fmt.Fprintf(stderr, "%s: error: %s\n", path, e)
 	}
 	if len(errs) > 0 {
-		return render.Options{}, 2
+		return master.Options{}, 2
 	}
 	return s.Options, 0
 }
 
 // validateExit prints a summary to stderr and picks the exit code.
-func validateExit(findings []lint.Finding, files int, strict bool, stderr io.Writer) int {
-	c := lint.Counts(findings)
-	errs, warns := c[engine.SeverityError], c[engine.SeverityWarning]
+func validateExit(findings diag.List, files int, strict bool, stderr io.Writer) int {
+	c := findings.Counts()
+	errs, warns := c[diag.Error], c[diag.Warning]
 	fmt.Fprintf(stderr, "nfd-fn validate: %s, %s in %s\n", plural(errs, "error"), plural(warns, "warning"), plural(files, "file"))
 	if errs > 0 || (strict && warns > 0) {
 		return 1

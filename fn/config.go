@@ -9,7 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
@@ -69,7 +69,7 @@ type FunctionConfig struct {
 // Settings is the functionConfig resolved into what the modes need.
 type Settings struct {
 	Mode    string
-	Options render.Options
+	Options master.Options
 	Gates   *featuregate.Gates
 	// ExplainNode and ExplainRule select the explain info results.
 	ExplainNode, ExplainRule string
@@ -237,7 +237,7 @@ func SplitList(s string) []string {
 // resolve applies defaults and validates.
 func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	var problems []configProblem
-	s := Settings{Mode: fc.Mode, Options: render.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults())}
+	s := Settings{Mode: fc.Mode, Options: master.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults())}
 	if s.Mode == "" {
 		s.Mode = "render"
 	}

@@ -5,13 +5,13 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/explain"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 // explainNode adds the info results the functionConfig's explainNode asks
 // for: one per rule, saying whether and why it matched on the node, and
 // one listing the node's labels with their origins.
-func explainNode(in inputs, renderer *render.Renderer, s Settings, r *results) {
+func explainNode(in inputs, renderer *master.Renderer, s Settings, r *results) {
 	if s.ExplainNode == "" {
 		return
 	}
@@ -20,7 +20,7 @@ func explainNode(in inputs, renderer *render.Renderer, s Settings, r *results) {
 		r.add(engine.SeverityWarning, nil, "", fmt.Sprintf("explainNode: no NodeFeature for node %q in the input", s.ExplainNode))
 		return
 	}
-	var existing *render.NodeState
+	var existing *master.NodeState
 	if it := in.nodes[s.ExplainNode]; it != nil {
 		existing = nodeState(it.node)
 	}

@@ -3,7 +3,7 @@ package fn
 import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 // lintInput gathers the decoded NFD items for the lint checks, those that
@@ -48,7 +48,7 @@ func (r *results) findings(fs []lint.Finding, items map[*lint.Document]*item) {
 // lintRendered adds the lint checks to a render: the static ones the
 // render itself does not report, and the fleet checks on what the rules
 // did on each node.
-func lintRendered(rl *resourceList, s Settings, rendered []render.NodeResult, r *results) {
+func lintRendered(rl *resourceList, s Settings, rendered []master.NodeResult, r *results) {
 	in, items := lintInput(rl, s)
 	in.Rendering = true
 	findings := lint.Static(in)

@@ -4,13 +4,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
 // writeNode updates an existing Node item in place, or appends a new Node
 // item, with the rendered state.
-func writeNode(rl *resourceList, existing *item, n *render.NodeResult) {
+func writeNode(rl *resourceList, existing *item, n *master.NodeResult) {
 	if existing != nil {
 		if updateNodeItem(existing.node, &n.State) {
 			stampVersion(existing.node)
@@ -33,13 +33,13 @@ func stampVersion(n *yaml.Node) {
 	setField(ensureMap(ensureMap(n, "metadata"), "annotations"), version.Annotation, strNode(version.Version))
 }
 
-func isEmptyState(s *render.NodeState) bool {
+func isEmptyState(s *master.NodeState) bool {
 	return len(s.Labels) == 0 && len(s.Annotations) == 0 && len(s.Taints) == 0 && len(s.Capacity) == 0
 }
 
 // newNodeItem builds a Node object for a node that is not in the input,
 // with path annotations so kpt writes it to nodes/<name>.yaml.
-func newNodeItem(name string, s *render.NodeState) *yaml.Node {
+func newNodeItem(name string, s *master.NodeState) *yaml.Node {
 	path := NodePathPrefix + name + ".yaml"
 	annotations := map[string]string{pathAnnotation: path, indexAnnotation: "0",
 		legacyPathAnnotation: path, legacyIndexAnnotation: "0", version.Annotation: version.Version}
@@ -72,7 +72,7 @@ func newNodeItem(name string, s *render.NodeState) *yaml.Node {
 
 // updateNodeItem writes the rendered state into an existing Node, keeping
 // everything nfd-master does not manage. It reports whether anything changed.
-func updateNodeItem(n *yaml.Node, s *render.NodeState) bool {
+func updateNodeItem(n *yaml.Node, s *master.NodeState) bool {
 	changed := false
 	md := ensureMap(n, "metadata")
 	changed = syncOptionalMap(md, "labels", s.Labels) || changed

@@ -15,7 +15,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/nova"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
@@ -209,7 +209,7 @@ func RenderNova(input []byte, opts RunOptions) (file []byte, report []string, co
 // renderNova writes the Nova provider config for the rendered nodes into
 // the generated ConfigMap, after checking the provider configs already in
 // the package.
-func renderNova(rl *resourceList, s Settings, nodes []render.NodeResult, r *results) {
+func renderNova(rl *resourceList, s Settings, nodes []master.NodeResult, r *results) {
 	ns := s.Nova
 	if !ns.enabled {
 		return
@@ -475,7 +475,7 @@ func stampNovaVersion(n *yaml.Node) {
 
 // novaNodes extracts what NFD owns on each rendered node: the labels and
 // extended resources listed in its tracking annotations.
-func novaNodes(nodes []render.NodeResult, instance string) []nova.Node {
+func novaNodes(nodes []master.NodeResult, instance string) []nova.Node {
 	out := make([]nova.Node, len(nodes))
 	for i := range nodes {
 		st := &nodes[i].State
@@ -515,7 +515,7 @@ func owned(list string, values map[string]string) map[string]string {
 // provider config already names (nova-compute refuses a provider named
 // twice, and the operator's file wins), and reports where such a file
 // disagrees with what the rules produce for the node.
-func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []render.NodeResult, r *results) *nova.Document {
+func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.NodeResult, r *results) *nova.Document {
 	rendered := map[string]bool{}
 	for i := range nodes {
 		rendered[nodes[i].Name] = true

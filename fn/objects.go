@@ -5,7 +5,7 @@ import (
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/nfdyaml"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
@@ -45,10 +45,10 @@ func keepItemNode(apiVersion, kind string) bool {
 }
 
 // nodeState reads the managed part of an existing Node item.
-func nodeState(n *yaml.Node) *render.NodeState {
+func nodeState(n *yaml.Node) *master.NodeState {
 	md := mapAt(n, "metadata")
 	st := mapAt(n, "status")
-	s := &render.NodeState{
+	s := &master.NodeState{
 		Labels:      stringMap(mapAt(md, "labels")),
 		Annotations: stringMap(mapAt(md, "annotations")),
 		Capacity:    stringMap(mapAt(st, "capacity")),

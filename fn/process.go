@@ -11,7 +11,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 // NodePathPrefix is the directory, relative to the package, that new Node
@@ -74,7 +74,7 @@ type RunOptions struct {
 
 // inputs are the typed objects of a ResourceList.
 type inputs struct {
-	features map[string][]render.NodeFeatureObject
+	features map[string][]master.NodeFeatureObject
 	rules    []*api.NodeFeatureRule
 	groups   []*groupItem
 	nodes    map[string]*item
@@ -87,7 +87,7 @@ type groupItem struct {
 
 // collectInputs sorts the items by kind and reports unreadable ones.
 func collectInputs(rl *resourceList, r *results) inputs {
-	in := inputs{features: map[string][]render.NodeFeatureObject{}, nodes: map[string]*item{}}
+	in := inputs{features: map[string][]master.NodeFeatureObject{}, nodes: map[string]*item{}}
 	for _, it := range rl.items {
 		if it.parseErr != nil {
 			r.add(engine.SeverityError, it, "", fmt.Sprintf("item is not valid YAML and passes through unread: %v", it.parseErr))
@@ -134,7 +134,7 @@ func (in *inputs) addNodeFeature(it *item, o *api.NodeFeature, r *results) {
 		return
 	}
 	ref := engine.ObjectRef{Kind: api.KindNodeFeature, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
-	in.features[node] = append(in.features[node], render.NodeFeatureObject{Ref: ref, Spec: &o.Spec})
+	in.features[node] = append(in.features[node], master.NodeFeatureObject{Ref: ref, Spec: &o.Spec})
 }
 
 // nodeNames is every node to render: those with NodeFeatures and those
@@ -159,11 +159,11 @@ func renderList(rl *resourceList, s Settings, r *results) {
 	in := collectInputs(rl, r)
 	rules, diags := engine.Compile(in.rules)
 	r.diagnostics(diags)
-	renderer := render.NewRenderer(s.Options, rules)
+	renderer := master.NewRenderer(s.Options, rules)
 	names := in.nodeNames()
-	rendered := make([]render.NodeResult, len(names))
+	rendered := make([]master.NodeResult, len(names))
 	parallel(len(names), func(i int) {
-		var existing *render.NodeState
+		var existing *master.NodeState
 		if it := in.nodes[names[i]]; it != nil {
 			existing = nodeState(it.node)
 		}
@@ -183,7 +183,7 @@ func renderList(rl *resourceList, s Settings, r *results) {
 
 // renderGroups evaluates every NodeFeatureGroup on every node and writes
 // the members into the group's status.nodes.
-func renderGroups(groups []*groupItem, nodes []render.NodeResult, r *results) {
+func renderGroups(groups []*groupItem, nodes []master.NodeResult, r *results) {
 	for _, g := range groups {
 		cg, diags := engine.CompileGroup(g.obj)
 		r.diagnostics(diags)
@@ -192,7 +192,7 @@ func renderGroups(groups []*groupItem, nodes []render.NodeResult, r *results) {
 		for i := range nodes {
 			ok, errs := cg.Matches(nodes[i].Features)
 			for _, e := range errs {
-				r.problems(nodes[i].Name, []render.Problem{render.GroupFailure(e)})
+				r.problems(nodes[i].Name, []master.Problem{master.GroupFailure(e)})
 			}
 			name := memberName(&nodes[i])
 			if ok && !seen[name] {
@@ -206,7 +206,7 @@ func renderGroups(groups []*groupItem, nodes []render.NodeResult, r *results) {
 
 // memberName is the name nfd-master records for a member: the node name
 // reported in the system.name feature, falling back to the node's name.
-func memberName(n *render.NodeResult) string {
+func memberName(n *master.NodeResult) string {
 	if v := n.Features.Attributes["system.name"].Elements["nodename"]; v != "" {
 		return v
 	}

@@ -13,7 +13,7 @@ import (
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 // maxNodesListed caps the node names spelled out in one result.
@@ -110,7 +110,7 @@ func rulePath(field string) string {
 }
 
 // problems records the per-node problems of one node.
-func (r *results) problems(node string, ps []render.Problem) {
+func (r *results) problems(node string, ps []master.Problem) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.folded == nil {

@@ -3,51 +3,24 @@ package engine
 import (
 	"errors"
 	"fmt"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
-// Severity of a Diagnostic.
-type Severity string
+// Severity, ObjectRef and Diagnostic are nfd-fn's one problem model,
+// pkg/diag; the engine reports in it.
+type (
+	Severity   = diag.Severity
+	ObjectRef  = diag.ObjectRef
+	Diagnostic = diag.Diagnostic
+)
 
-// Diagnostic severities, as KRM result severities.
+// The severities, as the engine names them.
 const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
-	SeverityInfo    Severity = "info"
+	SeverityError   = diag.Error
+	SeverityWarning = diag.Warning
+	SeverityInfo    = diag.Info
 )
-
-// ObjectRef names the object a diagnostic is about.
-type ObjectRef struct {
-	Kind      string
-	Namespace string
-	Name      string
-}
-
-func (o ObjectRef) String() string {
-	if o.Namespace != "" {
-		return o.Kind + " " + o.Namespace + "/" + o.Name
-	}
-	return o.Kind + " " + o.Name
-}
-
-// Diagnostic is one problem found while compiling or evaluating rules. It
-// points at the object and the field path inside it.
-type Diagnostic struct {
-	Severity Severity
-	Object   ObjectRef
-	// Field is the path of the offending field inside Object, e.g.
-	// spec.rules[2].matchFeatures[0].matchExpressions.vendor.op.
-	Field   string
-	Message string
-	// Suggestion, when set, is a replacement for the field's value that
-	// fixes the problem (the right spelling of an operator, say).
-	Suggestion string
-	// Nodes lists the nodes the problem applies to, when it is per node.
-	Nodes []string
-}
-
-func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s: %s: %s: %s", d.Severity, d.Object, d.Field, d.Message)
-}
 
 // EvalError is a rule failure on one node: nfd-master would log it and the
 // rule would contribute nothing on that node.

@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 // maxSeen caps the values listed for one expression (instances can be many).
@@ -28,7 +28,7 @@ func Selected(tr *engine.RuleTrace, filter string) bool {
 
 // Write writes the explanation for one node: the selected rules' traces,
 // then the node's labels with their origins.
-func Write(w io.Writer, res *render.NodeResult, traces []engine.RuleTrace, filter string) error {
+func Write(w io.Writer, res *master.NodeResult, traces []engine.RuleTrace, filter string) error {
 	var b strings.Builder
 	matched, shown := 0, 0
 	for i := range traces {
@@ -169,7 +169,7 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 // Labels lists the node's labels, each with the object and field it came
 // from; labels that were already on the Node and that NFD does not manage
 // say so.
-func Labels(res *render.NodeResult) string {
+func Labels(res *master.NodeResult) string {
 	var b strings.Builder
 	b.WriteString("labels:\n")
 	keys := slices.Sorted(maps.Keys(res.State.Labels))

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 const backrefFeature = api.RuleBackrefDomain + "." + api.RuleBackrefFeature
@@ -41,7 +41,7 @@ func (c *checker) backrefs() {
 			}
 		}
 	}
-	groupVars := map[engine.ObjectRef]map[string]int{}
+	groupVars := map[diag.ObjectRef]map[string]int{}
 	for i, r := range rules {
 		if r.ref.Kind == api.KindNodeFeatureGroup {
 			c.groupBackrefs(r, i, produced, groupVars, firstTemplate)
@@ -54,10 +54,10 @@ func (c *checker) backrefs() {
 				case ok && p.pos < i:
 				case firstTemplate >= 0 && firstTemplate < i:
 				case ok:
-					c.add(r.doc, r.ref, engine.SeverityWarning, "backref", t.field+".matchExpressions."+name, true,
+					c.add(r.doc, r.ref, diag.Warning, "backref", t.field+".matchExpressions."+name, true,
 						fmt.Sprintf("rule.matched %q is produced only by rule %q of %s, which nfd-master runs after this rule (rules run in order, objects in name order): this expression never sees it", name, p.rule.rule.Name, p.rule.ref))
 				default:
-					c.add(r.doc, r.ref, engine.SeverityWarning, "backref", t.field+".matchExpressions."+name, true,
+					c.add(r.doc, r.ref, diag.Warning, "backref", t.field+".matchExpressions."+name, true,
 						fmt.Sprintf("no rule produces a label or var %q for rule.matched to match", name))
 				}
 			}
@@ -65,7 +65,7 @@ func (c *checker) backrefs() {
 	}
 }
 
-func (c *checker) groupBackrefs(r ruleAt, i int, produced map[string]producer, groupVars map[engine.ObjectRef]map[string]int, firstTemplate int) {
+func (c *checker) groupBackrefs(r ruleAt, i int, produced map[string]producer, groupVars map[diag.ObjectRef]map[string]int, firstTemplate int) {
 	own := groupVars[r.ref]
 	if own == nil {
 		own = map[string]int{}
@@ -82,7 +82,7 @@ func (c *checker) groupBackrefs(r ruleAt, i int, produced map[string]producer, g
 			if _, ok := own[templateMark]; ok {
 				continue
 			}
-			c.add(r.doc, r.ref, engine.SeverityWarning, "backref", t.field+".matchExpressions."+name, true,
+			c.add(r.doc, r.ref, diag.Warning, "backref", t.field+".matchExpressions."+name, true,
 				fmt.Sprintf("no NodeFeatureRule and no earlier rule of this group produces a label or var %q for rule.matched to match", name))
 		}
 	}

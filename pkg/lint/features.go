@@ -6,14 +6,15 @@ import (
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
 // ruleAt is a rule (or the matching part of a group rule) with where it is.
 type ruleAt struct {
-	doc   *Document
-	ref   engine.ObjectRef
+	doc   objects.Origin
+	ref   diag.ObjectRef
 	field string
 	rule  *api.Rule
 	// rejected marks rules of an object the API server would refuse.
@@ -23,18 +24,18 @@ type ruleAt struct {
 // allRules lists NodeFeatureRule rules in nfd-master's order (objects by
 // name, rules in order), then the NodeFeatureGroup rules.
 func (c *checker) allRules() []ruleAt {
-	objs := append([]Object[*api.NodeFeatureRule](nil), c.in.Rules...)
+	objs := append([]objects.Object[*api.NodeFeatureRule](nil), c.set.Rules...)
 	sort.SliceStable(objs, func(i, j int) bool { return objs[i].Obj.Metadata.Name < objs[j].Obj.Metadata.Name })
 	var out []ruleAt
 	for _, o := range objs {
 		for i := range o.Obj.Spec.Rules {
-			out = append(out, ruleAt{o.Doc, ruleRef(o.Obj), fmt.Sprintf("spec.rules[%d]", i), &o.Obj.Spec.Rules[i], o.Rejected})
+			out = append(out, ruleAt{o.Origin, objects.RuleRef(o.Obj), fmt.Sprintf("spec.rules[%d]", i), &o.Obj.Spec.Rules[i], o.Rejected})
 		}
 	}
-	for _, g := range c.in.Groups {
+	for _, g := range c.set.Groups {
 		for i, gr := range g.Obj.Spec.Rules {
 			r := &api.Rule{Name: gr.Name, Vars: gr.Vars, VarsTemplate: gr.VarsTemplate, MatchFeatures: gr.MatchFeatures, MatchAny: gr.MatchAny}
-			out = append(out, ruleAt{g.Doc, groupRef(g.Obj), fmt.Sprintf("spec.featureGroupRules[%d]", i), r, g.Rejected})
+			out = append(out, ruleAt{g.Origin, objects.GroupRef(g.Obj), fmt.Sprintf("spec.featureGroupRules[%d]", i), r, g.Rejected})
 		}
 	}
 	return out
@@ -68,7 +69,7 @@ func (c *checker) inputFeatures() map[string]bool {
 	}
 	names := map[string]bool{}
 	c.known = names
-	for _, nf := range c.in.Features {
+	for _, nf := range c.set.Features {
 		f := &nf.Obj.Spec.Features
 		for n := range f.Flags {
 			names[strings.ToLower(n)] = true
@@ -93,7 +94,7 @@ func (c *checker) catalogue() {
 			entry, ok := catalogue[name]
 			if !ok {
 				if msg := unknownFeature(t.term.Feature, known); msg != "" {
-					f := c.add(r.doc, r.ref, engine.SeverityWarning, "unknown-feature", t.field+".feature", false, msg)
+					f := c.add(r.doc, r.ref, diag.Warning, "unknown-feature", t.field+".feature", false, msg)
 					f.Suggestion = suggest.Closest(name, catalogueNames())
 				}
 				continue
@@ -153,6 +154,6 @@ func (c *checker) elements(r ruleAt, t termAt, entry catalogueEntry) {
 		if best != "" {
 			msg = fmt.Sprintf("feature %s has no element %q: did you mean %q?", t.term.Feature, n, best)
 		}
-		c.add(r.doc, r.ref, engine.SeverityWarning, "unknown-element", t.field+".matchExpressions."+n, true, msg).Suggestion = best
+		c.add(r.doc, r.ref, diag.Warning, "unknown-element", t.field+".matchExpressions."+n, true, msg).Suggestion = best
 	}
 }

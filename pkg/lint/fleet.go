@@ -7,14 +7,11 @@ import (
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
-
-// NodeOutcome is what the rules did on one node.
-type NodeOutcome struct {
-	Name    string
-	Results []engine.RuleResult
-}
 
 // maxListedNodes caps the node names spelt out in one message.
 const maxListedNodes = 10
@@ -22,19 +19,20 @@ const maxListedNodes = 10
 // Fleet runs the checks that need the rendered fleet: rules that match no
 // node, labels two rules set to different values on the same node, and
 // taints on every node. With no nodes it finds nothing.
-func Fleet(in *Input, nodes []NodeOutcome) []Finding {
+func Fleet(set *objects.Set, fleet *master.Fleet, opts master.Options) diag.List {
+	nodes := fleet.Nodes
 	if len(nodes) == 0 {
 		return nil
 	}
-	c := &checker{in: in}
+	c := &checker{set: set, opts: opts}
 	matchedOn := map[ruleKey][]string{}
 	conflicts := map[conflictKey][]string{}
 	for _, n := range nodes {
-		for _, rr := range n.Results {
+		for _, rr := range n.Rules {
 			k := ruleKey{rr.Source.Object, rr.Source.Field}
 			matchedOn[k] = append(matchedOn[k], n.Name)
 		}
-		for k := range labelConflicts(n.Results) {
+		for k := range labelConflicts(n.Rules) {
 			conflicts[k] = append(conflicts[k], n.Name)
 		}
 	}
@@ -45,11 +43,11 @@ func Fleet(in *Input, nodes []NodeOutcome) []Finding {
 		on := matchedOn[ruleKey{r.ref, r.field}]
 		switch {
 		case len(on) == 0:
-			c.add(r.doc, r.ref, engine.SeverityWarning, "matches-no-node", r.field, false,
+			c.add(r.doc, r.ref, diag.Warning, "matches-no-node", r.field, false,
 				fmt.Sprintf("rule %q matches none of the %d nodes in the input", r.rule.Name, len(nodes)))
 		case len(r.rule.Taints) > 0 && len(on) == len(nodes) && len(nodes) > 1:
-			f := c.add(r.doc, r.ref, engine.SeverityWarning, "taints-every-node", r.field+".taints", false,
-				fmt.Sprintf("rule %q taints every node in the input (all %d)%s", r.rule.Name, len(nodes), taintNote(in)))
+			f := c.add(r.doc, r.ref, diag.Warning, "taints-every-node", r.field+".taints", false,
+				fmt.Sprintf("rule %q taints every node in the input (all %d)%s", r.rule.Name, len(nodes), taintNote(opts)))
 			f.Nodes = on
 		}
 	}
@@ -57,15 +55,15 @@ func Fleet(in *Input, nodes []NodeOutcome) []Finding {
 	return c.findings
 }
 
-func taintNote(in *Input) string {
-	if !in.Options.EnableTaints {
+func taintNote(opts master.Options) string {
+	if !opts.EnableTaints {
 		return "; enableTaints is off, so nothing is tainted yet"
 	}
 	return ""
 }
 
 type ruleKey struct {
-	object engine.ObjectRef
+	object diag.ObjectRef
 	field  string
 }
 
@@ -117,7 +115,7 @@ func (c *checker) reportConflicts(conflicts map[conflictKey][]string) {
 	docs := c.ruleDocs()
 	for _, k := range keys {
 		nodes := conflicts[k]
-		f := c.add(docs[k.second.object], k.second.object, engine.SeverityWarning, "label-conflict",
+		f := c.add(docs[k.second.object], k.second.object, diag.Warning, "label-conflict",
 			k.second.field+".labels["+strconv.Quote(k.label)+"]", true,
 			fmt.Sprintf("label %q is also set by rule %q of %s to a different value on %s; this rule runs later and silently wins",
 				k.label, k.firstName, k.first.object, nodeList(nodes)))
@@ -125,10 +123,10 @@ func (c *checker) reportConflicts(conflicts map[conflictKey][]string) {
 	}
 }
 
-func (c *checker) ruleDocs() map[engine.ObjectRef]*Document {
-	docs := map[engine.ObjectRef]*Document{}
-	for _, o := range c.in.Rules {
-		docs[ruleRef(o.Obj)] = o.Doc
+func (c *checker) ruleDocs() map[diag.ObjectRef]objects.Origin {
+	docs := map[diag.ObjectRef]objects.Origin{}
+	for _, o := range c.set.Rules {
+		docs[objects.RuleRef(o.Obj)] = o.Origin
 	}
 	return docs
 }

@@ -5,8 +5,10 @@ import (
 	"testing"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 func rule(name string, labels map[string]string, backref string) api.Rule {
@@ -18,12 +20,12 @@ func rule(name string, labels map[string]string, backref string) api.Rule {
 	return r
 }
 
-func nfr(name string, rules ...api.Rule) Object[*api.NodeFeatureRule] {
+func nfr(name string, rules ...api.Rule) objects.Object[*api.NodeFeatureRule] {
 	o := &api.NodeFeatureRule{Metadata: api.ObjectMeta{Name: name}, Spec: api.NodeFeatureRuleSpec{Rules: rules}}
-	return Object[*api.NodeFeatureRule]{Doc: &Document{File: name + ".yaml"}, Obj: o}
+	return objects.Object[*api.NodeFeatureRule]{Origin: objects.Origin{File: name + ".yaml"}, Obj: o}
 }
 
-func messages(fs []Finding, check string) []string {
+func messages(fs diag.List, check string) []string {
 	var out []string
 	for _, f := range fs {
 		if f.Check == check {
@@ -38,28 +40,28 @@ func messages(fs []Finding, check string) []string {
 func TestBackrefsFollowNfdMasterObjectOrder(t *testing.T) {
 	tests := []struct {
 		name  string
-		rules []Object[*api.NodeFeatureRule]
+		rules []objects.Object[*api.NodeFeatureRule]
 		want  string
 	}{
-		{"earlier-object-by-name-is-fine", []Object[*api.NodeFeatureRule]{
+		{"earlier-object-by-name-is-fine", []objects.Object[*api.NodeFeatureRule]{
 			nfr("b", rule("uses", map[string]string{"y": "1"}, "x")),
 			nfr("a", rule("makes", map[string]string{"x": "1"}, "")),
 		}, ""},
-		{"later-object-by-name-is-reported", []Object[*api.NodeFeatureRule]{
+		{"later-object-by-name-is-reported", []objects.Object[*api.NodeFeatureRule]{
 			nfr("a", rule("uses", map[string]string{"y": "1"}, "x")),
 			nfr("b", rule("makes", map[string]string{"x": "1"}, "")),
 		}, `produced only by rule "makes" of NodeFeatureRule b`},
-		{"nobody-produces-it", []Object[*api.NodeFeatureRule]{
+		{"nobody-produces-it", []objects.Object[*api.NodeFeatureRule]{
 			nfr("a", rule("uses", map[string]string{"y": "1"}, "ghost")),
 		}, `no rule produces a label or var "ghost"`},
-		{"a-template-earlier-may-produce-anything", []Object[*api.NodeFeatureRule]{
+		{"a-template-earlier-may-produce-anything", []objects.Object[*api.NodeFeatureRule]{
 			nfr("a", api.Rule{Name: "tmpl", LabelsTemplate: "{{ range .x.y }}{{ end }}"}),
 			nfr("b", rule("uses", nil, "ghost")),
 		}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := strings.Join(messages(Static(&Input{Rules: tt.rules, Options: render.DefaultOptions()}), "backref"), "\n")
+			got := strings.Join(messages(Static(&objects.Set{Rules: tt.rules}, Options{Master: master.DefaultOptions()}), "backref"), "\n")
 			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 				t.Errorf("backref findings = %q, want %q", got, tt.want)
 			}
@@ -68,18 +70,18 @@ func TestBackrefsFollowNfdMasterObjectOrder(t *testing.T) {
 }
 
 func TestFleetReportsConflictsOnlyForDifferentValues(t *testing.T) {
-	in := &Input{Rules: []Object[*api.NodeFeatureRule]{nfr("a",
+	in := &objects.Set{Rules: []objects.Object[*api.NodeFeatureRule]{nfr("a",
 		rule("first", map[string]string{"k": "1", "same": "x"}, ""),
 		rule("second", map[string]string{"k": "2", "same": "x"}, ""))}}
 	src := func(i int, name string) engine.Source {
-		return engine.Source{Object: ruleRef(in.Rules[0].Obj), Field: "spec.rules[" + string(rune('0'+i)) + "]", RuleName: name}
+		return engine.Source{Object: objects.RuleRef(in.Rules[0].Obj), Field: "spec.rules[" + string(rune('0'+i)) + "]", RuleName: name}
 	}
 	out := func(labels map[string]string) engine.Output { return engine.Output{Labels: labels} }
-	nodes := []NodeOutcome{
-		{Name: "n1", Results: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1", "same": "x"})}, {Source: src(1, "second"), Output: out(map[string]string{"k": "2", "same": "x"})}}},
-		{Name: "n2", Results: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1"})}}},
+	nodes := []master.NodeResult{
+		{Name: "n1", Rules: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1", "same": "x"})}, {Source: src(1, "second"), Output: out(map[string]string{"k": "2", "same": "x"})}}},
+		{Name: "n2", Rules: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1"})}}},
 	}
-	got := messages(Fleet(in, nodes), "label-conflict")
+	got := messages(Fleet(in, &master.Fleet{Nodes: nodes}, master.DefaultOptions()), "label-conflict")
 	if len(got) != 1 || !strings.Contains(got[0], `label "k" is also set by rule "first"`) || !strings.Contains(got[0], "node n1") {
 		t.Errorf("conflicts = %q", got)
 	}

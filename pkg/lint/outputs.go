@@ -7,15 +7,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
-	"github.com/nfd-fn/nfd-fn/pkg/render"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
 // outputs judges the labels, annotations, extended resources and taints
 // rules write literally, as nfd-master would, and their @ references.
 func (c *checker) outputs() {
-	o := &c.in.Options
+	o := &c.opts
 	for _, r := range c.allRules() {
 		if r.ref.Kind != "NodeFeatureRule" {
 			continue
@@ -32,14 +32,14 @@ func (c *checker) outputs() {
 	}
 }
 
-type checkFunc func(key, value string) *render.Verdict
+type checkFunc func(key, value string) *master.Verdict
 
 func (c *checker) outputMap(r ruleAt, field, what string, m map[string]string, check checkFunc, refs bool) {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		path := r.field + "." + field + "[" + strconv.Quote(k) + "]"
 		if v := check(k, m[k]); v != nil {
 			verb := "drops it as invalid"
-			if v.Severity == engine.SeverityWarning {
+			if v.Severity == diag.Warning {
 				verb = "drops it by policy"
 			}
 			c.add(r.doc, r.ref, v.Severity, "output-"+strings.ReplaceAll(what, " ", "-"), path, true,
@@ -55,11 +55,11 @@ func (c *checker) outputMap(r ruleAt, field, what string, m map[string]string, c
 // features can be referenced, and the element must be able to exist.
 func (c *checker) reference(r ruleAt, path, value string) {
 	parts := strings.SplitN(value[1:], ".", 3)
-	report := func(sev engine.Severity, msg string) *Finding {
+	report := func(sev diag.Severity, msg string) *diag.Diagnostic {
 		return c.add(r.doc, r.ref, sev, "reference", path, false, fmt.Sprintf("reference %s %s; nfd-master drops the entry", value, msg))
 	}
 	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
-		report(engine.SeverityError, "is not of the form @<domain>.<feature>.<element>")
+		report(diag.Error, "is not of the form @<domain>.<feature>.<element>")
 		return
 	}
 	feature, element := parts[0]+"."+parts[1], parts[2]
@@ -67,16 +67,16 @@ func (c *checker) reference(r ruleAt, path, value string) {
 	switch {
 	case !ok:
 		if msg := unknownFeature(feature, c.inputFeatures()); msg != "" {
-			report(engine.SeverityWarning, "cannot resolve: "+msg)
+			report(diag.Warning, "cannot resolve: "+msg)
 		}
 	case !entry.has(attributeFeature):
-		report(engine.SeverityError, fmt.Sprintf("cannot resolve: %s is %s feature and only attribute features can be referenced", feature, article(entry.kinds[0])))
+		report(diag.Error, fmt.Sprintf("cannot resolve: %s is %s feature and only attribute features can be referenced", feature, article(entry.kinds[0])))
 	case !entry.hasElement(element):
 		msg := fmt.Sprintf("cannot resolve: %s has no element %q (its elements are %s)", feature, element, strings.Join(entry.elements, ", "))
 		if best := suggest.Closest(element, entry.elements); best != "" {
 			msg = fmt.Sprintf("cannot resolve: %s has no element %q, did you mean %q?", feature, element, best)
 		}
-		report(engine.SeverityError, msg)
+		report(diag.Error, msg)
 	}
 }
 

@@ -1,7 +1,4 @@
-// Package nfdyaml decodes NodeFeature, NodeFeatureRule and NodeFeatureGroup
-// objects from YAML strictly, with messages that explain the mistakes people
-// commonly copy from old NFD documentation.
-package nfdyaml
+package objects
 
 import (
 	"reflect"
@@ -15,29 +12,8 @@ import (
 
 var decoder = yamlstrict.NewDecoder(hints{})
 
-// DecodeNodeFeature decodes a NodeFeature from n.
-func DecodeNodeFeature(n *yaml.Node) (*api.NodeFeature, []*yamlstrict.FieldError) {
-	var o api.NodeFeature
-	return &o, decoder.Decode(n, &o, "")
-}
-
-// DecodeNodeFeatureRule decodes a NodeFeatureRule from n.
-func DecodeNodeFeatureRule(n *yaml.Node) (*api.NodeFeatureRule, []*yamlstrict.FieldError) {
-	var o api.NodeFeatureRule
-	return &o, decoder.Decode(n, &o, "")
-}
-
-// DecodeNodeFeatureGroup decodes a NodeFeatureGroup from n.
-func DecodeNodeFeatureGroup(n *yaml.Node) (*api.NodeFeatureGroup, []*yamlstrict.FieldError) {
-	var o api.NodeFeatureGroup
-	return &o, decoder.Decode(n, &o, "")
-}
-
-// Decode decodes n into out with the NFD hints; out is any pointer.
-func Decode(n *yaml.Node, out any, base string) []*yamlstrict.FieldError {
-	return decoder.Decode(n, out, base)
-}
-
+// hints explain the mistakes people commonly copy from old NFD
+// documentation when the strict decoder meets them.
 type hints struct{}
 
 var (

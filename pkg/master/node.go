@@ -1,4 +1,4 @@
-package render
+package master
 
 import (
 	"errors"
@@ -8,38 +8,28 @@ import (
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // NodeState is the part of a Node object that nfd-master manages.
-type NodeState struct {
-	Labels      map[string]string
-	Annotations map[string]string
-	Taints      []api.Taint
-	Capacity    map[string]string
-	Allocatable map[string]string
-}
-
-// Problem is something dropped or failed while rendering one node.
-type Problem struct {
-	Severity engine.Severity
-	Object   engine.ObjectRef
-	Field    string
-	Message  string
-	// StaticRule is set (to the rule's path) when the problem is a rule
-	// failure that Compile already reported for that rule.
-	StaticRule string
-}
+type NodeState = objects.NodeState
 
 // NodeResult is the rendered state of one node.
 type NodeResult struct {
 	Name string
 	// State is the node's managed state after nfd-master's patches.
 	State NodeState
-	// Problems are per-node drops and rule failures.
-	Problems []Problem
-	// Features are the node's merged features after the rules ran
-	// (rule.matched included), for NodeFeatureGroup evaluation.
+	// Problems are what nfd-master drops on this node (labels, taints,
+	// annotations and extended resources it refuses).
+	Problems diag.List
+	// RuleErrors are the rules that failed on this node; GroupErrors the
+	// NodeFeatureGroup rules.
+	RuleErrors, GroupErrors []*engine.EvalError
+	// Features are the node's merged NodeFeatures as nfd-master merges
+	// them, without the rules' rule.matched back-references: what
+	// NodeFeatureGroup rules see.
 	Features *api.Features
 	// Rules are the outputs of the rules that matched, in nfd-master's
 	// order, before filtering and prefixing.
@@ -92,12 +82,9 @@ func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing
 	name := res.Name
 	merged := mergeNodeFeatures(&r.opts, name, objs)
 	res.Features = merged.features
-	results, errs := r.rules.Execute(merged.features)
-	res.Rules = results
-	for _, e := range errs {
-		res.Problems = append(res.Problems, ruleFailure(e))
-	}
-	d := r.collect(merged, results, &res)
+	merged.features = withOwnBackrefs(merged.features)
+	res.Rules, res.RuleErrors = r.rules.Execute(merged.features)
+	d := r.collect(merged, res.Rules, &res)
 	if existing == nil {
 		existing = &NodeState{}
 	}
@@ -105,21 +92,32 @@ func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing
 	return res
 }
 
-// ruleFailure turns a rule's evaluation error into a problem.
-func ruleFailure(e *engine.EvalError) Problem {
-	p := Problem{Severity: engine.SeverityError, Object: e.Object, Field: e.Field,
+// RuleFailure is the diagnostic for a rule that failed on a node.
+func RuleFailure(e *engine.EvalError) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Check: "rule-failed", Object: e.Object, Field: e.Field,
 		Message: fmt.Sprintf("rule %q failed: %v; nfd-master skips the rule on this node", e.RuleName, e.Err)}
-	if e.IsStatic() {
-		p.StaticRule = e.RuleField
-	}
-	return p
 }
 
-// GroupFailure turns a group rule's evaluation error into a problem.
-func GroupFailure(e *engine.EvalError) Problem {
-	p := ruleFailure(e)
-	p.Message = fmt.Sprintf("group rule %q failed: %v; the node is not added by this rule", e.RuleName, e.Err)
-	return p
+// GroupFailure is the diagnostic for a group rule that failed on a node.
+func GroupFailure(e *engine.EvalError) diag.Diagnostic {
+	d := RuleFailure(e)
+	d.Message = fmt.Sprintf("group rule %q failed: %v; the node is not added by this rule", e.RuleName, e.Err)
+	return d
+}
+
+// withOwnBackrefs returns a shallow copy of f whose rule.matched feature
+// the rules can extend without touching f (nor the NodeFeature object f
+// may be).
+func withOwnBackrefs(f *api.Features) *api.Features {
+	attrs := make(map[string]api.AttributeFeatureSet, len(f.Attributes)+1)
+	for k, v := range f.Attributes {
+		attrs[k] = v
+	}
+	const backrefs = api.RuleBackrefDomain + "." + api.RuleBackrefFeature
+	if br, ok := attrs[backrefs]; ok {
+		attrs[backrefs] = api.AttributeFeatureSet{Elements: maps.Clone(br.Elements)}
+	}
+	return &api.Features{Flags: f.Flags, Attributes: attrs, Instances: f.Instances}
 }
 
 // origin records where an output key came from, for problem reports.
@@ -170,12 +168,12 @@ func copyWithOrigin(dst map[string]string, orig map[string]origin, src map[strin
 	}
 }
 
-func (res *NodeResult) drop(sev engine.Severity, o origin, key, what string, err error) {
+func (res *NodeResult) drop(sev diag.Severity, o origin, key, what string, err error) {
 	field := o.field
 	if !strings.HasSuffix(field, "]") {
 		field += "[" + quoteKey(unprefixed(key)) + "]"
 	}
-	res.Problems = append(res.Problems, Problem{Severity: sev, Object: o.object, Field: field,
+	res.Problems = append(res.Problems, diag.Diagnostic{Severity: sev, Check: "output-dropped", Object: o.object, Field: field,
 		Message: fmt.Sprintf("%s %q dropped: %v", what, key, err)})
 }
 
@@ -190,7 +188,7 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 	out := make(map[string]string, len(labels))
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		v, err := dynamicValue(labels[k], f)
-		sev := engine.SeverityError
+		sev := diag.Error
 		if err == nil {
 			err, sev = o.labelPolicy(k, v)
 		}
@@ -208,18 +206,18 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 
 // labelPolicy applies validation, denyLabelNs/extraLabelNs and the label
 // whitelist, in nfd-master's order. Policy drops are warnings.
-func (o *Options) labelPolicy(key, value string) (error, engine.Severity) {
+func (o *Options) labelPolicy(key, value string) (error, diag.Severity) {
 	ns, base := splitNs(key)
 	err := o.validateLabel(key, value)
 	if errors.Is(err, errNSNotAllowed) || o.isDeniedNs(ns) {
 		if !o.isExtraNs(ns) {
-			return fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns), engine.SeverityWarning
+			return fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns), diag.Warning
 		}
 	} else if err != nil {
-		return err, engine.SeverityError
+		return err, diag.Error
 	}
 	if o.LabelWhiteList != nil && !o.LabelWhiteList.MatchString(base) {
-		return fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String()), engine.SeverityWarning
+		return fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String()), diag.Warning
 	}
 	return nil, ""
 }
@@ -232,7 +230,7 @@ func (r *Renderer) filterResources(resources map[string]string, orig map[string]
 			err = r.opts.validateExtendedResource(k, v)
 		}
 		if err != nil {
-			res.drop(engine.SeverityError, orig[k], k, "extended resource", err)
+			res.drop(diag.Error, orig[k], k, "extended resource", err)
 			continue
 		}
 		out[k] = v
@@ -247,7 +245,7 @@ func (r *Renderer) filterAnnotations(annotations map[string]string, orig map[str
 	out := make(map[string]string, len(annotations))
 	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		if err := r.opts.validateAnnotation(k, annotations[k]); err != nil {
-			res.drop(engine.SeverityError, orig[k], k, "annotation", err)
+			res.drop(diag.Error, orig[k], k, "annotation", err)
 			continue
 		}
 		out[k] = annotations[k]
@@ -261,7 +259,7 @@ func (r *Renderer) filterAnnotations(annotations map[string]string, orig map[str
 func (r *Renderer) filterTaints(taints []api.Taint, orig []origin, res *NodeResult) []api.Taint {
 	if !r.opts.EnableTaints {
 		for i := range taints {
-			res.Problems = append(res.Problems, Problem{Severity: engine.SeverityInfo, Object: orig[i].object, Field: orig[i].field,
+			res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Info, Object: orig[i].object, Field: orig[i].field,
 				Message: fmt.Sprintf("taint %s ignored: enableTaints is false", taintString(taints[i]))})
 		}
 		return nil
@@ -269,7 +267,7 @@ func (r *Renderer) filterTaints(taints []api.Taint, orig []origin, res *NodeResu
 	var out []api.Taint
 	for i := range taints {
 		if err := r.opts.validateTaint(&taints[i]); err != nil {
-			res.drop(engine.SeverityError, orig[i], taints[i].Key, "taint", err)
+			res.drop(diag.Error, orig[i], taints[i].Key, "taint", err)
 			continue
 		}
 		out = append(out, taints[i])

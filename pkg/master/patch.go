@@ -1,4 +1,4 @@
-package render
+package master
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // patch applies the desired state to a node the way nfd-master patches it:
@@ -150,8 +150,8 @@ func (o *Options) patchTaints(old *NodeState, want []api.Taint, out *NodeState, 
 	taints := append([]api.Taint(nil), old.Taints...)
 	oldOwned, err := parseTaints(old.Annotations[annName])
 	if err != nil {
-		res.Problems = append(res.Problems, Problem{Severity: engine.SeverityError,
-			Object: engine.ObjectRef{Kind: "Node", Name: res.Name}, Field: "metadata.annotations[" + quoteKey(annName) + "]",
+		res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Error,
+			Object: diag.ObjectRef{Kind: "Node", Name: res.Name}, Field: "metadata.annotations[" + quoteKey(annName) + "]",
 			Message: fmt.Sprintf("cannot parse the taints annotation, so nfd-master would leave taints untouched: %v", err)})
 		return taints
 	}

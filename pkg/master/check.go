@@ -1,4 +1,4 @@
-package render
+package master
 
 import (
 	"fmt"
@@ -7,14 +7,14 @@ import (
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // Verdict is what nfd-master would do with one output a rule writes
 // literally: nothing (nil), drop it as invalid (an error severity) or drop
 // it by policy (a warning severity).
 type Verdict struct {
-	Severity engine.Severity
+	Severity diag.Severity
 	Err      error
 }
 
@@ -49,10 +49,10 @@ func (o *Options) CheckExtendedResource(key, value string) *Verdict {
 // CheckTaint judges a taint a rule sets. Taints are never auto-prefixed.
 func (o *Options) CheckTaint(t api.Taint) *Verdict {
 	if err := o.validateTaint(&t); err != nil {
-		return &Verdict{Severity: engine.SeverityError, Err: err}
+		return &Verdict{Severity: diag.Error, Err: err}
 	}
 	if errs := validateTaintValue(t.Value); errs != nil {
-		return &Verdict{Severity: engine.SeverityError, Err: errs}
+		return &Verdict{Severity: diag.Error, Err: errs}
 	}
 	return nil
 }
@@ -71,7 +71,7 @@ func errVerdict(err error) *Verdict {
 	if err == nil {
 		return nil
 	}
-	return &Verdict{Severity: engine.SeverityError, Err: err}
+	return &Verdict{Severity: diag.Error, Err: err}
 }
 
 // fullName is the name nfd-master ends up with after auto-prefixing.

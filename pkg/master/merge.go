@@ -1,15 +1,15 @@
-package render
+package master
 
 import (
 	"sort"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // NodeFeatureObject is one NodeFeature attached to a node.
 type NodeFeatureObject struct {
-	Ref  engine.ObjectRef
+	Ref  diag.ObjectRef
 	Spec *api.NodeFeatureSpec
 }
 
@@ -18,7 +18,7 @@ type mergedFeatures struct {
 	features *api.Features
 	labels   map[string]string
 	// labelSource tells which object each label came from.
-	labelSource map[string]engine.ObjectRef
+	labelSource map[string]diag.ObjectRef
 }
 
 // mergeNodeFeatures merges the objects in nfd-master's order: objects in
@@ -37,7 +37,7 @@ func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject) merged
 		}
 		return a.Namespace < b.Namespace
 	})
-	m := mergedFeatures{labels: map[string]string{}, labelSource: map[string]engine.ObjectRef{}}
+	m := mergedFeatures{labels: map[string]string{}, labelSource: map[string]diag.ObjectRef{}}
 	for i, obj := range sorted {
 		if i == 0 {
 			if len(sorted) == 1 {

@@ -3,7 +3,7 @@
 // and prefixes labels, annotations, extended resources and taints, and
 // patches the Node the way nfd-master would, tracking what it owns in the
 // nfd.node.kubernetes.io annotations. It does no I/O.
-package render
+package master
 
 import "regexp"
 
@@ -39,6 +39,9 @@ type Options struct {
 	// AutoPrefix adds feature.node.kubernetes.io/ to unprefixed names
 	// (off when the DisableAutoPrefix feature gate is on).
 	AutoPrefix bool
+	// NodeFeatureGroups evaluates NodeFeatureGroups (the
+	// NodeFeatureGroupAPI feature gate).
+	NodeFeatureGroups bool
 }
 
 // DefaultOptions returns nfd-master's defaults.

@@ -1,0 +1,69 @@
+package fn
+
+import (
+	"encoding/json"
+	"io"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+)
+
+// Result is the one conversion of a diagnostic to a KRM function result:
+// severity, message, the object (resourceRef), the field path with the
+// suggested fix as proposedValue, the file and index, and the check name
+// as the "check" tag.
+func Result(d *diag.Diagnostic) *framework.Result {
+	r := &framework.Result{Severity: framework.Severity(d.Severity), Message: d.Message}
+	if d.Object.Kind != "" || d.Object.Name != "" {
+		r.ResourceRef = &kyaml.ResourceIdentifier{
+			TypeMeta: kyaml.TypeMeta{APIVersion: apiVersionOf(d.Object), Kind: d.Object.Kind},
+			NameMeta: kyaml.NameMeta{Name: d.Object.Name, Namespace: d.Object.Namespace}}
+	}
+	if d.Field != "" {
+		r.Field = &framework.Field{Path: d.Field}
+		if d.Suggestion != "" {
+			r.Field.ProposedValue = d.Suggestion
+		}
+	}
+	if d.Pos.File != "" {
+		r.File = &framework.File{Path: d.Pos.File, Index: d.Pos.Index}
+	}
+	if d.Check != "" {
+		r.Tags = map[string]string{"check": d.Check}
+	}
+	return r
+}
+
+// Results converts diagnostics to KRM results.
+func Results(l diag.List) []*framework.Result {
+	out := make([]*framework.Result, len(l))
+	for i := range l {
+		out[i] = Result(&l[i])
+	}
+	return out
+}
+
+// WriteResultsJSON writes diagnostics as a JSON list of KRM results.
+func WriteResultsJSON(w io.Writer, l diag.List) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Results(l))
+}
+
+// apiVersionOf is the object's apiVersion, or the one its kind is served
+// at.
+func apiVersionOf(ref diag.ObjectRef) string {
+	if ref.APIVersion != "" {
+		return ref.APIVersion
+	}
+	switch ref.Kind {
+	case api.KindNodeFeature, api.KindNodeFeatureRule, api.KindNodeFeatureGroup:
+		return api.APIVersion
+	case "Node", "ConfigMap":
+		return "v1"
+	}
+	return ""
+}

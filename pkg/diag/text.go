@@ -1,0 +1,49 @@
+package diag
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Text renders a diagnostic for people and editors:
+// path:line:col: severity: Kind/name field: message.
+func (d Diagnostic) Text() string {
+	return fmt.Sprintf("%s: %s: %s", d.Pos.text(), d.Severity, d.Describe())
+}
+
+func (p Position) text() string {
+	file := p.File
+	if file == "" {
+		file = "<input>"
+	}
+	if p.Line == 0 {
+		return file
+	}
+	return fmt.Sprintf("%s:%d:%d", file, p.Line, p.Column)
+}
+
+// WriteText writes one line per diagnostic.
+func WriteText(w io.Writer, l List) error {
+	for i := range l {
+		if _, err := fmt.Fprintln(w, l[i].Text()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MaxNodesListed caps the node names spelt out in one message.
+const MaxNodesListed = 5
+
+// DescribeNodes names the nodes a problem was found on, for messages:
+// "node a", "3 nodes (a, b, c)" or "12 nodes (a, b, c, d, e, ...)".
+func DescribeNodes(nodes []string) string {
+	switch {
+	case len(nodes) == 1:
+		return "node " + nodes[0]
+	case len(nodes) <= MaxNodesListed:
+		return fmt.Sprintf("%d nodes (%s)", len(nodes), strings.Join(nodes, ", "))
+	}
+	return fmt.Sprintf("%d nodes (%s, ...)", len(nodes), strings.Join(nodes[:MaxNodesListed], ", "))
+}

@@ -1,0 +1,208 @@
+package master
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// Fleet is what nfd-master makes of a set of objects: every node rendered,
+// every NodeFeatureGroup's members, and every problem on the way.
+type Fleet struct {
+	// Nodes are sorted by name: every node with a NodeFeature or a Node
+	// object.
+	Nodes []NodeResult
+	// Groups are the set's NodeFeatureGroups that decoded cleanly, in
+	// input order; empty when the NodeFeatureGroup API is off.
+	Groups []GroupResult
+	// Diagnostics are the problems of the input and the compiled rules,
+	// static rule failures naming the nodes they hit.
+	Diagnostics diag.List
+	// NodeDiagnostics are the per-node problems, one per distinct problem
+	// naming the nodes it was found on, sorted by object, field and
+	// message.
+	NodeDiagnostics diag.List
+}
+
+// GroupResult is one NodeFeatureGroup's membership.
+type GroupResult struct {
+	Group *objects.Object[*api.NodeFeatureGroup]
+	// Members are the names nfd-master writes into status.nodes.
+	Members []string
+}
+
+// Pipeline is a set of objects prepared for rendering: the rules compiled
+// once and the NodeFeatures attached to their nodes. Render, validate,
+// explain, nova and plan all start here.
+type Pipeline struct {
+	set      *objects.Set
+	opts     Options
+	renderer *Renderer
+	features map[string][]NodeFeatureObject
+	nodes    map[string]*objects.Object[*objects.Node]
+	names    []string
+	diags    diag.List
+}
+
+// Prepare compiles the set's rules and attaches its NodeFeatures and Node
+// objects to node names. Problems go to the Fleet's Diagnostics.
+func Prepare(set *objects.Set, opts Options) *Pipeline {
+	p := &Pipeline{set: set, opts: opts, features: map[string][]NodeFeatureObject{},
+		nodes: map[string]*objects.Object[*objects.Node]{}}
+	p.attachFeatures()
+	p.attachNodes()
+	p.names = p.nodeNames()
+	rules, diags := engine.Compile(set.AcceptedRules())
+	p.diags = append(p.diags, withChecks(diags)...)
+	p.renderer = NewRenderer(opts, rules)
+	return p
+}
+
+// Render renders the whole fleet.
+func Render(set *objects.Set, opts Options) *Fleet {
+	return Prepare(set, opts).Render()
+}
+
+// NodeNames are the names of the nodes the pipeline renders, sorted.
+func (p *Pipeline) NodeNames() []string { return p.names }
+
+// HasNode reports whether a NodeFeature is attached to the node.
+func (p *Pipeline) HasNode(name string) bool { _, ok := p.features[name]; return ok }
+
+// Render renders every node and the groups.
+func (p *Pipeline) Render() *Fleet {
+	f := &Fleet{Nodes: make([]NodeResult, len(p.names)), Diagnostics: append(diag.List(nil), p.diags...)}
+	parallel(len(p.names), func(i int) {
+		f.Nodes[i] = p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
+	})
+	if p.opts.NodeFeatureGroups {
+		p.renderGroups(f)
+	}
+	f.fold()
+	return f
+}
+
+// Explain renders one node, recording where each label came from, and
+// traces every rule on it; ok is false when no NodeFeature is attached to
+// the node.
+func (p *Pipeline) Explain(node string) (res NodeResult, traces []engine.RuleTrace, ok bool) {
+	objs, ok := p.features[node]
+	if !ok {
+		return NodeResult{}, nil, false
+	}
+	res, traces = p.renderer.ExplainNode(node, objs, p.existing(node))
+	return res, traces, true
+}
+
+func (p *Pipeline) existing(node string) *NodeState {
+	if o := p.nodes[node]; o != nil {
+		return &o.Obj.State
+	}
+	return nil
+}
+
+// attachFeatures groups the accepted NodeFeatures by their node-name
+// label, as nfd-master selects them.
+func (p *Pipeline) attachFeatures() {
+	for i := range p.set.Features {
+		o := &p.set.Features[i]
+		if o.Rejected {
+			continue
+		}
+		node := o.Obj.Metadata.Labels[api.NodeNameLabel]
+		ref := objects.FeatureRef(o.Obj)
+		if node == "" {
+			p.diags = append(p.diags, diag.Diagnostic{Severity: diag.Warning, Check: "no-node-name", Object: ref, Field: "metadata.labels",
+				Pos:     o.Origin.Position("metadata.labels", false),
+				Message: fmt.Sprintf("NodeFeature has no %s label, so nfd-master attaches it to no node", api.NodeNameLabel)})
+			continue
+		}
+		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec})
+	}
+}
+
+// attachNodes indexes the Node objects by name; a second Node of a name
+// is an error and is not updated.
+func (p *Pipeline) attachNodes() {
+	for i := range p.set.Nodes {
+		o := &p.set.Nodes[i]
+		if prev, dup := p.nodes[o.Obj.Name]; dup {
+			p.diags = append(p.diags, diag.Diagnostic{Severity: diag.Error, Check: "duplicate-object", Object: objects.NodeRef(o.Obj.Name),
+				Field: "metadata.name", Pos: o.Origin.Position("metadata.name", false),
+				Message: fmt.Sprintf("duplicate Node %q (also at %s); only the first is updated", o.Obj.Name, prev.Origin.File)})
+			continue
+		}
+		p.nodes[o.Obj.Name] = o
+	}
+}
+
+func (p *Pipeline) nodeNames() []string {
+	names := make([]string, 0, len(p.features)+len(p.nodes))
+	for n := range p.features {
+		names = append(names, n)
+	}
+	for n := range p.nodes {
+		if _, ok := p.features[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// withChecks names the check behind each compile diagnostic that does not
+// name one, from its field path.
+func withChecks(ds []engine.Diagnostic) diag.List {
+	out := make(diag.List, len(ds))
+	for i, d := range ds {
+		if d.Check == "" {
+			d.Check = compileCheck(d.Field)
+		}
+		out[i] = d
+	}
+	return out
+}
+
+func compileCheck(field string) string {
+	switch {
+	case strings.HasSuffix(field, ".op"):
+		return "invalid-op"
+	case strings.HasSuffix(field, ".value"):
+		return "invalid-value"
+	case strings.HasSuffix(field, "Template"):
+		return "template"
+	case strings.HasSuffix(field, ".feature"):
+		return "feature-name"
+	case strings.HasSuffix(field, ".name"):
+		return "rule-name"
+	}
+	return "rule"
+}
+
+// parallel runs f(0..n-1) on all CPUs.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	next := make(chan int, workers*4)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}

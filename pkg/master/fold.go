@@ -1,0 +1,116 @@
+package master
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+)
+
+// foldKey identifies one distinct per-node problem.
+type foldKey struct {
+	sev     diag.Severity
+	check   string
+	object  diag.ObjectRef
+	field   string
+	message string
+}
+
+// ruleKey identifies a rule: its object and its path in it.
+type ruleKey struct {
+	object diag.ObjectRef
+	rule   string
+}
+
+// fold turns the nodes' problems into NodeDiagnostics, one per distinct
+// problem naming the nodes it was found on. A rule failure that Compile
+// already reported (a static error) is not repeated: the nodes it hit are
+// added to the compile diagnostic instead.
+func (f *Fleet) fold() {
+	static := map[ruleKey][]int{}
+	for i, d := range f.Diagnostics {
+		k := ruleKey{d.Object.Key(), rulePath(d.Field)}
+		static[k] = append(static[k], i)
+	}
+	folded := map[foldKey][]string{}
+	add := func(node string, d diag.Diagnostic) {
+		k := foldKey{d.Severity, d.Check, d.Object, d.Field, d.Message}
+		folded[k] = append(folded[k], node)
+	}
+	failure := func(node string, e *engine.EvalError, describe func(*engine.EvalError) diag.Diagnostic) {
+		if idx, ok := static[ruleKey{e.Object.Key(), e.RuleField}]; ok && e.IsStatic() {
+			for _, i := range idx {
+				f.Diagnostics[i].Nodes = append(f.Diagnostics[i].Nodes, node)
+			}
+			return
+		}
+		add(node, describe(e))
+	}
+	for i := range f.Nodes {
+		n := &f.Nodes[i]
+		for _, e := range n.RuleErrors {
+			failure(n.Name, e, RuleFailure)
+		}
+		for _, d := range n.Problems {
+			add(n.Name, d)
+		}
+		for _, e := range n.GroupErrors {
+			failure(n.Name, e, GroupFailure)
+		}
+	}
+	f.finishStatic()
+	f.NodeDiagnostics = foldedList(folded)
+}
+
+// finishStatic names the nodes a static failure hit in its message.
+func (f *Fleet) finishStatic() {
+	for i := range f.Diagnostics {
+		d := &f.Diagnostics[i]
+		if len(d.Nodes) > 0 {
+			sort.Strings(d.Nodes)
+			d.Message += fmt.Sprintf(" (hit on %s)", diag.DescribeNodes(d.Nodes))
+		}
+	}
+}
+
+func foldedList(folded map[foldKey][]string) diag.List {
+	keys := make([]foldKey, 0, len(folded))
+	for k := range folded {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.object.String() != b.object.String() {
+			return a.object.String() < b.object.String()
+		}
+		if a.field != b.field {
+			return a.field < b.field
+		}
+		if a.message != b.message {
+			return a.message < b.message
+		}
+		return a.sev < b.sev
+	})
+	out := make(diag.List, 0, len(keys))
+	for _, k := range keys {
+		nodes := folded[k]
+		sort.Strings(nodes)
+		out = append(out, diag.Diagnostic{Severity: k.sev, Check: k.check, Object: k.object, Field: k.field, Nodes: nodes,
+			Message: fmt.Sprintf("%s: %s", diag.DescribeNodes(nodes), k.message)})
+	}
+	return out
+}
+
+// rulePath cuts a field path to the rule it is in: spec.rules[3].
+func rulePath(field string) string {
+	for _, prefix := range []string{"spec.rules[", "spec.featureGroupRules["} {
+		if strings.HasPrefix(field, prefix) {
+			if i := strings.Index(field[len(prefix):], "]"); i >= 0 {
+				return field[:len(prefix)+i+1]
+			}
+		}
+	}
+	return field
+}

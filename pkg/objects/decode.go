@@ -1,0 +1,152 @@
+package objects
+
+import (
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
+)
+
+// Class says what a decoded document is to nfd-fn.
+type Class int
+
+// The classes of documents.
+const (
+	// Other is a Kubernetes object nfd-fn does not read.
+	Other Class = iota
+	// NFD is a NodeFeature, NodeFeatureRule or NodeFeatureGroup.
+	NFD
+	// KubeNode is a v1 Node.
+	KubeNode
+	// UnknownNFD is an object of NFD's API group that nfd-fn does not
+	// know: a kind it does not read or an API version nfd-master does not
+	// serve.
+	UnknownNFD
+	// NotObject is a document that is not a mapping.
+	NotObject
+)
+
+// Decoded is one YAML document read as an object. Decode is safe to run
+// in parallel; Set.Add then files the result.
+type Decoded struct {
+	Class Class
+	Ref   diag.ObjectRef
+	// Obj is *api.NodeFeature, *api.NodeFeatureRule, *api.NodeFeatureGroup
+	// or *Node; nil for the other classes.
+	Obj any
+	// Errs are the strict decoding errors; non-empty means rejected.
+	Errs []*ys.FieldError
+}
+
+// Decode reads one document (a mapping node). It never fails: what is
+// wrong is in Class and Errs.
+func Decode(n *yaml.Node) *Decoded {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return &Decoded{Class: NotObject}
+	}
+	md := ys.Mapping(n, "metadata")
+	d := &Decoded{Ref: diag.ObjectRef{APIVersion: ys.Scalar(n, "apiVersion"), Kind: ys.Scalar(n, "kind"),
+		Namespace: ys.Scalar(md, "namespace"), Name: ys.Scalar(md, "name")}}
+	switch {
+	case d.Ref.APIVersion == "v1" && d.Ref.Kind == "Node":
+		d.Class, d.Obj = KubeNode, decodeNode(n)
+	case d.Ref.APIVersion == api.APIVersion:
+		d.decodeNFD(n)
+	case groupOf(d.Ref.APIVersion) == api.Group:
+		d.Class = UnknownNFD
+	}
+	return d
+}
+
+func (d *Decoded) decodeNFD(n *yaml.Node) {
+	var out any
+	switch d.Ref.Kind {
+	case api.KindNodeFeature:
+		out = &api.NodeFeature{}
+	case api.KindNodeFeatureRule:
+		out = &api.NodeFeatureRule{}
+	case api.KindNodeFeatureGroup:
+		out = &api.NodeFeatureGroup{}
+	default:
+		d.Class = UnknownNFD
+		return
+	}
+	d.Class, d.Obj = NFD, out
+	d.Errs = decoder.Decode(n, out, "")
+}
+
+func groupOf(apiVersion string) string {
+	group, _, _ := strings.Cut(apiVersion, "/")
+	return group
+}
+
+// Add files a decoded document under its kind and returns what is wrong
+// with it: strict decoding errors, an unknown NFD kind or API version.
+// Other objects are not added and give no diagnostic; the caller decides
+// whether they are worth a note (see OtherNote).
+func (s *Set) Add(d *Decoded, o Origin) diag.List {
+	s.index = nil
+	switch d.Class {
+	case KubeNode:
+		s.Nodes = append(s.Nodes, Object[*Node]{Obj: d.Obj.(*Node), Origin: o})
+	case NFD:
+		rejected := len(d.Errs) > 0
+		switch obj := d.Obj.(type) {
+		case *api.NodeFeature:
+			s.Features = append(s.Features, Object[*api.NodeFeature]{obj, o, rejected})
+		case *api.NodeFeatureRule:
+			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{obj, o, rejected})
+		case *api.NodeFeatureGroup:
+			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{obj, o, rejected})
+		}
+		return fieldErrors(d, o)
+	case UnknownNFD:
+		return diag.List{unknownNFD(d, o)}
+	}
+	return nil
+}
+
+// fieldErrors turns strict decoding errors into diagnostics.
+func fieldErrors(d *Decoded, o Origin) diag.List {
+	out := make(diag.List, 0, len(d.Errs))
+	for _, e := range d.Errs {
+		check := "schema"
+		if strings.HasPrefix(e.Msg, "unknown field") {
+			check = "unknown-field"
+		}
+		pos := diag.Position{File: o.File, Index: o.Index, Line: e.Line, Column: e.Column}
+		out = append(out, diag.Diagnostic{Severity: diag.Error, Check: check, Object: d.Ref, Field: e.Path, Pos: pos,
+			Message: fmt.Sprintf("%s; the API server would reject this %s, so nfd-fn ignores it", e.Msg, d.Ref.Kind)})
+	}
+	return out
+}
+
+func unknownNFD(d *Decoded, o Origin) diag.Diagnostic {
+	if d.Ref.APIVersion != api.APIVersion {
+		return diag.Diagnostic{Severity: diag.Error, Check: "api-version", Object: d.Ref, Field: "apiVersion",
+			Pos:     o.Position("apiVersion", true),
+			Message: fmt.Sprintf("unknown NFD API version %q: nfd-master serves %s", d.Ref.APIVersion, api.APIVersion)}
+	}
+	return diag.Diagnostic{Severity: diag.Warning, Check: "unknown-kind", Object: d.Ref, Field: "kind",
+		Pos:     o.Position("kind", true),
+		Message: fmt.Sprintf("unknown NFD kind %q: nfd-fn checks NodeFeatureRule, NodeFeatureGroup and NodeFeature", d.Ref.Kind)}
+}
+
+// OtherNote is the info diagnostic for a document nfd-fn skips, for
+// callers that read files (where skipping deserves a word).
+func OtherNote(d *Decoded, o Origin) diag.Diagnostic {
+	if d.Class == NotObject {
+		return diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: o.Position("", false),
+			Message: "document is not a YAML mapping (an object with apiVersion and kind)"}
+	}
+	what := d.Ref.APIVersion + " " + d.Ref.Kind
+	if d.Ref.APIVersion == "" && d.Ref.Kind == "" {
+		what = "document without apiVersion and kind"
+	}
+	return diag.Diagnostic{Severity: diag.Info, Check: "other-kind", Object: d.Ref, Field: "kind", Pos: o.Position("kind", true),
+		Message: fmt.Sprintf("%s %q is not an NFD kind: skipped", what, d.Ref.Name)}
+}

@@ -1,0 +1,11 @@
+// Package objects is nfd-fn's one object model: a Set of the NFD objects
+// (NodeFeature, NodeFeatureRule, NodeFeatureGroup) and Nodes a run reads,
+// each with its Origin (file, document index, ResourceList item, YAML node
+// for positions). Sets are built the same way whatever the input was:
+// ResourceList items (fn/), files and directories (ReadPaths), or bytes
+// (ReadBytes). Decoding is strict: a misspelt field is a diagnostic with
+// its field path and position, and the object is kept but marked Rejected,
+// as the API server would refuse it.
+//
+// The package does no logging; reading files is confined to ReadPaths.
+package objects

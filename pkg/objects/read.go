@@ -1,0 +1,183 @@
+package objects
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
+)
+
+// MaxFileSize caps the size of one input file (64 MiB): a larger file is
+// an error, not a read that exhausts memory.
+const MaxFileSize = 64 << 20
+
+// ReadPaths reads every file under paths (directories recursively: their
+// .yaml, .yml and .json files, hidden directories skipped; files named
+// explicitly whatever their extension) into one Set. Problems in the
+// files are diagnostics; a file that cannot be read at all is an error.
+// With note, every document nfd-fn skips gets an info diagnostic.
+func ReadPaths(paths []string, note bool) (*Set, diag.List, int, error) {
+	files, err := CollectFiles(paths)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	s := &Set{}
+	var ds diag.List
+	for _, f := range files {
+		data, err := readFile(f)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		ds = append(ds, s.ReadBytes(data, f, note)...)
+	}
+	return s, ds, len(files), nil
+}
+
+// readFile reads a regular file of at most MaxFileSize bytes: a FIFO or a
+// device is refused rather than read (it could block forever).
+func readFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading %s: not a regular file", path)
+	}
+	if info.Size() > MaxFileSize {
+		return nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn reads from one file", path, info.Size(), MaxFileSize)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("reading %s: more than the %d bytes nfd-fn reads from one file", path, MaxFileSize)
+	}
+	return data, nil
+}
+
+// CollectFiles expands directories into their YAML and JSON files, sorted;
+// hidden directories such as .git are skipped.
+func CollectFiles(paths []string) ([]string, error) {
+	var files []string
+	seen := map[string]bool{}
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			files = append(files, p)
+		}
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			add(p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && path != p && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() && isManifest(path) {
+				add(path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+func isManifest(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+// ReadBytes adds every document of one file's text to the set. A syntax
+// error is a diagnostic at its line; the documents before it are kept.
+func (s *Set) ReadBytes(data []byte, file string, note bool) diag.List {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var ds diag.List
+	for i := 0; ; i++ {
+		var n yaml.Node
+		err := dec.Decode(&n)
+		if errors.Is(err, io.EOF) {
+			return ds
+		}
+		if err != nil {
+			return append(ds, syntaxError(file, i, err))
+		}
+		if len(n.Content) == 0 || isNullDoc(n.Content[0]) {
+			continue
+		}
+		for _, doc := range Documents(n.Content[0]) {
+			o := Origin{File: file, Index: i, Item: -1, Node: doc}
+			d := Decode(doc)
+			if d.Class == Other || d.Class == NotObject {
+				if note {
+					ds = append(ds, OtherNote(d, o))
+				}
+				continue
+			}
+			ds = append(ds, s.Add(d, o)...)
+		}
+	}
+}
+
+// Documents expands a v1 List (what kubectl get -o yaml prints) into its
+// items; any other document is itself.
+func Documents(n *yaml.Node) []*yaml.Node {
+	kind := ys.Scalar(n, "kind")
+	if ys.Scalar(n, "apiVersion") != "v1" || (kind != "List" && !strings.HasSuffix(kind, "List")) {
+		return []*yaml.Node{n}
+	}
+	items := ys.Value(n, "items")
+	if items == nil || items.Kind != yaml.SequenceNode {
+		return []*yaml.Node{n}
+	}
+	return items.Content
+}
+
+func isNullDoc(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+var yamlErrLine = regexp.MustCompile(`line (\d+)`)
+
+func syntaxError(file string, index int, err error) diag.Diagnostic {
+	d := diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: file, Index: index},
+		Message: fmt.Sprintf("YAML does not parse: %v; the rest of the file is not checked", strings.TrimPrefix(err.Error(), "yaml: "))}
+	if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
+		d.Pos.Line, _ = strconv.Atoi(m[1])
+		d.Pos.Column = 1
+	}
+	return d
+}

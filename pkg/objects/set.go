@@ -1,0 +1,141 @@
+package objects
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
+)
+
+// Origin is where an object came from.
+type Origin struct {
+	// File is the file path (a file argument, or the kpt path annotation
+	// of a ResourceList item); Index the object's index in that file.
+	File  string
+	Index int
+	// Item is the object's position among ResourceList items; -1 when it
+	// did not come from a ResourceList.
+	Item int
+	// Node is the object's YAML, kept to locate fields; nil when it was
+	// released to save memory.
+	Node *yaml.Node
+}
+
+// Position is where the field (empty: the object itself) is in the input.
+// key selects the key of a mapping entry rather than its value.
+func (o Origin) Position(field string, key bool) diag.Position {
+	p := diag.Position{File: o.File, Index: o.Index}
+	if o.Node == nil {
+		return p
+	}
+	n := o.Node
+	if field != "" {
+		if f := yamlstrict.Locate(o.Node, field, key); f != nil {
+			n = f
+		}
+	}
+	p.Line, p.Column = n.Line, n.Column
+	return p
+}
+
+// Object is a decoded object with its origin.
+type Object[T any] struct {
+	Obj    T
+	Origin Origin
+	// Rejected marks an object that did not decode cleanly: the API
+	// server would refuse it, so it is checked but never rendered.
+	Rejected bool
+}
+
+// Set is every object of one run, in input order per kind.
+type Set struct {
+	Features []Object[*api.NodeFeature]
+	Rules    []Object[*api.NodeFeatureRule]
+	Groups   []Object[*api.NodeFeatureGroup]
+	Nodes    []Object[*Node]
+
+	// index maps object keys to origins; built on first use.
+	index map[diag.ObjectRef]Origin
+}
+
+// FeatureRef names a NodeFeature for diagnostics. The object refs of
+// the package leave APIVersion empty, so that they compare equal to the
+// engine's.
+func FeatureRef(o *api.NodeFeature) diag.ObjectRef {
+	return diag.ObjectRef{Kind: api.KindNodeFeature, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
+}
+
+// RuleRef names a NodeFeatureRule for diagnostics.
+func RuleRef(o *api.NodeFeatureRule) diag.ObjectRef {
+	return diag.ObjectRef{Kind: api.KindNodeFeatureRule, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
+}
+
+// GroupRef names a NodeFeatureGroup for diagnostics.
+func GroupRef(o *api.NodeFeatureGroup) diag.ObjectRef {
+	return diag.ObjectRef{Kind: api.KindNodeFeatureGroup, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
+}
+
+// NodeRef names a Node for diagnostics.
+func NodeRef(name string) diag.ObjectRef {
+	return diag.ObjectRef{Kind: "Node", Name: name}
+}
+
+// AcceptedRules are the rules that decoded cleanly, in input order.
+func (s *Set) AcceptedRules() []*api.NodeFeatureRule {
+	out := make([]*api.NodeFeatureRule, 0, len(s.Rules))
+	for _, o := range s.Rules {
+		if !o.Rejected {
+			out = append(out, o.Obj)
+		}
+	}
+	return out
+}
+
+// Origin finds where the object ref names came from; ok is false when the
+// set does not hold it. The first object of a name wins.
+func (s *Set) Origin(ref diag.ObjectRef) (Origin, bool) {
+	if s.index == nil {
+		s.buildIndex()
+	}
+	o, ok := s.index[ref.Key()]
+	if !ok {
+		return Origin{Item: -1}, false
+	}
+	return o, true
+}
+
+func (s *Set) buildIndex() {
+	s.index = map[diag.ObjectRef]Origin{}
+	add := func(ref diag.ObjectRef, o Origin) {
+		if _, dup := s.index[ref.Key()]; !dup {
+			s.index[ref.Key()] = o
+		}
+	}
+	for _, o := range s.Rules {
+		add(RuleRef(o.Obj), o.Origin)
+	}
+	for _, o := range s.Groups {
+		add(GroupRef(o.Obj), o.Origin)
+	}
+	for _, o := range s.Features {
+		add(FeatureRef(o.Obj), o.Origin)
+	}
+	for _, o := range s.Nodes {
+		add(NodeRef(o.Obj.Name), o.Origin)
+	}
+}
+
+// Place fills the positions of diagnostics that have none from the
+// origins of their objects.
+func (s *Set) Place(l diag.List) {
+	for i := range l {
+		d := &l[i]
+		if d.Pos != (diag.Position{}) {
+			continue
+		}
+		if o, ok := s.Origin(d.Object); ok {
+			d.Pos = o.Position(d.Field, false)
+		}
+	}
+}
