@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
@@ -98,7 +99,7 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	if n == nil || yamlstrict.IsNull(n) {
 		return fc, nil
 	}
-	kind, apiVersion := scalarAt(n, "kind"), scalarAt(n, "apiVersion")
+	kind, apiVersion := krm.ScalarAt(n, "kind"), krm.ScalarAt(n, "apiVersion")
 	switch {
 	case kind == "ConfigMap":
 		return fromConfigMap(n)
@@ -124,7 +125,7 @@ var configMapKeys = []string{"mode", "nfdNamespace", "instance", "enableTaints",
 func fromConfigMap(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	fc := &FunctionConfig{}
 	var problems []configProblem
-	data := valueAt(n, "data")
+	data := krm.ValueAt(n, "data")
 	if data == nil || yamlstrict.IsNull(data) {
 		return fc, nil
 	}

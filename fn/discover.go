@@ -7,8 +7,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
@@ -112,8 +114,8 @@ func sortProblems(ps []configProblem) {
 // NodeFeature of the same name and namespace (the object nfd-worker would
 // update). A new item is written to nodefeatures/<node>.yaml; a replaced
 // one keeps the file, index and id annotations of the item it replaces.
-func discoverList(rl *resourceList, discoverFn DiscoverFunc, r *results) {
-	settings, problems := loadConfig(rl.functionConfig)
+func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *results) {
+	settings, problems := loadConfig(rl.FunctionConfig)
 	for _, p := range problems {
 		if !p.warning {
 			r.add(engine.SeverityInfo, nil, "", "discover: not run, the functionConfig has errors")
@@ -133,27 +135,27 @@ func discoverList(rl *resourceList, discoverFn DiscoverFunc, r *results) {
 		return
 	}
 	old := findNodeFeature(rl, nf)
-	var oldItem *item
+	var oldItem *krm.Item
 	if old >= 0 {
-		oldItem = rl.items[old]
+		oldItem = rl.Items[old]
 	}
-	it, err := nodeFeatureItem(nf, oldItem, rl.indent)
+	it, err := nodeFeatureItem(nf, oldItem)
 	if err != nil {
 		r.add(engine.SeverityError, nil, "", fmt.Sprintf("discover: encoding the NodeFeature: %v", err))
 		return
 	}
 	if old < 0 {
-		rl.items = append(rl.items, it)
+		rl.Items = append(rl.Items, it)
 		return
 	}
-	rl.items[old] = it
+	rl.Items[old] = it
 }
 
 // findNodeFeature returns the index of the item with nf's apiVersion,
 // kind, name and namespace, or -1.
-func findNodeFeature(rl *resourceList, nf *api.NodeFeature) int {
-	for i, it := range rl.items {
-		if it.kind == nf.Kind && it.apiVersion == nf.APIVersion && it.name == nf.Metadata.Name && it.namespace == nf.Metadata.Namespace {
+func findNodeFeature(rl *krm.ResourceList, nf *api.NodeFeature) int {
+	for i, it := range rl.Items {
+		if it.Kind == nf.Kind && it.APIVersion == nf.APIVersion && it.Name == nf.Metadata.Name && it.Namespace == nf.Metadata.Namespace {
 			return i
 		}
 	}
@@ -161,19 +163,19 @@ func findNodeFeature(rl *resourceList, nf *api.NodeFeature) int {
 }
 
 // nodeFeatureItem encodes nf as a new item carrying the bookkeeping
-// annotations of old (whose raw text is indented by indent), or path
-// annotations for nodefeatures/<name>.yaml when old is nil.
-func nodeFeatureItem(nf *api.NodeFeature, old *item, indent int) (*item, error) {
+// annotations of old, or path annotations for nodefeatures/<name>.yaml
+// when old is nil.
+func nodeFeatureItem(nf *api.NodeFeature, old *krm.Item) (*krm.Item, error) {
 	ann := map[string]string{}
 	for k, v := range nf.Metadata.Annotations {
 		ann[k] = v
 	}
 	if old == nil {
 		path := NodeFeaturePathPrefix + nf.Metadata.Name + ".yaml"
-		ann[pathAnnotation], ann[indexAnnotation] = path, "0"
-		ann[legacyPathAnnotation], ann[legacyIndexAnnotation] = path, "0"
+		ann[kioutil.PathAnnotation], ann[kioutil.IndexAnnotation] = path, "0"
+		ann[kioutil.LegacyPathAnnotation], ann[kioutil.LegacyIndexAnnotation] = path, "0"
 	} else {
-		for k, v := range bookkeeping(old, indent) {
+		for k, v := range bookkeeping(old) {
 			ann[k] = v
 		}
 	}
@@ -184,24 +186,18 @@ func nodeFeatureItem(nf *api.NodeFeature, old *item, indent int) (*item, error) 
 
 // bookkeeping returns the annotations kpt and kyaml use to track where an
 // item came from (file, index, id).
-func bookkeeping(it *item, indent int) map[string]string {
-	n := it.node
-	if n == nil && it.raw != nil {
-		var doc yaml.Node
-		if yaml.Unmarshal(itemBody(it.raw, indent), &doc) == nil {
-			n = docContent(&doc)
-		}
-	}
+func bookkeeping(it *krm.Item) map[string]string {
+	n := it.Tree()
 	out := map[string]string{}
-	for k, v := range stringMap(mapAt(mapAt(n, "metadata"), "annotations")) {
+	for k, v := range krm.StringMap(krm.MapAt(krm.MapAt(n, "metadata"), "annotations")) {
 		if isBookkeeping(k) {
 			out[k] = v
 		}
 	}
-	if len(out) == 0 && it.file != "" {
-		idx := fmt.Sprint(it.index)
-		out[pathAnnotation], out[indexAnnotation] = it.file, idx
-		out[legacyPathAnnotation], out[legacyIndexAnnotation] = it.file, idx
+	if len(out) == 0 && it.File != "" {
+		idx := fmt.Sprint(it.Index)
+		out[kioutil.PathAnnotation], out[kioutil.IndexAnnotation] = it.File, idx
+		out[kioutil.LegacyPathAnnotation], out[kioutil.LegacyIndexAnnotation] = it.File, idx
 	}
 	return out
 }
@@ -218,7 +214,7 @@ func isBookkeeping(key string) bool {
 }
 
 // encodeItem marshals an object into a new, changed item.
-func encodeItem(obj any) (*item, error) {
+func encodeItem(obj any) (*krm.Item, error) {
 	b, err := sigsyaml.Marshal(obj)
 	if err != nil {
 		return nil, err
@@ -227,7 +223,7 @@ func encodeItem(obj any) (*item, error) {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, err
 	}
-	it := &item{changed: true}
-	it.setNode(docContent(&doc))
+	it := &krm.Item{Changed: true}
+	it.SetNode(krm.DocContent(&doc))
 	return it, nil
 }

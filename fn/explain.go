@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/explain"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -22,7 +23,7 @@ func explainNode(in inputs, renderer *master.Renderer, s Settings, r *results) {
 	}
 	var existing *master.NodeState
 	if it := in.nodes[s.ExplainNode]; it != nil {
-		existing = nodeState(it.node)
+		existing = nodeState(it.Node)
 	}
 	res, traces := renderer.ExplainNode(s.ExplainNode, objs, existing)
 	shown := 0
@@ -37,6 +38,6 @@ func explainNode(in inputs, renderer *master.Renderer, s Settings, r *results) {
 	if shown == 0 && s.ExplainRule != "" {
 		r.add(engine.SeverityWarning, nil, "", fmt.Sprintf("explainRule: no rule named %q", s.ExplainRule))
 	}
-	r.add(engine.SeverityInfo, &item{apiVersion: "v1", kind: "Node", name: s.ExplainNode}, "",
+	r.add(engine.SeverityInfo, &krm.Item{APIVersion: "v1", Kind: "Node", Name: s.ExplainNode}, "",
 		fmt.Sprintf("explain node %s: %s", s.ExplainNode, explain.Labels(&res)))
 }

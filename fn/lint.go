@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -9,15 +10,15 @@ import (
 // lintInput gathers the decoded NFD items for the lint checks, those that
 // did not decode cleanly included (marked rejected), and remembers which
 // item each document is.
-func lintInput(rl *resourceList, s Settings) (*lint.Input, map[*lint.Document]*item) {
+func lintInput(rl *krm.ResourceList, s Settings) (*lint.Input, map[*lint.Document]*krm.Item) {
 	in := &lint.Input{Options: s.Options}
-	items := map[*lint.Document]*item{}
-	for _, it := range rl.items {
-		d, ok := it.decoded.(*decodedNFD)
-		if !ok || it.parseErr != nil {
+	items := map[*lint.Document]*krm.Item{}
+	for _, it := range rl.Items {
+		d, ok := it.Decoded.(*decodedNFD)
+		if !ok || it.ParseErr != nil {
 			continue
 		}
-		doc := &lint.Document{File: it.file, Index: it.index}
+		doc := &lint.Document{File: it.File, Index: it.Index}
 		items[doc] = it
 		rejected := len(d.errs) > 0
 		switch o := d.obj.(type) {
@@ -33,7 +34,7 @@ func lintInput(rl *resourceList, s Settings) (*lint.Input, map[*lint.Document]*i
 }
 
 // findings records lint findings as results about their items.
-func (r *results) findings(fs []lint.Finding, items map[*lint.Document]*item) {
+func (r *results) findings(fs []lint.Finding, items map[*lint.Document]*krm.Item) {
 	for i := range fs {
 		res := fs[i].Result()
 		if it := items[fs[i].Doc]; it != nil {
@@ -48,7 +49,7 @@ func (r *results) findings(fs []lint.Finding, items map[*lint.Document]*item) {
 // lintRendered adds the lint checks to a render: the static ones the
 // render itself does not report, and the fleet checks on what the rules
 // did on each node.
-func lintRendered(rl *resourceList, s Settings, rendered []master.NodeResult, r *results) {
+func lintRendered(rl *krm.ResourceList, s Settings, rendered []master.NodeResult, r *results) {
 	in, items := lintInput(rl, s)
 	in.Rendering = true
 	findings := lint.Static(in)

@@ -2,7 +2,9 @@ package fn
 
 import (
 	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
@@ -10,11 +12,11 @@ import (
 
 // writeNode updates an existing Node item in place, or appends a new Node
 // item, with the rendered state.
-func writeNode(rl *resourceList, existing *item, n *master.NodeResult) {
+func writeNode(rl *krm.ResourceList, existing *krm.Item, n *master.NodeResult) {
 	if existing != nil {
-		if updateNodeItem(existing.node, &n.State) {
-			stampVersion(existing.node)
-			existing.changed = true
+		if updateNodeItem(existing.Node, &n.State) {
+			stampVersion(existing.Node)
+			existing.Changed = true
 		}
 		return
 	}
@@ -23,14 +25,14 @@ func writeNode(rl *resourceList, existing *item, n *master.NodeResult) {
 		// nothing worth writing either.
 		return
 	}
-	rl.items = append(rl.items, &item{node: newNodeItem(n.Name, &n.State), apiVersion: "v1", kind: "Node", name: n.Name})
+	rl.Items = append(rl.Items, &krm.Item{Node: newNodeItem(n.Name, &n.State), APIVersion: "v1", Kind: "Node", Name: n.Name})
 }
 
 // stampVersion records the nfd-fn version on a Node it changed. Nodes it
 // leaves alone keep whatever version wrote them, so a re-render with a new
 // release does not touch unchanged Nodes.
 func stampVersion(n *yaml.Node) {
-	setField(ensureMap(ensureMap(n, "metadata"), "annotations"), version.Annotation, strNode(version.Version))
+	krm.SetField(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), version.Annotation, krm.StrNode(version.Version))
 }
 
 func isEmptyState(s *master.NodeState) bool {
@@ -41,31 +43,31 @@ func isEmptyState(s *master.NodeState) bool {
 // with path annotations so kpt writes it to nodes/<name>.yaml.
 func newNodeItem(name string, s *master.NodeState) *yaml.Node {
 	path := NodePathPrefix + name + ".yaml"
-	annotations := map[string]string{pathAnnotation: path, indexAnnotation: "0",
-		legacyPathAnnotation: path, legacyIndexAnnotation: "0", version.Annotation: version.Version}
+	annotations := map[string]string{kioutil.PathAnnotation: path, kioutil.IndexAnnotation: "0",
+		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0", version.Annotation: version.Version}
 	for k, v := range s.Annotations {
 		annotations[k] = v
 	}
 	md := &yaml.Node{Kind: yaml.MappingNode}
-	setField(md, "name", strNode(name))
+	krm.SetField(md, "name", krm.StrNode(name))
 	if len(s.Labels) > 0 {
-		setField(md, "labels", mapNode(s.Labels))
+		krm.SetField(md, "labels", krm.MapNode(s.Labels))
 	}
-	setField(md, "annotations", mapNode(annotations))
+	krm.SetField(md, "annotations", krm.MapNode(annotations))
 	n := &yaml.Node{Kind: yaml.MappingNode}
-	setField(n, "apiVersion", strNode("v1"))
-	setField(n, "kind", strNode("Node"))
-	setField(n, "metadata", md)
+	krm.SetField(n, "apiVersion", krm.StrNode("v1"))
+	krm.SetField(n, "kind", krm.StrNode("Node"))
+	krm.SetField(n, "metadata", md)
 	if len(s.Taints) > 0 {
 		spec := &yaml.Node{Kind: yaml.MappingNode}
-		setField(spec, "taints", taintsNode(s.Taints))
-		setField(n, "spec", spec)
+		krm.SetField(spec, "taints", taintsNode(s.Taints))
+		krm.SetField(n, "spec", spec)
 	}
 	if len(s.Capacity) > 0 {
 		status := &yaml.Node{Kind: yaml.MappingNode}
-		setField(status, "capacity", mapNode(s.Capacity))
-		setField(status, "allocatable", mapNode(s.Allocatable))
-		setField(n, "status", status)
+		krm.SetField(status, "capacity", krm.MapNode(s.Capacity))
+		krm.SetField(status, "allocatable", krm.MapNode(s.Allocatable))
+		krm.SetField(n, "status", status)
 	}
 	return n
 }
@@ -74,22 +76,22 @@ func newNodeItem(name string, s *master.NodeState) *yaml.Node {
 // everything nfd-master does not manage. It reports whether anything changed.
 func updateNodeItem(n *yaml.Node, s *master.NodeState) bool {
 	changed := false
-	md := ensureMap(n, "metadata")
+	md := krm.EnsureMap(n, "metadata")
 	changed = syncOptionalMap(md, "labels", s.Labels) || changed
 	changed = syncOptionalMap(md, "annotations", s.Annotations) || changed
 	old := nodeState(n)
 	if !sameTaints(old.Taints, s.Taints) {
 		changed = true
 		if len(s.Taints) == 0 {
-			if spec := mapAt(n, "spec"); spec != nil {
-				removeField(spec, "taints")
+			if spec := krm.MapAt(n, "spec"); spec != nil {
+				krm.RemoveField(spec, "taints")
 			}
 		} else {
-			setField(ensureMap(n, "spec"), "taints", taintsNode(s.Taints))
+			krm.SetField(krm.EnsureMap(n, "spec"), "taints", taintsNode(s.Taints))
 		}
 	}
-	if len(s.Capacity) > 0 || mapAt(n, "status") != nil {
-		st := ensureMap(n, "status")
+	if len(s.Capacity) > 0 || krm.MapAt(n, "status") != nil {
+		st := krm.EnsureMap(n, "status")
 		changed = syncOptionalMap(st, "capacity", s.Capacity) || changed
 		changed = syncOptionalMap(st, "allocatable", s.Allocatable) || changed
 	}
@@ -99,10 +101,10 @@ func updateNodeItem(n *yaml.Node, s *master.NodeState) bool {
 // syncOptionalMap syncs the mapping at key, leaving it absent when it was
 // absent and stays empty.
 func syncOptionalMap(parent *yaml.Node, key string, want map[string]string) bool {
-	if mapAt(parent, key) == nil && len(want) == 0 {
+	if krm.MapAt(parent, key) == nil && len(want) == 0 {
 		return false
 	}
-	return syncStringMap(ensureMap(parent, key), want)
+	return krm.SyncStringMap(krm.EnsureMap(parent, key), want)
 }
 
 func sameTaints(a, b []api.Taint) bool {
@@ -121,13 +123,13 @@ func taintsNode(ts []api.Taint) *yaml.Node {
 	list := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, t := range ts {
 		m := &yaml.Node{Kind: yaml.MappingNode}
-		setField(m, "key", strNode(t.Key))
+		krm.SetField(m, "key", krm.StrNode(t.Key))
 		if t.Value != "" {
-			setField(m, "value", strNode(t.Value))
+			krm.SetField(m, "value", krm.StrNode(t.Value))
 		}
-		setField(m, "effect", strNode(t.Effect))
+		krm.SetField(m, "effect", krm.StrNode(t.Effect))
 		if t.TimeAdded != "" {
-			setField(m, "timeAdded", strNode(t.TimeAdded))
+			krm.SetField(m, "timeAdded", krm.StrNode(t.TimeAdded))
 		}
 		list.Content = append(list.Content, m)
 	}

@@ -10,8 +10,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/nova"
@@ -209,7 +211,7 @@ func RenderNova(input []byte, opts RunOptions) (file []byte, report []string, co
 // renderNova writes the Nova provider config for the rendered nodes into
 // the generated ConfigMap, after checking the provider configs already in
 // the package.
-func renderNova(rl *resourceList, s Settings, nodes []master.NodeResult, r *results) {
+func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *results) {
 	ns := s.Nova
 	if !ns.enabled {
 		return
@@ -245,15 +247,15 @@ func renderNova(rl *resourceList, s Settings, nodes []master.NodeResult, r *resu
 		*ns.capture = text
 	}
 	if syncNovaConfigMap(target, string(text), ns.path) {
-		stampNovaVersion(target.node)
-		target.changed = true
+		stampNovaVersion(target.Node)
+		target.Changed = true
 	}
 }
 
 // providerFile is a provider config found in the package: a data entry of
 // a ConfigMap, or an item that is itself a provider config.
 type providerFile struct {
-	it  *item
+	it  *krm.Item
 	key string // data key; empty when the item is the file
 	// index is the item's position in the input, to name a bare file.
 	index int
@@ -287,12 +289,12 @@ func (f *providerFile) report(r *results, sev engine.Severity, inner, msg string
 
 // name says where the file is, for messages about another file.
 func (f *providerFile) name() string {
-	where := f.it.file
+	where := f.it.File
 	switch {
-	case where == "" && f.it.kind == "":
+	case where == "" && f.it.Kind == "":
 		where = fmt.Sprintf("items[%d] (a provider config without apiVersion and kind)", f.index)
 	case where == "":
-		where = fmt.Sprintf("%s %s", f.it.kind, f.it.name)
+		where = fmt.Sprintf("%s %s", f.it.Kind, f.it.Name)
 	}
 	if f.key != "" {
 		where += " " + f.field()
@@ -301,35 +303,35 @@ func (f *providerFile) name() string {
 }
 
 type foundConfigs struct {
-	generated []*item
+	generated []*krm.Item
 	hand      []*providerFile
 }
 
 // findProviderConfigs sorts the package's provider configs into nfd-fn's
 // own ConfigMaps and the operator's files, and validates the latter.
-func findProviderConfigs(rl *resourceList, r *results) foundConfigs {
+func findProviderConfigs(rl *krm.ResourceList, r *results) foundConfigs {
 	var found foundConfigs
-	for index, it := range rl.items {
-		if it.parseErr != nil {
+	for index, it := range rl.Items {
+		if it.ParseErr != nil {
 			continue
 		}
 		switch {
-		case it.apiVersion == "v1" && it.kind == "ConfigMap":
-			n := itemNode(rl, it)
-			if scalarAt(mapAt(mapAt(n, "metadata"), "annotations"), NovaGeneratedAnnotation) == NovaGeneratedValue {
+		case it.APIVersion == "v1" && it.Kind == "ConfigMap":
+			n := it.Tree()
+			if krm.ScalarAt(krm.MapAt(krm.MapAt(n, "metadata"), "annotations"), NovaGeneratedAnnotation) == NovaGeneratedValue {
 				found.generated = append(found.generated, it)
 				continue
 			}
 			found.hand = append(found.hand, configMapFiles(it, n, r)...)
-		case it.apiVersion == "" && it.kind == "":
-			if f := plainFile(rl, it); f != nil {
+		case it.APIVersion == "" && it.Kind == "":
+			if f := plainFile(it); f != nil {
 				f.index = index
 				found.hand = append(found.hand, f)
 			}
 		}
 	}
 	for _, f := range found.hand {
-		text := []byte(f.it.dataText(f.key))
+		text := []byte(dataText(f.it, f.key))
 		var issues []nova.Issue
 		f.doc, issues = nova.Parse(text)
 		for _, iss := range issues {
@@ -339,23 +341,11 @@ func findProviderConfigs(rl *resourceList, r *results) foundConfigs {
 	return found
 }
 
-// itemNode returns an item's tree, parsing its raw text again when it was
-// dropped after reading.
-func itemNode(rl *resourceList, it *item) *yaml.Node {
-	if it.node == nil && it.raw != nil {
-		var doc yaml.Node
-		if yaml.Unmarshal(itemBody(it.raw, rl.indent), &doc) == nil {
-			it.node = docContent(&doc)
-		}
-	}
-	return it.node
-}
-
 // configMapFiles returns the data entries of a ConfigMap that hold a
 // provider config.
-func configMapFiles(it *item, n *yaml.Node, r *results) []*providerFile {
+func configMapFiles(it *krm.Item, n *yaml.Node, r *results) []*providerFile {
 	var out []*providerFile
-	data := mapAt(n, "data")
+	data := krm.MapAt(n, "data")
 	if data == nil {
 		return nil
 	}
@@ -375,12 +365,12 @@ func configMapFiles(it *item, n *yaml.Node, r *results) []*providerFile {
 
 // plainFile returns an item that is a provider config by itself (no
 // apiVersion or kind, but meta or providers), or nil.
-func plainFile(rl *resourceList, it *item) *providerFile {
-	n := itemNode(rl, it)
+func plainFile(it *krm.Item) *providerFile {
+	n := it.Tree()
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	text, err := encode(n)
+	text, err := krm.Encode(n)
 	if err != nil || !nova.LooksLikeProviderConfig(text) {
 		return nil
 	}
@@ -388,89 +378,89 @@ func plainFile(rl *resourceList, it *item) *providerFile {
 }
 
 // dataText is the text of a data entry, or the whole item for key "".
-func (it *item) dataText(key string) string {
+func dataText(it *krm.Item, key string) string {
 	if key == "" {
-		text, _ := encode(it.node)
+		text, _ := krm.Encode(it.Node)
 		return string(text)
 	}
-	return scalarAt(mapAt(it.node, "data"), key)
+	return krm.ScalarAt(krm.MapAt(it.Node, "data"), key)
 }
 
 // novaTarget returns the generated ConfigMap to write: the existing one
 // (preferring the one at path), or a new item appended to the list. Any
 // other generated ConfigMap is removed, so there is only ever one.
-func novaTarget(rl *resourceList, generated []*item, p string, r *results) *item {
+func novaTarget(rl *krm.ResourceList, generated []*krm.Item, p string, r *results) *krm.Item {
 	if len(generated) == 0 {
-		it := &item{node: newNovaConfigMap(), apiVersion: "v1", kind: "ConfigMap", name: NovaConfigMapName, changed: true}
-		rl.items = append(rl.items, it)
+		it := &krm.Item{Node: newNovaConfigMap(), APIVersion: "v1", Kind: "ConfigMap", Name: NovaConfigMapName, Changed: true}
+		rl.Items = append(rl.Items, it)
 		return it
 	}
 	keep := generated[0]
 	for _, it := range generated {
-		if it.file == p {
+		if it.File == p {
 			keep = it
 			break
 		}
 	}
-	drop := map[*item]bool{}
+	drop := map[*krm.Item]bool{}
 	for _, it := range generated {
 		if it != keep {
 			drop[it] = true
-			r.add(engine.SeverityInfo, it, "", fmt.Sprintf("removed: another nfd-fn Nova provider config ConfigMap (%s) is kept, and nfd-fn writes only one", keep.file))
+			r.add(engine.SeverityInfo, it, "", fmt.Sprintf("removed: another nfd-fn Nova provider config ConfigMap (%s) is kept, and nfd-fn writes only one", keep.File))
 		}
 	}
-	kept := rl.items[:0]
-	for _, it := range rl.items {
+	kept := rl.Items[:0]
+	for _, it := range rl.Items {
 		if !drop[it] {
 			kept = append(kept, it)
 		}
 	}
-	rl.items = kept
+	rl.Items = kept
 	return keep
 }
 
 func newNovaConfigMap() *yaml.Node {
 	md := &yaml.Node{Kind: yaml.MappingNode}
-	setField(md, "name", strNode(NovaConfigMapName))
+	krm.SetField(md, "name", krm.StrNode(NovaConfigMapName))
 	n := &yaml.Node{Kind: yaml.MappingNode}
-	setField(n, "apiVersion", strNode("v1"))
-	setField(n, "kind", strNode("ConfigMap"))
-	setField(n, "metadata", md)
+	krm.SetField(n, "apiVersion", krm.StrNode("v1"))
+	krm.SetField(n, "kind", krm.StrNode("ConfigMap"))
+	krm.SetField(n, "metadata", md)
 	return n
 }
 
 // syncNovaConfigMap makes the generated ConfigMap hold exactly text under
 // NovaDataKey, with its marker and path annotations; everything else (a
 // namespace, labels) is kept. It reports whether anything changed.
-func syncNovaConfigMap(it *item, text, p string) bool {
+func syncNovaConfigMap(it *krm.Item, text, p string) bool {
 	changed := false
-	ann := ensureMap(ensureMap(it.node, "metadata"), "annotations")
-	if scalarAt(ann, NovaGeneratedAnnotation) != NovaGeneratedValue {
-		setField(ann, NovaGeneratedAnnotation, strNode(NovaGeneratedValue))
+	ann := krm.EnsureMap(krm.EnsureMap(it.Node, "metadata"), "annotations")
+	if krm.ScalarAt(ann, NovaGeneratedAnnotation) != NovaGeneratedValue {
+		krm.SetField(ann, NovaGeneratedAnnotation, krm.StrNode(NovaGeneratedValue))
 		changed = true
 	}
-	if it.file != p || scalarAt(ann, pathAnnotation)+scalarAt(ann, legacyPathAnnotation) == "" {
-		for _, k := range []string{pathAnnotation, legacyPathAnnotation} {
-			setField(ann, k, strNode(p))
+	if it.File != p || krm.ScalarAt(ann, kioutil.PathAnnotation)+krm.ScalarAt(ann, kioutil.LegacyPathAnnotation) == "" {
+		for _, k := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} {
+			krm.SetField(ann, k, krm.StrNode(p))
 		}
-		for _, k := range []string{indexAnnotation, legacyIndexAnnotation} {
-			setField(ann, k, strNode("0"))
+		for _, k := range []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation} {
+			krm.SetField(ann, k, krm.StrNode("0"))
 		}
-		it.file, it.index = p, 0
+		it.File, it.Index = p, 0
 		changed = true
 	}
-	data := mapAt(it.node, "data")
+	data := krm.MapAt(it.Node, "data")
 	if data == nil || len(data.Content) != 2 || data.Content[0].Value != NovaDataKey || data.Content[1].Value != text {
 		d := &yaml.Node{Kind: yaml.MappingNode}
-		setField(d, NovaDataKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Style: yaml.LiteralStyle})
-		setField(it.node, "data", d)
+		krm.SetField(d, NovaDataKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Style: yaml.LiteralStyle})
+		krm.SetField(it.Node, "data", d)
 		changed = true
 	}
 	return changed
 }
 
 func stampNovaVersion(n *yaml.Node) {
-	setField(ensureMap(ensureMap(n, "metadata"), "annotations"), version.Annotation, strNode(version.Version))
+	krm.SetField(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), version.Annotation, krm.StrNode(version.Version))
 }
 
 // novaNodes extracts what NFD owns on each rendered node: the labels and
@@ -584,7 +574,7 @@ func checkShadowing(hand []*providerFile, doc *nova.Document, r *results) {
 
 // checkDuplicates reports identifications used more than once across the
 // hand-written files and the generated one.
-func checkDuplicates(hand []*providerFile, doc *nova.Document, target *item, r *results) {
+func checkDuplicates(hand []*providerFile, doc *nova.Document, target *krm.Item, r *results) {
 	files := append(append([]*providerFile(nil), hand...), &providerFile{it: target, key: NovaDataKey, doc: doc})
 	docs := make([]*nova.Document, len(files))
 	for i, f := range files {

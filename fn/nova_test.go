@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/internal/golden"
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 )
 
 // TestNovaProviderConfigGolden runs every testdata/nova/<case>/input.yaml
@@ -193,7 +194,7 @@ func loadTestConfig(t *testing.T, text string) novaSettings {
 	if err := yamlv3.Unmarshal([]byte(text), &doc); err != nil {
 		t.Fatal(err)
 	}
-	s, problems := loadConfig(docContent(&doc))
+	s, problems := loadConfig(krm.DocContent(&doc))
 	if len(problems) > 0 {
 		t.Fatalf("problems: %+v", problems)
 	}

@@ -3,6 +3,7 @@ package fn
 import (
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/nfdyaml"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -21,43 +22,43 @@ func isNode(apiVersion, kind string) bool { return apiVersion == "v1" && kind ==
 
 // decodeItem decodes the NFD kinds into typed objects. It runs in
 // parallel over items.
-func decodeItem(it *item) {
-	if it.node == nil || !isNFD(it.apiVersion) {
+func decodeItem(it *krm.Item) {
+	if it.Node == nil || !isNFD(it.APIVersion) {
 		return
 	}
 	var d decodedNFD
-	switch it.kind {
+	switch it.Kind {
 	case api.KindNodeFeature:
-		d.obj, d.errs = nfdyaml.DecodeNodeFeature(it.node)
+		d.obj, d.errs = nfdyaml.DecodeNodeFeature(it.Node)
 	case api.KindNodeFeatureRule:
-		d.obj, d.errs = nfdyaml.DecodeNodeFeatureRule(it.node)
+		d.obj, d.errs = nfdyaml.DecodeNodeFeatureRule(it.Node)
 	case api.KindNodeFeatureGroup:
-		d.obj, d.errs = nfdyaml.DecodeNodeFeatureGroup(it.node)
+		d.obj, d.errs = nfdyaml.DecodeNodeFeatureGroup(it.Node)
 	default:
 		return
 	}
-	it.decoded = &d
+	it.Decoded = &d
 }
 
 // keepItemNode keeps the trees of the items nfd-fn may rewrite.
-func keepItemNode(apiVersion, kind string) bool {
-	return isNode(apiVersion, kind) || (isNFD(apiVersion) && kind == api.KindNodeFeatureGroup)
+func keepItemNode(it *krm.Item) bool {
+	return isNode(it.APIVersion, it.Kind) || (isNFD(it.APIVersion) && it.Kind == api.KindNodeFeatureGroup)
 }
 
 // nodeState reads the managed part of an existing Node item.
 func nodeState(n *yaml.Node) *master.NodeState {
-	md := mapAt(n, "metadata")
-	st := mapAt(n, "status")
+	md := krm.MapAt(n, "metadata")
+	st := krm.MapAt(n, "status")
 	s := &master.NodeState{
-		Labels:      stringMap(mapAt(md, "labels")),
-		Annotations: stringMap(mapAt(md, "annotations")),
-		Capacity:    stringMap(mapAt(st, "capacity")),
-		Allocatable: stringMap(mapAt(st, "allocatable")),
+		Labels:      krm.StringMap(krm.MapAt(md, "labels")),
+		Annotations: krm.StringMap(krm.MapAt(md, "annotations")),
+		Capacity:    krm.StringMap(krm.MapAt(st, "capacity")),
+		Allocatable: krm.StringMap(krm.MapAt(st, "allocatable")),
 	}
-	if ts := valueAt(mapAt(n, "spec"), "taints"); ts != nil && ts.Kind == yaml.SequenceNode {
+	if ts := krm.ValueAt(krm.MapAt(n, "spec"), "taints"); ts != nil && ts.Kind == yaml.SequenceNode {
 		for _, t := range ts.Content {
-			s.Taints = append(s.Taints, api.Taint{Key: scalarAt(t, "key"), Value: scalarAt(t, "value"),
-				Effect: scalarAt(t, "effect"), TimeAdded: scalarAt(t, "timeAdded")})
+			s.Taints = append(s.Taints, api.Taint{Key: krm.ScalarAt(t, "key"), Value: krm.ScalarAt(t, "value"),
+				Effect: krm.ScalarAt(t, "effect"), TimeAdded: krm.ScalarAt(t, "timeAdded")})
 		}
 	}
 	return s

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
@@ -24,12 +25,12 @@ const NodePathPrefix = "nodes/"
 // every input item and every result; only an unreadable input fails early,
 // with an error and no output.
 func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
-	rl, err := readResourceList(input, decodeItem, keepItemNode)
+	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, Keep: keepItemNode})
 	if err != nil {
 		return 1, err
 	}
-	r := &results{items: rl.items}
-	settings, problems := loadConfig(rl.functionConfig)
+	r := &results{items: rl.Items}
+	settings, problems := loadConfig(rl.FunctionConfig)
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
 	}
@@ -37,7 +38,7 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 		settings.Nova.enabled, settings.Nova.capture = true, opts.NovaFile
 	}
 	for _, p := range problems {
-		r.config(rl.functionConfig, p)
+		r.config(rl.FunctionConfig, p)
 	}
 	switch settings.Mode {
 	case "validate":
@@ -48,11 +49,11 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 		renderList(rl, settings, r)
 	}
 	all := r.all()
-	if err := writeResourceList(out, rl, encodeResults(all)); err != nil {
+	if err := rl.Write(out, all); err != nil {
 		return 1, err
 	}
 	if opts.ErrorLog != nil {
-		logErrors(opts.ErrorLog, all)
+		krm.ErrorLines(opts.ErrorLog, all)
 	}
 	return r.exitCode(), nil
 }
@@ -77,40 +78,40 @@ type inputs struct {
 	features map[string][]master.NodeFeatureObject
 	rules    []*api.NodeFeatureRule
 	groups   []*groupItem
-	nodes    map[string]*item
+	nodes    map[string]*krm.Item
 }
 
 type groupItem struct {
-	it  *item
+	it  *krm.Item
 	obj *api.NodeFeatureGroup
 }
 
 // collectInputs sorts the items by kind and reports unreadable ones.
-func collectInputs(rl *resourceList, r *results) inputs {
-	in := inputs{features: map[string][]master.NodeFeatureObject{}, nodes: map[string]*item{}}
-	for _, it := range rl.items {
-		if it.parseErr != nil {
-			r.add(engine.SeverityError, it, "", fmt.Sprintf("item is not valid YAML and passes through unread: %v", it.parseErr))
+func collectInputs(rl *krm.ResourceList, r *results) inputs {
+	in := inputs{features: map[string][]master.NodeFeatureObject{}, nodes: map[string]*krm.Item{}}
+	for _, it := range rl.Items {
+		if it.ParseErr != nil {
+			r.add(engine.SeverityError, it, "", fmt.Sprintf("item is not valid YAML and passes through unread: %v", it.ParseErr))
 			continue
 		}
-		if isNode(it.apiVersion, it.kind) {
-			if prev, dup := in.nodes[it.name]; dup {
-				r.add(engine.SeverityError, it, "metadata.name", fmt.Sprintf("duplicate Node %q (also at %s); only the first is updated", it.name, prev.file))
+		if isNode(it.APIVersion, it.Kind) {
+			if prev, dup := in.nodes[it.Name]; dup {
+				r.add(engine.SeverityError, it, "metadata.name", fmt.Sprintf("duplicate Node %q (also at %s); only the first is updated", it.Name, prev.File))
 				continue
 			}
-			in.nodes[it.name] = it
+			in.nodes[it.Name] = it
 			continue
 		}
-		d, ok := it.decoded.(*decodedNFD)
+		d, ok := it.Decoded.(*decodedNFD)
 		if !ok {
-			if isNFD(it.apiVersion) {
-				r.add(engine.SeverityWarning, it, "kind", fmt.Sprintf("unknown NFD kind %q passes through untouched", it.kind))
+			if isNFD(it.APIVersion) {
+				r.add(engine.SeverityWarning, it, "kind", fmt.Sprintf("unknown NFD kind %q passes through untouched", it.Kind))
 			}
 			continue
 		}
 		if len(d.errs) > 0 {
 			for _, e := range d.errs {
-				r.add(engine.SeverityError, it, e.Path, e.Msg+fmt.Sprintf("; the API server would reject this %s, so nfd-fn ignores it", it.kind))
+				r.add(engine.SeverityError, it, e.Path, e.Msg+fmt.Sprintf("; the API server would reject this %s, so nfd-fn ignores it", it.Kind))
 			}
 			continue
 		}
@@ -126,7 +127,7 @@ func collectInputs(rl *resourceList, r *results) inputs {
 	return in
 }
 
-func (in *inputs) addNodeFeature(it *item, o *api.NodeFeature, r *results) {
+func (in *inputs) addNodeFeature(it *krm.Item, o *api.NodeFeature, r *results) {
 	node := o.Metadata.Labels[api.NodeNameLabel]
 	if node == "" {
 		r.add(engine.SeverityWarning, it, "metadata.labels",
@@ -155,17 +156,17 @@ func (in *inputs) nodeNames() []string {
 	return names
 }
 
-func renderList(rl *resourceList, s Settings, r *results) {
+func renderList(rl *krm.ResourceList, s Settings, r *results) {
 	in := collectInputs(rl, r)
 	rules, diags := engine.Compile(in.rules)
 	r.diagnostics(diags)
 	renderer := master.NewRenderer(s.Options, rules)
 	names := in.nodeNames()
 	rendered := make([]master.NodeResult, len(names))
-	parallel(len(names), func(i int) {
+	krm.Parallel(len(names), func(i int) {
 		var existing *master.NodeState
 		if it := in.nodes[names[i]]; it != nil {
-			existing = nodeState(it.node)
+			existing = nodeState(it.Node)
 		}
 		rendered[i] = renderer.RenderNode(names[i], in.features[names[i]], existing)
 	})
@@ -213,12 +214,12 @@ func memberName(n *master.NodeResult) string {
 	return n.Name
 }
 
-func setGroupStatus(it *item, members []string) {
+func setGroupStatus(it *krm.Item, members []string) {
 	list := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, m := range members {
-		list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{strNode("name"), strNode(m)}})
+		list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{krm.StrNode("name"), krm.StrNode(m)}})
 	}
-	old := valueAt(mapAt(it.node, "status"), "nodes")
+	old := krm.ValueAt(krm.MapAt(it.Node, "status"), "nodes")
 	if old != nil && sameMembers(old, members) {
 		return
 	}
@@ -228,8 +229,8 @@ func setGroupStatus(it *item, members []string) {
 		}
 		list.Style = yaml.FlowStyle
 	}
-	setField(ensureMap(it.node, "status"), "nodes", list)
-	it.changed = true
+	krm.SetField(krm.EnsureMap(it.Node, "status"), "nodes", list)
+	it.Changed = true
 }
 
 func sameMembers(n *yaml.Node, members []string) bool {
@@ -237,7 +238,7 @@ func sameMembers(n *yaml.Node, members []string) bool {
 		return false
 	}
 	for i, c := range n.Content {
-		if scalarAt(c, "name") != members[i] {
+		if krm.ScalarAt(c, "name") != members[i] {
 			return false
 		}
 	}

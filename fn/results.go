@@ -2,7 +2,6 @@ package fn
 
 import (
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -24,7 +24,7 @@ const maxNodesListed = 5
 // fleet of a thousand nodes does not produce a thousand copies.
 type results struct {
 	mu     sync.Mutex
-	items  []*item
+	items  []*krm.Item
 	fixed  []*framework.Result
 	folded map[foldKey]*foldedResult
 	order  []foldKey
@@ -45,7 +45,7 @@ type foldedResult struct {
 }
 
 // add records a result about an item.
-func (r *results) add(sev engine.Severity, it *item, field, msg string) {
+func (r *results) add(sev engine.Severity, it *krm.Item, field, msg string) {
 	res := &framework.Result{Severity: framework.Severity(sev), Message: msg}
 	if it != nil {
 		r.setItem(res, it, field)
@@ -56,17 +56,17 @@ func (r *results) add(sev engine.Severity, it *item, field, msg string) {
 }
 
 // setItem points a result at an item and a field in it.
-func (r *results) setItem(res *framework.Result, it *item, field string) {
-	res.ResourceRef = &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: it.apiVersion, Kind: it.kind},
-		NameMeta: kyaml.NameMeta{Name: it.name, Namespace: it.namespace}}
+func (r *results) setItem(res *framework.Result, it *krm.Item, field string) {
+	res.ResourceRef = &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: it.APIVersion, Kind: it.Kind},
+		NameMeta: kyaml.NameMeta{Name: it.Name, Namespace: it.Namespace}}
 	if field != "" {
 		if res.Field == nil {
 			res.Field = &framework.Field{}
 		}
 		res.Field.Path = field
 	}
-	if it.file != "" {
-		res.File = &framework.File{Path: it.file, Index: it.index}
+	if it.File != "" {
+		res.File = &framework.File{Path: it.File, Index: it.Index}
 	}
 }
 
@@ -76,11 +76,11 @@ func (r *results) config(fc *yaml.Node, p configProblem) {
 	if p.warning {
 		sev = engine.SeverityWarning
 	}
-	it := &item{}
+	it := &krm.Item{}
 	if fc != nil {
-		it.setNode(fc)
+		it.SetNode(fc)
 	} else {
-		it.apiVersion, it.kind, it.name = "v1", "ConfigMap", "functionConfig"
+		it.APIVersion, it.Kind, it.Name = "v1", "ConfigMap", "functionConfig"
 	}
 	r.add(sev, it, p.field, "functionConfig: "+p.msg)
 }
@@ -148,13 +148,13 @@ func (r *results) addNodeToTag(res *framework.Result, node string) {
 	res.Tags["nodes"] = nodes + node
 }
 
-func (r *results) find(o engine.ObjectRef) *item {
+func (r *results) find(o engine.ObjectRef) *krm.Item {
 	for _, it := range r.items {
-		if it.kind == o.Kind && it.name == o.Name && it.namespace == o.Namespace {
+		if it.Kind == o.Kind && it.Name == o.Name && it.Namespace == o.Namespace {
 			return it
 		}
 	}
-	return &item{apiVersion: api.APIVersion, kind: o.Kind, name: o.Name, namespace: o.Namespace}
+	return &krm.Item{APIVersion: api.APIVersion, Kind: o.Kind, Name: o.Name, Namespace: o.Namespace}
 }
 
 // all returns every result in a stable order.
@@ -187,13 +187,13 @@ func (r *results) all() []*framework.Result {
 		sort.Strings(nodes)
 		it := r.find(k.object)
 		res := &framework.Result{Severity: framework.Severity(k.sev), Message: fmt.Sprintf("%s: %s", describeNodes(nodes), k.message)}
-		res.ResourceRef = &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: it.apiVersion, Kind: it.kind},
-			NameMeta: kyaml.NameMeta{Name: it.name, Namespace: it.namespace}}
+		res.ResourceRef = &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: it.APIVersion, Kind: it.Kind},
+			NameMeta: kyaml.NameMeta{Name: it.Name, Namespace: it.Namespace}}
 		if k.field != "" {
 			res.Field = &framework.Field{Path: k.field}
 		}
-		if it.file != "" {
-			res.File = &framework.File{Path: it.file, Index: it.index}
+		if it.File != "" {
+			res.File = &framework.File{Path: it.File, Index: it.Index}
 		}
 		out = append(out, res)
 	}
@@ -208,41 +208,6 @@ func describeNodes(nodes []string) string {
 		return fmt.Sprintf("%d nodes (%s)", len(nodes), strings.Join(nodes, ", "))
 	}
 	return fmt.Sprintf("%d nodes (%s, ...)", len(nodes), strings.Join(nodes[:maxNodesListed], ", "))
-}
-
-// logErrors writes one line per error result: where, then the message.
-func logErrors(w io.Writer, all []*framework.Result) {
-	for _, res := range all {
-		if res.Severity != framework.Error {
-			continue
-		}
-		where := ""
-		if res.File != nil && res.File.Path != "" {
-			where = res.File.Path + ": "
-		}
-		if ref := res.ResourceRef; ref != nil {
-			where += ref.Kind + "/" + ref.Name + " "
-		}
-		if res.Field != nil && res.Field.Path != "" {
-			where += res.Field.Path + ": "
-		} else if where != "" {
-			where = strings.TrimSuffix(where, " ") + ": "
-		}
-		fmt.Fprintf(w, "nfd-fn: error: %s%s\n", where, strings.TrimSpace(res.Message))
-	}
-}
-
-// encodeResults encodes results as YAML nodes.
-func encodeResults(all []*framework.Result) []*yaml.Node {
-	var out []*yaml.Node
-	for _, res := range all {
-		var n yaml.Node
-		if err := n.Encode(res); err != nil {
-			continue
-		}
-		out = append(out, &n)
-	}
-	return out
 }
 
 // exitCode is 1 when any error result exists.

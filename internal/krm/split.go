@@ -1,29 +1,40 @@
-package fn
+package krm
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
-	"io"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // section is one top-level key of the ResourceList document, as raw text.
 type section struct {
 	key string
-	// raw is the whole section text, key line included.
+	// raw is the whole section text, key line included; nil for items.
 	raw []byte
+	// line is the 1-based line the section starts on.
+	line int
+}
+
+// chunk is the raw text of one item and the 1-based line it starts on.
+type chunk struct {
+	raw  []byte
+	line int
+}
+
+// split is what the fast splitter found.
+type split struct {
+	sections []section
+	items    []chunk
+	// indent is the column of the items' sequence dashes.
+	indent int
 }
 
 // splitDocument is the fast path for block-style ResourceLists (what kpt
 // and kustomize write): it cuts the document into top-level sections and
 // the items sequence into one raw chunk per item, without building a YAML
 // tree of the whole input. Items then pass through byte for byte, comments
-// and formatting included, and only the items nfd-fn reads are parsed.
+// and formatting included, and only the items the caller reads are parsed.
 // It returns ok=false when the document is not in the simple block layout
 // it understands; the caller then parses the document whole.
-func splitDocument(data []byte) (sections []section, items [][]byte, indent int, ok bool) {
+func splitDocument(data []byte) (sp split, ok bool) {
 	lines := splitLines(data)
 	i := 0
 	// Skip a leading document marker, comments and blank lines.
@@ -38,11 +49,11 @@ func splitDocument(data []byte) (sections []section, items [][]byte, indent int,
 		}
 		if bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, []byte("---")) {
 			// A second document or an end marker: leave it to the full parser.
-			return nil, nil, 0, false
+			return split{}, false
 		}
 		key, rest, isKey := topLevelKey(line)
 		if !isKey {
-			return nil, nil, 0, false
+			return split{}, false
 		}
 		end := i + 1
 		for end < len(lines) && !startsTopLevelKey(lines[end]) {
@@ -50,28 +61,29 @@ func splitDocument(data []byte) (sections []section, items [][]byte, indent int,
 		}
 		if key == "items" {
 			if len(bytes.TrimSpace(rest)) != 0 && !isComment(bytes.TrimSpace(rest)) {
-				return nil, nil, 0, false // flow style or scalar
+				return split{}, false // flow style or scalar
 			}
-			var good bool
-			items, indent, good = splitItems(lines[i+1 : end])
+			items, indent, good := splitItems(lines[i+1:end], i+2)
 			if !good {
-				return nil, nil, 0, false
+				return split{}, false
 			}
-			sections = append(sections, section{key: key})
+			sp.items, sp.indent = items, indent
+			sp.sections = append(sp.sections, section{key: key, line: i + 1})
 		} else {
-			sections = append(sections, section{key: key, raw: join(lines[i:end])})
+			sp.sections = append(sp.sections, section{key: key, raw: join(lines[i:end]), line: i + 1})
 		}
 		i = end
 	}
-	if len(sections) == 0 {
-		return nil, nil, 0, false // empty: let the full parser say so
+	if len(sp.sections) == 0 {
+		return split{}, false // empty: let the full parser say so
 	}
-	return sections, items, indent, true
+	return sp, true
 }
 
-// splitItems cuts the lines of a block sequence into items. Every item
-// starts with "- " at the sequence's indentation; deeper lines belong to it.
-func splitItems(lines [][]byte) (items [][]byte, indent int, ok bool) {
+// splitItems cuts the lines of a block sequence, the first of which is
+// input line first, into items. Every item starts with "- " at the
+// sequence's indentation; deeper lines belong to it.
+func splitItems(lines [][]byte, first int) (items []chunk, indent int, ok bool) {
 	indent = -1
 	start := -1
 	for j, line := range lines {
@@ -91,7 +103,7 @@ func splitItems(lines [][]byte) (items [][]byte, indent int, ok bool) {
 				return nil, 0, false
 			}
 			if start >= 0 {
-				items = append(items, join(lines[start:j]))
+				items = append(items, chunk{raw: join(lines[start:j]), line: first + start})
 			}
 			start = j
 		} else if start < 0 {
@@ -99,7 +111,7 @@ func splitItems(lines [][]byte) (items [][]byte, indent int, ok bool) {
 		}
 	}
 	if start >= 0 {
-		items = append(items, join(lines[start:]))
+		items = append(items, chunk{raw: join(lines[start:]), line: first + start})
 	}
 	if indent < 0 {
 		indent = 0
@@ -183,50 +195,4 @@ func topLevelKey(line []byte) (key string, rest []byte, ok bool) {
 		return "", nil, false
 	}
 	return string(k), after, true
-}
-
-// parseOneDocument parses data as exactly one YAML (or JSON) document
-// holding a mapping.
-func parseOneDocument(data []byte) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		if err == io.EOF {
-			return nil, fmt.Errorf("the input is empty: expected a ResourceList")
-		}
-		return nil, fmt.Errorf("parsing the ResourceList: %w", err)
-	}
-	var next yaml.Node
-	switch err := dec.Decode(&next); {
-	case err == io.EOF:
-	case err != nil:
-		return nil, fmt.Errorf("parsing the ResourceList: %w", err)
-	case docContent(&next) != nil && !yamlNull(docContent(&next)):
-		return nil, fmt.Errorf("the input holds more than one YAML document (a second one starts at line %d): nfd-fn reads one ResourceList", next.Line)
-	}
-	root := docContent(&doc)
-	if root == nil || root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("the input is not a ResourceList: expected a YAML mapping with items")
-	}
-	return root, nil
-}
-
-// isJSON reports whether the input is a JSON document (an object).
-func isJSON(data []byte) bool {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid(data)
-}
-
-func yamlNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
-}
-
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.ScalarNode:
-		return fmt.Sprintf("the scalar %q", n.Value)
-	}
-	return "something else"
 }

@@ -1,0 +1,86 @@
+package krm
+
+import (
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+)
+
+// Item is one entry of ResourceList.items.
+type Item struct {
+	// Raw is the item's original text, sequence dash and indentation
+	// included, when the list was read by the fast splitter; nil for new
+	// items and for lists that were parsed whole. Unchanged items with Raw
+	// are written back byte for byte.
+	Raw []byte
+	// Node is the parsed item. Read drops it after decoding unless
+	// ReadOptions.Keep asks to keep it; Tree parses Raw again.
+	Node *yaml.Node
+	// Changed marks an item whose Node must be encoded on output instead
+	// of writing Raw.
+	Changed bool
+	// ParseErr is set when the item is not valid YAML or exceeds a limit.
+	// Such an item has no Node, is not decoded and is left out of the
+	// output; the caller reports it (Pos and Line say where it is).
+	ParseErr error
+
+	// APIVersion, Kind, Name and Namespace identify the object.
+	APIVersion, Kind, Name, Namespace string
+	// File and Index are the item's internal.config.kubernetes.io/path
+	// and index annotations (or the legacy config.kubernetes.io ones).
+	File  string
+	Index int
+	// Pos is the item's position in the input's items, from 0; Line is
+	// the 1-based input line it starts on (0 for new items).
+	Pos, Line int
+	// Decoded is the caller's typed object, set by ReadOptions.Decode.
+	Decoded any
+
+	// indent is the column of the sequence dash in Raw.
+	indent int
+}
+
+// NewItem returns a changed item holding n, its identity read from n.
+func NewItem(n *yaml.Node) *Item {
+	it := &Item{Changed: true}
+	it.SetNode(n)
+	return it
+}
+
+// SetNode records n as the item's tree and reads its identity: apiVersion,
+// kind, name, namespace and the path and index annotations.
+func (it *Item) SetNode(n *yaml.Node) {
+	it.Node = n
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	it.APIVersion = ScalarAt(n, "apiVersion")
+	it.Kind = ScalarAt(n, "kind")
+	md := MapAt(n, "metadata")
+	it.Name = ScalarAt(md, "name")
+	it.Namespace = ScalarAt(md, "namespace")
+	ann := MapAt(md, "annotations")
+	it.File = ScalarAt(ann, kioutil.PathAnnotation)
+	if it.File == "" {
+		it.File = ScalarAt(ann, kioutil.LegacyPathAnnotation)
+	}
+	idx := ScalarAt(ann, kioutil.IndexAnnotation)
+	if idx == "" {
+		idx = ScalarAt(ann, kioutil.LegacyIndexAnnotation)
+	}
+	it.Index, _ = strconv.Atoi(idx)
+}
+
+// Tree returns the item's parsed tree, parsing Raw again (and keeping the
+// result) when the tree was dropped after decoding. It returns nil for an
+// item that does not parse. It is not safe for concurrent use on one item.
+func (it *Item) Tree() *yaml.Node {
+	if it.Node == nil && it.Raw != nil && it.ParseErr == nil {
+		var doc yaml.Node
+		if yaml.Unmarshal(itemBody(it.Raw, it.indent), &doc) == nil {
+			it.Node = DocContent(&doc)
+		}
+	}
+	return it.Node
+}

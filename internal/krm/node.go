@@ -1,0 +1,208 @@
+package krm
+
+import (
+	"bytes"
+	"sort"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ValueAt returns the value node of key in mapping m, following aliases,
+// or nil when m is not a mapping or has no such key.
+func ValueAt(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			v := m.Content[i+1]
+			for v.Kind == yaml.AliasNode && v.Alias != nil {
+				v = v.Alias
+			}
+			return v
+		}
+	}
+	return nil
+}
+
+// MapAt returns the mapping at key in m, or nil.
+func MapAt(m *yaml.Node, key string) *yaml.Node {
+	v := ValueAt(m, key)
+	if v == nil || v.Kind != yaml.MappingNode {
+		return nil
+	}
+	return v
+}
+
+// ScalarAt returns the scalar at key in m, or "" when it is absent, null
+// or not a scalar.
+func ScalarAt(m *yaml.Node, key string) string {
+	v := ValueAt(m, key)
+	if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
+		return ""
+	}
+	return v.Value
+}
+
+// StringMap reads a mapping of scalars; entries that are not scalars are
+// left out.
+func StringMap(m *yaml.Node) map[string]string {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := make(map[string]string, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if v := m.Content[i+1]; v.Kind == yaml.ScalarNode {
+			out[m.Content[i].Value] = v.Value
+		}
+	}
+	return out
+}
+
+// EnsureMap returns the mapping at key in m, creating it (or replacing a
+// value that is not a mapping) if needed.
+func EnsureMap(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			v := m.Content[i+1]
+			if v.Kind != yaml.MappingNode {
+				*v = yaml.Node{Kind: yaml.MappingNode}
+			}
+			return v
+		}
+	}
+	v := &yaml.Node{Kind: yaml.MappingNode}
+	m.Content = append(m.Content, StrNode(key), v)
+	return v
+}
+
+// SetField sets key to v in mapping m, in place if present, else at the end.
+func SetField(m *yaml.Node, key string, v *yaml.Node) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content[i+1] = v
+			return
+		}
+	}
+	m.Content = append(m.Content, StrNode(key), v)
+}
+
+// SetDefault sets key to v unless m already has it.
+func SetDefault(m *yaml.Node, key string, v *yaml.Node) {
+	if ValueAt(m, key) == nil {
+		SetField(m, key, v)
+	}
+}
+
+// RemoveField deletes key from mapping m.
+func RemoveField(m *yaml.Node, key string) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			m.Content = append(m.Content[:i], m.Content[i+2:]...)
+			return
+		}
+	}
+}
+
+// SyncStringMap makes mapping m hold exactly want: kept keys stay where
+// they are (with their comments), changed values are updated in place, and
+// new keys are appended in sorted order. It reports whether m changed.
+func SyncStringMap(m *yaml.Node, want map[string]string) bool {
+	changed := false
+	have := map[string]bool{}
+	kept := m.Content[:0:0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		nv, ok := want[k.Value]
+		if !ok {
+			changed = true
+			continue
+		}
+		have[k.Value] = true
+		if v.Kind != yaml.ScalarNode || v.Value != nv {
+			*v = *StrNode(nv)
+			changed = true
+		}
+		kept = append(kept, k, v)
+	}
+	var added []string
+	for k := range want {
+		if !have[k] {
+			added = append(added, k)
+		}
+	}
+	sort.Strings(added)
+	for _, k := range added {
+		kept = append(kept, StrNode(k), StrNode(want[k]))
+		changed = true
+	}
+	m.Content = kept
+	return changed
+}
+
+// StrNode is a string scalar that always reads back as a string.
+func StrNode(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if yaml11Special[s] {
+		// YAML 1.1 readers (kubectl, sigs.k8s.io/yaml) would read these
+		// plain scalars as booleans; quote them.
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+var yaml11Special = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
+	"n": true, "N": true, "no": true, "No": true, "NO": true,
+	"on": true, "On": true, "ON": true, "off": true, "Off": true, "OFF": true,
+}
+
+// MapNode is a mapping of string scalars with its keys sorted.
+func MapNode(m map[string]string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	SyncStringMap(n, m)
+	return n
+}
+
+// DocContent returns the content of a parsed document node: its root, or
+// nil for an empty document. Any other node is returned as it is.
+func DocContent(doc *yaml.Node) *yaml.Node {
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		return doc.Content[0]
+	}
+	if doc.Kind == 0 {
+		return nil
+	}
+	return doc
+}
+
+// IsNull reports whether n is a null scalar.
+func IsNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// Encode writes n as block YAML indented by two spaces, as nfd-fn writes
+// every object it creates.
+func Encode(n *yaml.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.ScalarNode:
+		return "the scalar " + strconv.Quote(n.Value)
+	}
+	return "something else"
+}
