@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
@@ -276,6 +277,7 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	}
 	problems = append(problems, fc.applyGates(s.Gates)...)
 	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
+	o.NodeFeatureGroups = s.Gates.Enabled(featuregate.NodeFeatureGroupAPI)
 	var novaProblems []configProblem
 	s.Nova, novaProblems = fc.resolveNova()
 	problems = append(problems, novaProblems...)
@@ -310,4 +312,18 @@ func setBool(dst *bool, v *bool) {
 	if v != nil {
 		*dst = *v
 	}
+}
+
+// config records a functionConfig problem.
+func (r *report) config(fc *yaml.Node, p configProblem) {
+	sev := diag.Error
+	if p.warning {
+		sev = diag.Warning
+	}
+	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
+	if fc != nil {
+		it = &krm.Item{}
+		it.SetNode(fc)
+	}
+	r.add(sev, it, p.field, "functionConfig: "+p.msg)
 }

@@ -54,10 +54,10 @@ type renderedList struct {
 }
 
 // TestConformanceMatchesReferenceEngine runs every case from
-// testdata/conformance (a copy of the shared conformance corpus) and
+// testdata/oracle-random (a copy of the shared conformance corpus) and
 // compares the rendered Nodes and groups with the reference output.
 func TestConformanceMatchesReferenceEngine(t *testing.T) {
-	dirs, err := filepath.Glob("../testdata/conformance/case-*")
+	dirs, err := filepath.Glob("../testdata/oracle-random/case-*")
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no conformance cases found: %v", err)
 	}
@@ -223,7 +223,7 @@ func renderTwice(t *testing.T, input []byte) (first, second []byte) {
 // TestRenderIsIdempotent checks that rendering the output again changes
 // nothing, byte for byte, on every conformance case.
 func TestRenderIsIdempotent(t *testing.T) {
-	dirs, _ := filepath.Glob("../testdata/conformance/case-*")
+	dirs, _ := filepath.Glob("../testdata/oracle-random/case-*")
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			input, err := os.ReadFile(filepath.Join(dir, "input.yaml"))

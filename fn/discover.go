@@ -12,8 +12,8 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
 )
 
 // NodeFeaturePathPrefix is the directory, relative to the package, that a
@@ -114,24 +114,24 @@ func sortProblems(ps []configProblem) {
 // NodeFeature of the same name and namespace (the object nfd-worker would
 // update). A new item is written to nodefeatures/<node>.yaml; a replaced
 // one keeps the file, index and id annotations of the item it replaces.
-func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *results) {
+func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *report) {
 	settings, problems := loadConfig(rl.FunctionConfig)
 	for _, p := range problems {
 		if !p.warning {
-			r.add(engine.SeverityInfo, nil, "", "discover: not run, the functionConfig has errors")
+			r.add(diag.Info, nil, "", "discover: not run, the functionConfig has errors")
 			return
 		}
 	}
 	if discoverFn == nil {
-		r.add(engine.SeverityError, nil, "", "mode discover is not available here: run nfd-fn on the host to snapshot (kpt fn eval --exec nfd-fn)")
+		r.add(diag.Error, nil, "", "mode discover is not available here: run nfd-fn on the host to snapshot (kpt fn eval --exec nfd-fn)")
 		return
 	}
 	nf, warnings, err := discoverFn(settings.Discover)
 	for _, w := range warnings {
-		r.add(engine.SeverityWarning, nil, "", "discover: "+w)
+		r.add(diag.Warning, nil, "", "discover: "+w)
 	}
 	if err != nil {
-		r.add(engine.SeverityError, nil, "", fmt.Sprintf("discover: %v", err))
+		r.add(diag.Error, nil, "", fmt.Sprintf("discover: %v", err))
 		return
 	}
 	old := findNodeFeature(rl, nf)
@@ -141,7 +141,7 @@ func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *results) {
 	}
 	it, err := nodeFeatureItem(nf, oldItem)
 	if err != nil {
-		r.add(engine.SeverityError, nil, "", fmt.Sprintf("discover: encoding the NodeFeature: %v", err))
+		r.add(diag.Error, nil, "", fmt.Sprintf("discover: encoding the NodeFeature: %v", err))
 		return
 	}
 	if old < 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
@@ -79,7 +80,7 @@ func updateNodeItem(n *yaml.Node, s *master.NodeState) bool {
 	md := krm.EnsureMap(n, "metadata")
 	changed = syncOptionalMap(md, "labels", s.Labels) || changed
 	changed = syncOptionalMap(md, "annotations", s.Annotations) || changed
-	old := nodeState(n)
+	old := objects.ReadNode(n).State
 	if !sameTaints(old.Taints, s.Taints) {
 		changed = true
 		if len(s.Taints) == 0 {

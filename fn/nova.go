@@ -15,9 +15,10 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
-	"github.com/nfd-fn/nfd-fn/pkg/nova"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/nova"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
@@ -211,7 +212,7 @@ func RenderNova(input []byte, opts RunOptions) (file []byte, report []string, co
 // renderNova writes the Nova provider config for the rendered nodes into
 // the generated ConfigMap, after checking the provider configs already in
 // the package.
-func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *results) {
+func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *report) {
 	ns := s.Nova
 	if !ns.enabled {
 		return
@@ -226,21 +227,21 @@ func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *
 			msg = p.Source + ": " + msg
 		}
 		if len(p.Nodes) > 0 {
-			msg = describeNodes(p.Nodes) + ": " + msg
+			msg = diag.DescribeNodes(p.Nodes) + ": " + msg
 		}
-		r.add(engine.Severity(p.Severity), target, field, msg)
+		r.add(diag.Severity(p.Severity), target, field, msg)
 	}
 	doc := leaveOutClaimed(full, found.hand, nodes, r)
 	checkShadowing(found.hand, doc, r)
 	checkDuplicates(found.hand, doc, target, r)
 	text, err := nova.Marshal(doc, novaHeader)
 	if err != nil {
-		r.add(engine.SeverityError, target, field, fmt.Sprintf("encoding the Nova provider config: %v", err))
+		r.add(diag.Error, target, field, fmt.Sprintf("encoding the Nova provider config: %v", err))
 		return
 	}
 	if _, issues := nova.Parse(text); len(issues) > 0 {
 		for _, iss := range issues {
-			r.add(engine.SeverityError, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+iss.String())
+			r.add(diag.Error, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+iss.String())
 		}
 	}
 	if ns.capture != nil {
@@ -271,7 +272,7 @@ func (f *providerFile) field() string {
 }
 
 // report adds a result about a place inside the file.
-func (f *providerFile) report(r *results, sev engine.Severity, inner, msg string) {
+func (f *providerFile) report(r *report, sev engine.Severity, inner, msg string) {
 	if f.key == "" {
 		// A bare file has no identity for resourceRef: say where it is.
 		where := f.name()
@@ -309,7 +310,7 @@ type foundConfigs struct {
 
 // findProviderConfigs sorts the package's provider configs into nfd-fn's
 // own ConfigMaps and the operator's files, and validates the latter.
-func findProviderConfigs(rl *krm.ResourceList, r *results) foundConfigs {
+func findProviderConfigs(rl *krm.ResourceList, r *report) foundConfigs {
 	var found foundConfigs
 	for index, it := range rl.Items {
 		if it.ParseErr != nil {
@@ -335,7 +336,7 @@ func findProviderConfigs(rl *krm.ResourceList, r *results) foundConfigs {
 		var issues []nova.Issue
 		f.doc, issues = nova.Parse(text)
 		for _, iss := range issues {
-			f.report(r, engine.Severity(iss.Severity), iss.Path, iss.Message)
+			f.report(r, diag.Severity(iss.Severity), iss.Path, iss.Message)
 		}
 	}
 	return found
@@ -343,7 +344,7 @@ func findProviderConfigs(rl *krm.ResourceList, r *results) foundConfigs {
 
 // configMapFiles returns the data entries of a ConfigMap that hold a
 // provider config.
-func configMapFiles(it *krm.Item, n *yaml.Node, r *results) []*providerFile {
+func configMapFiles(it *krm.Item, n *yaml.Node, r *report) []*providerFile {
 	var out []*providerFile
 	data := krm.MapAt(n, "data")
 	if data == nil {
@@ -356,7 +357,7 @@ func configMapFiles(it *krm.Item, n *yaml.Node, r *results) []*providerFile {
 		}
 		f := &providerFile{it: it, key: key}
 		if !strings.HasSuffix(key, ".yaml") {
-			f.report(r, engine.SeverityWarning, "", fmt.Sprintf("nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key))
+			f.report(r, diag.Warning, "", fmt.Sprintf("nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key))
 		}
 		out = append(out, f)
 	}
@@ -389,7 +390,7 @@ func dataText(it *krm.Item, key string) string {
 // novaTarget returns the generated ConfigMap to write: the existing one
 // (preferring the one at path), or a new item appended to the list. Any
 // other generated ConfigMap is removed, so there is only ever one.
-func novaTarget(rl *krm.ResourceList, generated []*krm.Item, p string, r *results) *krm.Item {
+func novaTarget(rl *krm.ResourceList, generated []*krm.Item, p string, r *report) *krm.Item {
 	if len(generated) == 0 {
 		it := &krm.Item{Node: newNovaConfigMap(), APIVersion: "v1", Kind: "ConfigMap", Name: NovaConfigMapName, Changed: true}
 		rl.Items = append(rl.Items, it)
@@ -406,7 +407,7 @@ func novaTarget(rl *krm.ResourceList, generated []*krm.Item, p string, r *result
 	for _, it := range generated {
 		if it != keep {
 			drop[it] = true
-			r.add(engine.SeverityInfo, it, "", fmt.Sprintf("removed: another nfd-fn Nova provider config ConfigMap (%s) is kept, and nfd-fn writes only one", keep.File))
+			r.add(diag.Info, it, "", fmt.Sprintf("removed: another nfd-fn Nova provider config ConfigMap (%s) is kept, and nfd-fn writes only one", keep.File))
 		}
 	}
 	kept := rl.Items[:0]
@@ -505,7 +506,7 @@ func owned(list string, values map[string]string) map[string]string {
 // provider config already names (nova-compute refuses a provider named
 // twice, and the operator's file wins), and reports where such a file
 // disagrees with what the rules produce for the node.
-func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.NodeResult, r *results) *nova.Document {
+func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.NodeResult, r *report) *nova.Document {
 	rendered := map[string]bool{}
 	for i := range nodes {
 		rendered[nodes[i].Name] = true
@@ -529,9 +530,9 @@ func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.N
 				want = &nova.Provider{}
 			}
 			at := fmt.Sprintf("providers[%d]", i)
-			f.report(r, engine.SeverityInfo, at, fmt.Sprintf("node %s is configured here by hand, so nfd-fn leaves it out of %s", name, NovaDataKey))
+			f.report(r, diag.Info, at, fmt.Sprintf("node %s is configured here by hand, so nfd-fn leaves it out of %s", name, NovaDataKey))
 			for _, d := range nova.Diff(p, want, vocab) {
-				f.report(r, engine.SeverityWarning, at, fmt.Sprintf("node %s: conflicts with the rules: %s", name, d))
+				f.report(r, diag.Warning, at, fmt.Sprintf("node %s: conflicts with the rules: %s", name, d))
 			}
 		}
 	}
@@ -547,7 +548,7 @@ func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.N
 // checkShadowing warns when the nodes nfd-fn names explicitly make
 // nova-compute ignore a hand-written $COMPUTE_NODE entry that declares
 // something they do not get otherwise.
-func checkShadowing(hand []*providerFile, doc *nova.Document, r *results) {
+func checkShadowing(hand []*providerFile, doc *nova.Document, r *report) {
 	for _, f := range hand {
 		for i := range f.doc.Providers {
 			p := &f.doc.Providers[i]
@@ -565,16 +566,16 @@ func checkShadowing(hand []*providerFile, doc *nova.Document, r *results) {
 			if len(lost) > 1 {
 				it = "them"
 			}
-			f.report(r, engine.SeverityWarning, fmt.Sprintf("providers[%d]", i), fmt.Sprintf(
+			f.report(r, diag.Warning, fmt.Sprintf("providers[%d]", i), fmt.Sprintf(
 				"nova-compute ignores this %s entry for providers named explicitly, and nfd-fn's %s names %s, so %s will not get %s from this entry; let the rules produce %s, or configure %s here by name",
-				nova.ComputeNode, NovaDataKey, describeNodes(nodes), those, strings.Join(lost, ", "), it, those))
+				nova.ComputeNode, NovaDataKey, diag.DescribeNodes(nodes), those, strings.Join(lost, ", "), it, those))
 		}
 	}
 }
 
 // checkDuplicates reports identifications used more than once across the
 // hand-written files and the generated one.
-func checkDuplicates(hand []*providerFile, doc *nova.Document, target *krm.Item, r *results) {
+func checkDuplicates(hand []*providerFile, doc *nova.Document, target *krm.Item, r *report) {
 	files := append(append([]*providerFile(nil), hand...), &providerFile{it: target, key: NovaDataKey, doc: doc})
 	docs := make([]*nova.Document, len(files))
 	for i, f := range files {
@@ -584,7 +585,7 @@ func checkDuplicates(hand []*providerFile, doc *nova.Document, target *krm.Item,
 		first := fmt.Sprintf("%s providers[%d]", files[d.First.Doc].name(), d.First.Provider)
 		for _, at := range d.Again {
 			id := docs[at.Doc].Providers[at.Provider].Identification
-			files[at.Doc].report(r, engine.SeverityError, fmt.Sprintf("providers[%d]", at.Provider), fmt.Sprintf(
+			files[at.Doc].report(r, diag.Error, fmt.Sprintf("providers[%d]", at.Provider), fmt.Sprintf(
 				"%s is already identified at %s; nova-compute refuses to start when a provider is identified twice across its provider config files", id, first))
 		}
 	}

@@ -1,65 +1,53 @@
 package fn
 
 import (
-	"go.yaml.in/yaml/v3"
+	"fmt"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/nfdyaml"
-	"github.com/nfd-fn/nfd-fn/pkg/master"
-	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// decodedNFD is what decodeItem stores for NFD kinds.
-type decodedNFD struct {
-	obj  any
-	errs []*yamlstrict.FieldError
-}
-
-func isNFD(apiVersion string) bool { return apiVersion == api.APIVersion }
-
-func isNode(apiVersion, kind string) bool { return apiVersion == "v1" && kind == "Node" }
-
-// decodeItem decodes the NFD kinds into typed objects. It runs in
-// parallel over items.
+// decodeItem reads an item as an object nfd-fn knows (objects.Decode). It
+// runs in parallel over items.
 func decodeItem(it *krm.Item) {
-	if it.Node == nil || !isNFD(it.APIVersion) {
-		return
+	if it.Node != nil {
+		it.Decoded = objects.Decode(it.Node)
 	}
-	var d decodedNFD
-	switch it.Kind {
-	case api.KindNodeFeature:
-		d.obj, d.errs = nfdyaml.DecodeNodeFeature(it.Node)
-	case api.KindNodeFeatureRule:
-		d.obj, d.errs = nfdyaml.DecodeNodeFeatureRule(it.Node)
-	case api.KindNodeFeatureGroup:
-		d.obj, d.errs = nfdyaml.DecodeNodeFeatureGroup(it.Node)
-	default:
-		return
-	}
-	it.Decoded = &d
 }
 
-// keepItemNode keeps the trees of the items nfd-fn may rewrite.
+// keepItemNode keeps the trees of the items nfd-fn may rewrite: Nodes and
+// NodeFeatureGroups.
 func keepItemNode(it *krm.Item) bool {
-	return isNode(it.APIVersion, it.Kind) || (isNFD(it.APIVersion) && it.Kind == api.KindNodeFeatureGroup)
+	d, ok := it.Decoded.(*objects.Decoded)
+	if !ok {
+		return false
+	}
+	_, group := d.Obj.(*api.NodeFeatureGroup)
+	return d.Class == objects.KubeNode || group
 }
 
-// nodeState reads the managed part of an existing Node item.
-func nodeState(n *yaml.Node) *master.NodeState {
-	md := krm.MapAt(n, "metadata")
-	st := krm.MapAt(n, "status")
-	s := &master.NodeState{
-		Labels:      krm.StringMap(krm.MapAt(md, "labels")),
-		Annotations: krm.StringMap(krm.MapAt(md, "annotations")),
-		Capacity:    krm.StringMap(krm.MapAt(st, "capacity")),
-		Allocatable: krm.StringMap(krm.MapAt(st, "allocatable")),
-	}
-	if ts := krm.ValueAt(krm.MapAt(n, "spec"), "taints"); ts != nil && ts.Kind == yaml.SequenceNode {
-		for _, t := range ts.Content {
-			s.Taints = append(s.Taints, api.Taint{Key: krm.ScalarAt(t, "key"), Value: krm.ScalarAt(t, "value"),
-				Effect: krm.ScalarAt(t, "effect"), TimeAdded: krm.ScalarAt(t, "timeAdded")})
+// readSet builds the object set of a ResourceList and reports the items
+// that cannot be read: those that do not parse, and NFD objects that do
+// not decode cleanly.
+func readSet(rl *krm.ResourceList, r *report) *objects.Set {
+	set := &objects.Set{}
+	for _, it := range rl.Items {
+		if it.ParseErr != nil {
+			r.add(diag.Error, it, "", fmt.Sprintf("item %d (line %d) is not valid YAML and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
+			continue
 		}
+		d, ok := it.Decoded.(*objects.Decoded)
+		if !ok {
+			continue
+		}
+		r.extend(set.Add(d, originOf(it)))
 	}
-	return s
+	return set
+}
+
+// originOf is where an item's object came from.
+func originOf(it *krm.Item) objects.Origin {
+	return objects.Origin{File: it.File, Index: it.Index, Item: it.Pos, Node: it.Node}
 }

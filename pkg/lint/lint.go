@@ -11,7 +11,9 @@
 package lint
 
 import (
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -31,6 +33,9 @@ type Options struct {
 func Static(set *objects.Set, opts Options) diag.List {
 	c := &checker{set: set, opts: opts.Master}
 	c.duplicateObjects()
+	if opts.Outputs {
+		c.rejectedCompile()
+	}
 	c.catalogue()
 	if opts.Outputs {
 		c.outputs()
@@ -54,4 +59,24 @@ func (c *checker) add(o objects.Origin, ref diag.ObjectRef, sev diag.Severity, c
 	c.findings = append(c.findings, diag.Diagnostic{Severity: sev, Check: check, Object: ref, Field: field,
 		Pos: o.Position(field, key), Message: msg})
 	return &c.findings[len(c.findings)-1]
+}
+
+// rejectedCompile reports the compile diagnostics of the objects the API
+// server would refuse: the pipeline compiles only the accepted ones, but a
+// user fixing a file wants every problem in it at once.
+func (c *checker) rejectedCompile() {
+	var rules []*api.NodeFeatureRule
+	for _, o := range c.set.Rules {
+		if o.Rejected {
+			rules = append(rules, o.Obj)
+		}
+	}
+	_, diags := engine.Compile(rules)
+	for _, g := range c.set.Groups {
+		if g.Rejected {
+			_, gd := engine.CompileGroup(g.Obj)
+			diags = append(diags, gd...)
+		}
+	}
+	c.findings = append(c.findings, master.WithChecks(diags)...)
 }

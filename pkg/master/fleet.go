@@ -60,7 +60,7 @@ func Prepare(set *objects.Set, opts Options) *Pipeline {
 	p.attachNodes()
 	p.names = p.nodeNames()
 	rules, diags := engine.Compile(set.AcceptedRules())
-	p.diags = append(p.diags, withChecks(diags)...)
+	p.diags = append(p.diags, WithChecks(diags)...)
 	p.renderer = NewRenderer(opts, rules)
 	return p
 }
@@ -157,9 +157,9 @@ func (p *Pipeline) nodeNames() []string {
 	return names
 }
 
-// withChecks names the check behind each compile diagnostic that does not
+// WithChecks names the check behind each compile diagnostic that does not
 // name one, from its field path.
-func withChecks(ds []engine.Diagnostic) diag.List {
+func WithChecks(ds []engine.Diagnostic) diag.List {
 	out := make(diag.List, len(ds))
 	for i, d := range ds {
 		if d.Check == "" {

@@ -21,7 +21,7 @@ func (p *Pipeline) renderGroups(f *Fleet) {
 			continue
 		}
 		cg, diags := engine.CompileGroup(g.Obj)
-		f.Diagnostics = append(f.Diagnostics, withChecks(diags)...)
+		f.Diagnostics = append(f.Diagnostics, WithChecks(diags)...)
 		gr := GroupResult{Group: g, Members: []string{}}
 		seen := map[string]bool{}
 		for n := range f.Nodes {

@@ -3,11 +3,13 @@ package master
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -28,13 +30,28 @@ func (r *Renderer) patch(old *NodeState, d desired, res *NodeResult) NodeState {
 		o.annotationName(api.FeatureAnnotationsTrackingAnnotation),
 		o.annotationName("master.version"),
 		o.annotationName("worker.version"))
+	capacity, allocatable, err := o.patchResources(old, d.resources)
+	if err != nil {
+		// nfd-master sends the status patch first and stops when it fails.
+		res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Error, Check: "node-update-failed",
+			Object: diag.ObjectRef{Kind: "Node", Name: res.Name}, Field: "status.capacity",
+			Message: fmt.Sprintf("nfd-master's extended resource patch fails (%v), so it leaves the node as it was", err)})
+		return cloneState(old)
+	}
 	out := NodeState{
 		Labels:      applyPatch(old.Labels, d.labels, ownedLabels, o.AllowOverwrite),
 		Annotations: applyPatch(old.Annotations, annotations, ownedAnnotations, o.AllowOverwrite),
+		Capacity:    capacity,
+		Allocatable: allocatable,
 	}
-	out.Capacity, out.Allocatable = o.patchResources(old, d.resources)
 	out.Taints = o.patchTaints(old, d.taints, &out, res)
 	return out
+}
+
+// cloneState copies a node state, maps included.
+func cloneState(s *NodeState) NodeState {
+	return NodeState{Labels: maps.Clone(s.Labels), Annotations: maps.Clone(s.Annotations),
+		Taints: append([]api.Taint(nil), s.Taints...), Capacity: maps.Clone(s.Capacity), Allocatable: maps.Clone(s.Allocatable)}
 }
 
 // trackingAnnotations builds the annotations nfd-master writes: the sorted
@@ -102,8 +119,10 @@ func applyPatch(old, want map[string]string, owned []string, overwrite bool) map
 }
 
 // patchResources mirrors nfd-master's extended resource patches on
-// status.capacity and status.allocatable.
-func (o *Options) patchResources(old *NodeState, want map[string]string) (capacity, allocatable map[string]string) {
+// status.capacity and status.allocatable. Like the JSON patch nfd-master
+// sends, it fails when it would remove or replace an allocatable entry
+// that is not there, or write a value that is not a quantity.
+func (o *Options) patchResources(old *NodeState, want map[string]string) (capacity, allocatable map[string]string, err error) {
 	capacity, allocatable = maps.Clone(old.Capacity), maps.Clone(old.Allocatable)
 	if capacity == nil {
 		capacity = map[string]string{}
@@ -116,18 +135,29 @@ func (o *Options) patchResources(old *NodeState, want map[string]string) (capaci
 			continue
 		}
 		if _, needed := want[name]; !needed {
+			if _, ok := old.Allocatable[name]; !ok {
+				return nil, nil, fmt.Errorf("removing %s from status.allocatable, which does not have it", name)
+			}
 			delete(capacity, name)
 			delete(allocatable, name)
 		}
 	}
-	for name, value := range want {
-		if cur, ok := old.Capacity[name]; ok && sameQuantity(cur, value) {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
+		value := want[name]
+		cur, ok := old.Capacity[name]
+		if ok && sameQuantity(cur, value) {
 			continue
+		}
+		if _, err := resource.ParseQuantity(value); err != nil {
+			return nil, nil, fmt.Errorf("%s: %q is not a quantity", name, value)
+		}
+		if _, inAlloc := old.Allocatable[name]; ok && !inAlloc {
+			return nil, nil, fmt.Errorf("replacing %s in status.allocatable, which does not have it", name)
 		}
 		capacity[name] = value
 		allocatable[name] = value
 	}
-	return capacity, allocatable
+	return capacity, allocatable, nil
 }
 
 // sameQuantity compares like nfd-master: the current quantity as an
@@ -148,7 +178,11 @@ func (o *Options) patchTaints(old *NodeState, want []api.Taint, out *NodeState, 
 	// nfd-master does not prefix the taints annotation with the instance.
 	annName := api.AnnotationNs + "/" + api.NodeTaintsAnnotation
 	taints := append([]api.Taint(nil), old.Taints...)
-	oldOwned, err := parseTaints(old.Annotations[annName])
+	var oldOwned []api.Taint
+	var err error
+	if v, ok := old.Annotations[annName]; ok {
+		oldOwned, err = parseTaints(v)
+	}
 	if err != nil {
 		res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Error,
 			Object: diag.ObjectRef{Kind: "Node", Name: res.Name}, Field: "metadata.annotations[" + quoteKey(annName) + "]",
@@ -225,24 +259,68 @@ func taintString(t api.Taint) string {
 	return s
 }
 
-// parseTaints reads key[=value]:effect entries, comma separated.
+// parseTaints reads the taints annotation the way nfd-master does (with
+// Kubernetes' taint parser): comma-separated key[=value]:effect entries,
+// each with a qualified key, a label-value value and a known effect, no two
+// with the same key and effect. Entries ending in "-" are removals and
+// are skipped. An annotation that is present but empty fails, as it does
+// in nfd-master.
 func parseTaints(s string) ([]api.Taint, error) {
-	if s == "" {
-		return nil, nil
-	}
 	var out []api.Taint
+	seen := map[[2]string]bool{}
 	for _, spec := range strings.Split(s, ",") {
-		kv, effect, ok := strings.Cut(spec, ":")
-		if !ok {
-			return nil, fmt.Errorf("invalid taint spec %q", spec)
+		if strings.HasSuffix(spec, "-") {
+			if _, err := parseTaint(strings.TrimSuffix(spec, "-")); err != nil {
+				return nil, err
+			}
+			continue
 		}
-		switch effect {
-		case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
-		default:
-			return nil, fmt.Errorf("invalid taint effect %q in %q", effect, spec)
+		t, err := parseTaint(spec)
+		if err != nil {
+			return nil, err
 		}
-		key, value, _ := strings.Cut(kv, "=")
-		out = append(out, api.Taint{Key: key, Value: value, Effect: effect})
+		if t.Effect == "" {
+			return nil, fmt.Errorf("unknown taint spec %q: no effect", spec)
+		}
+		if seen[[2]string{t.Key, t.Effect}] {
+			return nil, fmt.Errorf("duplicated taints with the same key and effect: %s", taintString(t))
+		}
+		seen[[2]string{t.Key, t.Effect}] = true
+		out = append(out, t)
 	}
 	return out, nil
+}
+
+// parseTaint reads one key[=value][:effect] entry.
+func parseTaint(spec string) (api.Taint, error) {
+	var t api.Taint
+	parts := strings.Split(spec, ":")
+	switch len(parts) {
+	case 1:
+		t.Key = parts[0]
+	case 2:
+		t.Effect = parts[1]
+		switch t.Effect {
+		case api.TaintEffectNoSchedule, api.TaintEffectPreferNoSchedule, api.TaintEffectNoExecute:
+		default:
+			return t, fmt.Errorf("invalid taint effect %q in %q", t.Effect, spec)
+		}
+		kv := strings.Split(parts[0], "=")
+		if len(kv) > 2 {
+			return t, fmt.Errorf("invalid taint spec %q", spec)
+		}
+		t.Key = kv[0]
+		if len(kv) == 2 {
+			t.Value = kv[1]
+			if errs := k8svalidation.IsValidLabelValue(t.Value); len(errs) > 0 {
+				return t, fmt.Errorf("invalid taint spec %q: %s", spec, strings.Join(errs, "; "))
+			}
+		}
+	default:
+		return t, fmt.Errorf("invalid taint spec %q", spec)
+	}
+	if errs := k8svalidation.IsQualifiedName(t.Key); len(errs) > 0 {
+		return t, fmt.Errorf("invalid taint spec %q: %s", spec, strings.Join(errs, "; "))
+	}
+	return t, nil
 }

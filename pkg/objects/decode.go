@@ -53,7 +53,7 @@ func Decode(n *yaml.Node) *Decoded {
 		Namespace: ys.Scalar(md, "namespace"), Name: ys.Scalar(md, "name")}}
 	switch {
 	case d.Ref.APIVersion == "v1" && d.Ref.Kind == "Node":
-		d.Class, d.Obj = KubeNode, decodeNode(n)
+		d.Class, d.Obj = KubeNode, ReadNode(n)
 	case d.Ref.APIVersion == api.APIVersion:
 		d.decodeNFD(n)
 	case groupOf(d.Ref.APIVersion) == api.Group:

@@ -29,8 +29,8 @@ func (s *NodeState) IsEmpty() bool {
 		len(s.Capacity) == 0 && len(s.Allocatable) == 0
 }
 
-// decodeNode reads the managed part of a v1 Node.
-func decodeNode(n *yaml.Node) *Node {
+// ReadNode reads the name and the managed part of a v1 Node.
+func ReadNode(n *yaml.Node) *Node {
 	md := ys.Mapping(n, "metadata")
 	st := ys.Mapping(n, "status")
 	node := &Node{Name: ys.Scalar(md, "name"), State: NodeState{

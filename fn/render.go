@@ -1,0 +1,55 @@
+package fn
+
+import (
+	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// renderList is mode render: the fleet pipeline over the list's objects,
+// the rendered Nodes and NodeFeatureGroup status written back into the
+// list, then lint's checks, explain and the Nova provider config.
+func renderList(rl *krm.ResourceList, s Settings, r *report) {
+	set := readSet(rl, r)
+	p := master.Prepare(set, s.Options)
+	fleet := p.Render()
+	for i := range fleet.Nodes {
+		writeNode(rl, nodeItem(rl, set, fleet.Nodes[i].Name), &fleet.Nodes[i])
+	}
+	for _, g := range fleet.Groups {
+		setGroupStatus(rl.Items[g.Group.Origin.Item], g.Members)
+	}
+	findings := lint.Static(set, lint.Options{Master: s.Options})
+	findings = append(findings, lint.Fleet(set, fleet, s.Options)...)
+	set.Place(findings)
+	findings.SortByPosition()
+	r.extend(fleet.Diagnostics)
+	r.extend(findings)
+	explainNode(p, s, r)
+	renderNova(rl, s, fleet.Nodes, r)
+	r.extend(fleet.NodeDiagnostics)
+	set.Place(r.list)
+}
+
+// validateList is mode validate: decoding, the rule engine's compile
+// checks, lint's checks and, when the list holds NodeFeatures, the fleet
+// checks; hand-written Nova provider configs in the package are checked
+// against Nova's schema. Items pass through untouched.
+func validateList(rl *krm.ResourceList, s Settings, r *report) {
+	set := readSet(rl, r)
+	_, findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
+	r.extend(findings)
+	findProviderConfigs(rl, r)
+	set.Place(r.list)
+}
+
+// nodeItem is the item of the first Node object of the name, or nil.
+func nodeItem(rl *krm.ResourceList, set *objects.Set, name string) *krm.Item {
+	for _, o := range set.Nodes {
+		if o.Obj.Name == name {
+			return rl.Items[o.Origin.Item]
+		}
+	}
+	return nil
+}
