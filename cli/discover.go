@@ -13,7 +13,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/fn"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
@@ -39,7 +38,9 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o.Sources, o.SkipSources = fn.SplitList(*sources), fn.SplitList(*skip)
-	nf, warnings, err := hostDiscoverTo(o, stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), fn.DiscoverTimeout)
+	defer cancel()
+	nf, warnings, err := hostDiscoverTo(ctx, o, stderr, false)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
@@ -60,11 +61,14 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 }
 
 // hostDiscover is the fn.DiscoverFunc of the KRM mode discover (kpt fn
-// eval --exec nfd-fn -- mode=discover): the host-name fallback for the node
-// name comes back as a warning.
-func hostDiscover(o fn.DiscoverOptions) (*api.NodeFeature, []string, error) {
+// eval --exec nfd-fn -- mode=discover): its paths come from input nfd-fn
+// did not write, so discovery is confined to the host root (the worker
+// configuration and features.d paths are read below it, and no file's
+// contents reach the warnings); the host-name fallback for the node name
+// comes back as a warning.
+func hostDiscover(ctx context.Context, o fn.DiscoverOptions) (*api.NodeFeature, []string, error) {
 	var note strings.Builder
-	nf, warnings, err := hostDiscoverTo(o, &note)
+	nf, warnings, err := hostDiscoverTo(ctx, o, &note, true)
 	if s := strings.TrimSpace(note.String()); s != "" {
 		warnings = append([]string{strings.TrimPrefix(s, "note: ")}, warnings...)
 	}
@@ -72,20 +76,14 @@ func hostDiscover(o fn.DiscoverOptions) (*api.NodeFeature, []string, error) {
 }
 
 // hostDiscoverTo runs discovery with the options, resolving the node name
-// (noted on notes when it falls back to the host name) and reading the
-// worker configuration file.
-func hostDiscoverTo(o fn.DiscoverOptions, notes io.Writer) (*api.NodeFeature, []string, error) {
+// (noted on notes when it falls back to the host name). With confine, the
+// worker configuration and features.d paths name files below the host
+// root; without, files of this machine.
+func hostDiscoverTo(ctx context.Context, o fn.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
 	opts := discover.Options{HostRoot: o.HostRoot, FeaturesDir: o.FeaturesDir, Namespace: o.Namespace,
 		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, Version: version.Version,
-		Evaluator: engineEvaluator{}, NodeName: resolveNodeName(o.NodeName, notes)}
-	if o.WorkerConfig != "" {
-		b, err := os.ReadFile(o.WorkerConfig)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading the nfd-worker configuration: %w", err)
-		}
-		opts.WorkerConfig = b
-	}
-	nf, warnings, err := discover.Discover(context.Background(), opts)
+		WorkerConfigPath: o.WorkerConfig, Confine: confine, NodeName: resolveNodeName(o.NodeName, notes)}
+	nf, warnings, err := discover.Discover(ctx, opts)
 	msgs := make([]string, len(warnings))
 	for i, w := range warnings {
 		msgs[i] = w.String()
@@ -107,16 +105,4 @@ func resolveNodeName(flagValue string, notes io.Writer) string {
 	}
 	fmt.Fprintf(notes, "note: NODE_NAME is not set; using the host name %q as the node name\n", h)
 	return h
-}
-
-// engineEvaluator runs nfd-worker's custom rules with nfd-fn's engine.
-type engineEvaluator struct{}
-
-// EvaluateRule implements discover.RuleEvaluator.
-func (engineEvaluator) EvaluateRule(r api.Rule, f api.Features) (discover.RuleOutput, error) {
-	out, matched, err := engine.EvaluateRule(&r, &f)
-	if err != nil || !matched {
-		return discover.RuleOutput{}, err
-	}
-	return discover.RuleOutput{Matched: true, Labels: out.Labels, Vars: out.Vars}, nil
 }

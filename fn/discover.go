@@ -1,9 +1,11 @@
 package fn
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -24,28 +26,38 @@ const NodeFeaturePathPrefix = "nodefeatures/"
 // DiscoverOptions are the mode discover settings of the functionConfig.
 // Empty fields mean the DiscoverFunc's defaults.
 type DiscoverOptions struct {
-	// HostRoot is the directory read instead of / (key hostRoot).
+	// HostRoot is the directory read instead of / (key hostRoot); every
+	// other path below is read inside it.
 	HostRoot string
 	// NodeName names the node (key nodeName); by default $NODE_NAME, else
 	// the host name.
 	NodeName string
 	// Namespace is the NodeFeature's namespace (key nfdNamespace).
 	Namespace string
-	// FeaturesDir is the features.d directory (key featuresDir).
+	// FeaturesDir is the features.d directory (key featuresDir), below
+	// HostRoot in KRM mode.
 	FeaturesDir string
 	// Sources and SkipSources select sources (keys sources, skipSources).
 	Sources, SkipSources []string
 	// WorkerConfig is the path of an nfd-worker configuration file (key
-	// workerConfig).
+	// workerConfig), below HostRoot in KRM mode.
 	WorkerConfig string
 	// Arch is the architecture whose nfd-worker is reproduced (key arch).
 	Arch string
 }
 
-// DiscoverFunc inspects the host as the options say and returns its
-// NodeFeature and any warnings. The command line supplies it, so that fn
-// does not decide where the host is.
-type DiscoverFunc func(DiscoverOptions) (*api.NodeFeature, []string, error)
+// DiscoverFunc inspects the host as the options say, within ctx, and
+// returns its NodeFeature and any warnings. The command line supplies it,
+// so that fn does not decide where the host is. The options come from the
+// functionConfig, input nfd-fn did not write: the function must keep every
+// path they name inside the host root and file contents out of warnings
+// and errors.
+type DiscoverFunc func(ctx context.Context, o DiscoverOptions) (*api.NodeFeature, []string, error)
+
+// DiscoverTimeout bounds a whole discovery run, in KRM mode and on the
+// command line; each source has a shorter deadline of its own
+// (discover.DefaultSourceTimeout).
+const DiscoverTimeout = time.Minute
 
 // resolveDiscover validates the mode discover settings into s.Discover.
 // Outside mode discover they are ignored, with a warning.
@@ -126,7 +138,9 @@ func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *report) {
 		r.add(diag.Error, nil, "", "mode discover is not available here: run nfd-fn on the host to snapshot (kpt fn eval --exec nfd-fn)")
 		return
 	}
-	nf, warnings, err := discoverFn(settings.Discover)
+	ctx, cancel := context.WithTimeout(context.Background(), DiscoverTimeout)
+	defer cancel()
+	nf, warnings, err := discoverFn(ctx, settings.Discover)
 	for _, w := range warnings {
 		r.add(diag.Warning, nil, "", "discover: "+w)
 	}

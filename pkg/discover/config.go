@@ -2,6 +2,7 @@ package discover
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -21,14 +22,18 @@ type workerConfig struct {
 	labelWhiteList *regexp.Regexp
 }
 
-// coreConfig is the "core" section of the worker configuration. Klog,
-// noOwnerRefs and sleepInterval exist too but do not change the object.
+// coreConfig is the "core" section of the worker configuration
+// (pkg/nfd-worker/nfd-worker.go). Klog, noOwnerRefs, ownerRefs and
+// sleepInterval exist too but do not change the object's spec.
 type coreConfig struct {
 	LabelWhiteList string    `json:"labelWhiteList"`
 	NoPublish      bool      `json:"noPublish"`
 	FeatureSources []string  `json:"featureSources"`
 	LabelSources   []string  `json:"labelSources"`
 	Sources        *[]string `json:"sources"`
+	// NoPublishFeatures are feature keys ("pci.device", "pci.*") left out
+	// of the published object after the labels were made.
+	NoPublishFeatures []string `json:"noPublishFeatures"`
 }
 
 // sourcesConfig is the "sources" section: the settings of the configurable
@@ -38,7 +43,7 @@ type sourcesConfig struct {
 	Kernel kernelConfig `json:"kernel"`
 	PCI    deviceConfig `json:"pci"`
 	USB    deviceConfig `json:"usb"`
-	Custom []customRule `json:"custom"`
+	Custom []ruleConfig `json:"custom"`
 }
 
 // cpuConfig is sources.cpu.
@@ -87,53 +92,71 @@ func defaultWorkerConfig() workerConfig {
 
 // parseWorkerConfig parses an nfd-worker configuration file over the
 // defaults (empty data gives the defaults). Anything nfd-worker would fail
-// on is an error; fields it would ignore are warnings.
-func parseWorkerConfig(data []byte) (workerConfig, []string, error) {
+// on is an error; fields it would ignore are warnings. With confine, no
+// error or warning quotes the file.
+func parseWorkerConfig(data []byte, confine bool) (workerConfig, []string, error) {
 	c := defaultWorkerConfig()
 	var warnings []string
 	if len(strings.TrimSpace(string(data))) > 0 {
-		js, err := sigsyaml.YAMLToJSON(data)
-		if err != nil {
+		if err := decodeWorkerConfig(data, &c); err != nil {
+			if confine {
+				return c, nil, fmt.Errorf("not a valid nfd-worker configuration%s (details withheld: run nfd-fn discover --config on the host)", lineOf(err))
+			}
 			return c, nil, err
 		}
-		if err := json.Unmarshal(js, &c); err != nil {
-			return c, nil, err
-		}
-		warnings = unknownConfigFields(data)
+		warnings = unknownConfigFields(data, confine)
 	}
 	if c.Core.Sources != nil {
 		c.Core.LabelSources = *c.Core.Sources
 	}
 	re, err := regexp.Compile(c.Core.LabelWhiteList)
 	if err != nil {
+		if confine {
+			return c, nil, errors.New("core.labelWhiteList is not a valid regular expression")
+		}
 		return c, nil, fmt.Errorf("core.labelWhiteList: %w", err)
 	}
 	c.labelWhiteList = re
 	if c.Core.NoPublish {
 		warnings = append(warnings, "core.noPublish is true: nfd-worker would publish nothing; nfd-fn prints the object it would have published")
 	}
-	warnings = append(warnings, labelFieldWarnings("sources.pci.deviceLabelFields", c.Sources.PCI.DeviceLabelFields, pciLabelAttrs())...)
-	warnings = append(warnings, labelFieldWarnings("sources.usb.deviceLabelFields", c.Sources.USB.DeviceLabelFields, usbLabelAttrs())...)
+	warnings = append(warnings, labelFieldWarnings("sources.pci.deviceLabelFields", c.Sources.PCI.DeviceLabelFields, pciLabelAttrs(), confine)...)
+	warnings = append(warnings, labelFieldWarnings("sources.usb.deviceLabelFields", c.Sources.USB.DeviceLabelFields, usbLabelAttrs(), confine)...)
 	return c, warnings, nil
+}
+
+// decodeWorkerConfig decodes YAML over the defaults in c as nfd-worker's
+// sigs.k8s.io/yaml Unmarshal does: duplicate keys are tolerated and
+// unknown fields ignored.
+func decodeWorkerConfig(data []byte, c *workerConfig) error {
+	js, err := sigsyaml.YAMLToJSON(data)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(js, c)
 }
 
 // unknownConfigFields reports the keys of a worker configuration that
 // nfd-worker ignores.
-func unknownConfigFields(data []byte) []string {
+func unknownConfigFields(data []byte, confine bool) []string {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil
 	}
 	var out []string
 	for _, p := range checkFields(&doc, workerConfigShape(), "") {
-		out = append(out, p.String())
+		if confine {
+			out = append(out, fmt.Sprintf("line %d: a field nfd-worker v0.19 ignores", p.line))
+		} else {
+			out = append(out, p.String())
+		}
 	}
 	return out
 }
 
 // labelFieldWarnings reports configured device label fields nfd-worker
 // ignores, and the fall back to the defaults when none is valid.
-func labelFieldWarnings(field string, configured, valid []string) []string {
+func labelFieldWarnings(field string, configured, valid []string, confine bool) []string {
 	var bad []string
 	good := 0
 	for _, f := range configured {
@@ -144,7 +167,10 @@ func labelFieldWarnings(field string, configured, valid []string) []string {
 		}
 	}
 	var out []string
-	if len(bad) > 0 {
+	switch {
+	case len(bad) > 0 && confine:
+		out = append(out, fmt.Sprintf("%s: ignoring %d invalid field(s) (valid: %s)", field, len(bad), strings.Join(valid, ", ")))
+	case len(bad) > 0:
 		out = append(out, fmt.Sprintf("%s: ignoring invalid fields %q (valid: %s)", field, bad, strings.Join(valid, ", ")))
 	}
 	if good == 0 {
@@ -153,19 +179,17 @@ func labelFieldWarnings(field string, configured, valid []string) []string {
 	return out
 }
 
-// parseCustomFile parses a custom.d file as nfd-worker does: strictly at
-// the YAML level (a syntax error, a duplicate key or a document that is not
-// a list of rules rejects the whole file) while the rules themselves decode
-// like sources.custom. The second result lists the fields nfd-worker
-// ignores inside the rules.
-func parseCustomFile(data []byte) ([]customRule, []fieldProblem, error) {
-	var rules []customRule
+// parseCustomFile decodes a custom.d file as nfd-worker v0.19 does, with
+// sigs.k8s.io/yaml UnmarshalStrict into a list of rules: a syntax error, a
+// duplicate key, a document that is not a list of rules or an unknown field
+// in a rule, a matchAny element or a matcher term (a legacy matchOn rule, a
+// misspelt matchFeatures) rejects the whole file. Inside an expression,
+// unknown fields are ignored, as nfd-worker's own expression decoder
+// ignores them.
+func parseCustomFile(data []byte) ([]ruleConfig, error) {
+	var rules []ruleConfig
 	if err := sigsyaml.UnmarshalStrict(data, &rules); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return rules, nil, nil
-	}
-	return rules, checkFields(&doc, customRulesShape(), ""), nil
+	return rules, nil
 }

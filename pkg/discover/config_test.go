@@ -29,8 +29,9 @@ func TestWorkerConfigWarnsAboutFieldsNfdWorkerIgnores(t *testing.T) {
 			[]string{`line 1: source: unknown field "source": nfd-worker v0.19 ignores it (did you mean "sources"?)`}},
 		{"rule-fields-only-nodefeaturerules-have", "sources: {custom: [{name: r, taints: [], labels: {a: b}}]}",
 			[]string{`line 1: sources.custom[0].taints: unknown field "taints": nfd-worker v0.19 ignores it; only NodeFeatureRule objects have it, worker rules make labels and vars`}},
-		{"legacy-matcher-typo", "sources: {custom: [{name: l, matchOn: [{pciID: {vendor: [a]}, usbId: {product: [b]}}]}]}",
-			[]string{`line 1: sources.custom[0].matchOn[0].usbId.product: unknown field "product": nfd-worker v0.19 ignores it`}},
+		{"legacy-matchon-rule-is-ignored", "sources: {custom: [{name: l, matchOn: [{pciID: {vendor: [a]}}]}]}",
+			[]string{`line 1: sources.custom[0].matchOn: unknown field "matchOn": nfd-worker v0.19 ignores it; legacy matchOn rules were removed in NFD v0.15, so this rule has no matcher and makes no label from its name`}},
+		{"new-v019-core-fields-are-known", "core: {ownerRefs: [], noPublishFeatures: [pci.device]}", nil},
 		{"no-publish", "core: {noPublish: true}",
 			[]string{"core.noPublish is true: nfd-worker would publish nothing; nfd-fn prints the object it would have published"}},
 		{"invalid-pci-label-field", "sources: {pci: {deviceLabelFields: [vendor, bogus]}}",
@@ -41,7 +42,7 @@ func TestWorkerConfigWarnsAboutFieldsNfdWorkerIgnores(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got, err := parseWorkerConfig([]byte(tt.config))
+			_, got, err := parseWorkerConfig([]byte(tt.config), false)
 			if err != nil {
 				t.Fatal(err)
 			}

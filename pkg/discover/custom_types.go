@@ -10,66 +10,15 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
-// customRule is one entry of sources.custom or of a custom.d file: a legacy
-// matchOn rule or a rule of nfd-worker's own custom-rule API (a subset of
-// the NodeFeatureRule rule). Decoding follows nfd-worker v0.19: fields are
-// matched case-insensitively and unknown fields are ignored (checkFields
-// reports them), expressions are validated while decoding.
-type customRule struct {
-	legacy *legacyRule
-	rule   *v1alpha1.Rule
-}
-
-// UnmarshalJSON picks the legacy form when the rule has a matchOn key (in
-// any case).
-func (c *customRule) UnmarshalJSON(data []byte) error {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
-	}
-	for k := range raw {
-		if strings.EqualFold(k, "matchOn") {
-			c.legacy = &legacyRule{}
-			return json.Unmarshal(data, c.legacy)
-		}
-	}
-	var r ruleConfig
-	if err := json.Unmarshal(data, &r); err != nil {
-		return err
-	}
-	c.rule = r.toRule()
-	return nil
-}
-
-// legacyRule is the deprecated matchOn rule: matchers are ORed, the rules
-// of a matcher ANDed; the label is custom-<name> unless name has a prefix.
-type legacyRule struct {
-	Name    string          `json:"name"`
-	Value   *string         `json:"value"`
-	MatchOn []legacyMatcher `json:"matchOn"`
-}
-
-// legacyMatcher holds at most one of each legacy rule.
-type legacyMatcher struct {
-	PciID      *idRule   `json:"pciId"`
-	UsbID      *idRule   `json:"usbId"`
-	LoadedKMod *[]string `json:"loadedKMod"`
-	CpuID      *[]string `json:"cpuId"`
-	Kconfig    *[]string `json:"kConfig"`
-	Nodename   *[]string `json:"nodename"`
-}
-
-// idRule is the input of the pciId and usbId legacy rules.
-type idRule struct {
-	Class  []string `json:"class"`
-	Vendor []string `json:"vendor"`
-	Device []string `json:"device"`
-	Serial []string `json:"serial"`
-}
-
-// ruleConfig is a rule of nfd-worker's custom-rule API. It has no
-// annotations, taints or extended resources: those exist only in
-// NodeFeatureRule objects.
+// ruleConfig is a rule of nfd-worker v0.19's custom-rule API
+// (source/custom/api/types.go), an entry of sources.custom or of a custom.d
+// file. It has no annotations, taints or extended resources (those exist
+// only in NodeFeatureRule objects) and no legacy matchOn form (removed in
+// NFD v0.15): such a key is an unknown field. Decoding follows nfd-worker:
+// fields are matched case-insensitively; sources.custom ignores unknown
+// fields while a custom.d file is decoded strictly, down to the matcher
+// terms (the expressions have decoders of their own, which are lenient);
+// expressions are validated while decoding.
 type ruleConfig struct {
 	Name           string            `json:"name"`
 	Labels         map[string]string `json:"labels"`

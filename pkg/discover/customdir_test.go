@@ -21,10 +21,10 @@ func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
 	mustWrite(t, filepath.Join(dir, "z-dup.yaml"), "- name: dup\n  name: again\n")
 	mustWrite(t, filepath.Join(dir, "z-map.yaml"), "name: not-a-list\n")
 	mustLink(t, "sub", filepath.Join(dir, "y-link"))
-	c := newCollector("custom")
+	c := newCollector("custom", false)
 	var names []string
 	for _, r := range readCustomDir(newHost(root), c) {
-		names = append(names, r.rule.Name)
+		names = append(names, r.Name)
 	}
 	if diff := cmp.Diff([]string{"dot-dir", "top", "first-level"}, names); diff != "" {
 		t.Errorf("rules read (-want +got):\n%s", diff)
@@ -34,9 +34,9 @@ func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
 		got = append(got, strings.ReplaceAll(w.Msg, root, "<root>"))
 	}
 	want := []string{
-		`could not read file etc/kubernetes/node-feature-discovery/custom.d/y-link: reading "<root>/etc/kubernetes/node-feature-discovery/custom.d/sub": read <root>/etc/kubernetes/node-feature-discovery/custom.d/sub: is a directory`,
+		`could not read file etc/kubernetes/node-feature-discovery/custom.d/y-link: reading "<root>/etc/kubernetes/node-feature-discovery/custom.d/sub": not a regular file`,
 		`could not parse file etc/kubernetes/node-feature-discovery/custom.d/z-dup.yaml, skipping it: error converting YAML to JSON: yaml: unmarshal errors: line 2: key "name" already set in map`,
-		`could not parse file etc/kubernetes/node-feature-discovery/custom.d/z-map.yaml, skipping it: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal object into Go value of type []discover.customRule`,
+		`could not parse file etc/kubernetes/node-feature-discovery/custom.d/z-map.yaml, skipping it: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal object into Go value of type []discover.ruleConfig`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +26,8 @@ const (
 	VersionAnnotation = version.Annotation
 	// DefaultNamespace is nfd's namespace.
 	DefaultNamespace = "node-feature-discovery"
+	// DefaultSourceTimeout is Options.SourceTimeout's default.
+	DefaultSourceTimeout = 10 * time.Second
 	// featuresDirRel is the features.d directory below the host root.
 	featuresDirRel = "etc/kubernetes/node-feature-discovery/features.d"
 	// customDirRel is the custom.d rules directory below the host root.
@@ -35,10 +37,18 @@ const (
 // Options control a discovery run.
 type Options struct {
 	// HostRoot is the host root file system ("/" by default); sys/, proc/,
-	// etc/, boot/, lib/ and usr/lib/ are read under it.
+	// etc/, boot/, lib/ and usr/ are read under it, every symlink resolved
+	// as if HostRoot were "/".
 	HostRoot string
+	// Confine keeps every path of the options inside HostRoot and every
+	// file's contents out of the warnings, for input nfd-fn did not write
+	// (a ResourceList's functionConfig): FeaturesDir and WorkerConfigPath
+	// name paths below HostRoot (a leading "/" is HostRoot), and a warning
+	// about a file says where, never what it holds.
+	Confine bool
 	// FeaturesDir is the features.d directory, by default
-	// <HostRoot>/etc/kubernetes/node-feature-discovery/features.d.
+	// etc/kubernetes/node-feature-discovery/features.d below HostRoot.
+	// Without Confine it is a path of this machine.
 	FeaturesDir string
 	// NodeName is the node name (required).
 	NodeName string
@@ -49,11 +59,16 @@ type Options struct {
 	Sources []string
 	// SkipSources removes sources from the selection.
 	SkipSources []string
-	// WorkerConfig is an optional nfd-worker configuration file (YAML). Its
-	// core.featureSources, core.labelSources, core.labelWhiteList and every
-	// v0.19 source setting (cpu, kernel, pci, usb, custom) are honoured;
-	// fields nfd-worker ignores come back as warnings.
+	// WorkerConfig is an nfd-worker configuration file's content (YAML).
+	// Its core.featureSources, core.labelSources, core.labelWhiteList,
+	// core.noPublishFeatures and every v0.19 source setting (cpu, kernel,
+	// pci, usb, custom) are honoured; fields nfd-worker ignores come back
+	// as warnings.
 	WorkerConfig []byte
+	// WorkerConfigPath, when WorkerConfig is empty, names the worker
+	// configuration file to read: below HostRoot with Confine, else a path
+	// of this machine. Only a regular file is read.
+	WorkerConfigPath string
 	// Arch is the architecture whose nfd-worker behaviour is reproduced:
 	// "amd64" (CPUID from the CPUID provider, the rest from the host root)
 	// or "arm64" (everything from the host root: hwcaps from
@@ -67,9 +82,11 @@ type Options struct {
 	Now func() time.Time
 	// CPUID provides the processor's CPUID data; HostCPUID() by default.
 	CPUID CPUIDProvider
-	// Evaluator evaluates NodeFeatureRule-style custom rules; a minimal
-	// built-in evaluator by default.
-	Evaluator RuleEvaluator
+	// SourceTimeout bounds each source: the feature sources run
+	// concurrently, then the label sources do, each phase under this
+	// deadline; a source that does not finish in time loses its features
+	// or labels with a warning. DefaultSourceTimeout by default.
+	SourceTimeout time.Duration
 }
 
 // Warning is a non-fatal problem met by one source.
@@ -85,23 +102,41 @@ func (w Warning) String() string { return w.Source + ": " + w.Msg }
 
 // env is what sources read from during one run.
 type env struct {
-	host        host
-	opts        Options
-	arch        string
-	hostCPUID   bool
-	cfg         workerConfig
-	cpuOnce     func() CPUInfo
-	featuresDir string
+	host      host
+	opts      Options
+	arch      string
+	hostCPUID bool
+	cfg       workerConfig
+	cpuOnce   func() CPUInfo
+	// features is the host and directory of features.d.
+	features hostPath
+	// legacyKconfig is what the kernel source read, for its labels.
+	legacyKconfig *kconfigStore
+}
+
+// hostPath is a path read through a host.
+type hostPath struct {
+	host host
+	rel  string
 }
 
 // cpuInfo returns the CPUID data, computed once per run.
 func (e *env) cpuInfo() CPUInfo { return e.cpuOnce() }
 
+// within returns a copy of e whose reads end with ctx.
+func (e *env) within(ctx context.Context) *env {
+	c := *e
+	c.host = e.host.with(ctx)
+	c.features.host = e.features.host.with(ctx)
+	return &c
+}
+
 // Discover inspects the host and returns its NodeFeature with the warnings
-// met on the way. Sources run concurrently; when ctx ends before a source
-// finishes, that source's features are left out with a warning and the
-// partial object is returned. Errors are reserved for bad options and an
-// unparsable worker configuration.
+// met on the way. The feature sources run concurrently, then the label
+// sources; a source that outlives Options.SourceTimeout or ctx is left
+// out with a warning and the partial object is returned. Errors are
+// reserved for bad options and an unreadable or unparsable worker
+// configuration.
 func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning, error) {
 	e, cfgWarnings, err := newEnv(o)
 	if err != nil {
@@ -117,8 +152,11 @@ func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning,
 	}
 	features, sw := runFeatureSources(ctx, e, sel.features)
 	warnings = append(warnings, sw...)
-	labels, lw := createLabels(e, sel.labels, features)
+	labels, lw := runLabelSources(ctx, e, sel.labels, features)
 	warnings = append(warnings, lw...)
+	if unmatched := removeNoPublishFeatures(&features, e.cfg.Core.NoPublishFeatures); len(unmatched) > 0 {
+		warnings = append(warnings, Warning{Source: "config", Msg: fmt.Sprintf("core.noPublishFeatures: %d pattern(s) matched no feature", len(unmatched))})
+	}
 	return nodeFeature(e.opts, features, labels), warnings, nil
 }
 
@@ -126,8 +164,8 @@ func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning,
 // Discover reproduces (Options.Arch).
 func SupportedArchs() []string { return []string{"amd64", "arm64"} }
 
-// newEnv validates and defaults the options and parses the worker config,
-// returning its warnings.
+// newEnv validates and defaults the options and reads and parses the
+// worker config, returning its warnings.
 func newEnv(o Options) (*env, []string, error) {
 	if o.NodeName == "" {
 		return nil, nil, errors.New("node name is required")
@@ -138,26 +176,58 @@ func newEnv(o Options) (*env, []string, error) {
 	}
 	hostCPUID := o.CPUID == nil
 	o = withDefaults(o)
-	cfg, warnings, err := parseWorkerConfig(o.WorkerConfig)
+	h := newHost(o.HostRoot)
+	raw, err := workerConfigBytes(o, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, warnings, err := parseWorkerConfig(raw, o.Confine)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
 	}
 	if arch != runtime.GOARCH && filepath.Clean(o.HostRoot) == "/" {
 		warnings = append(warnings, fmt.Sprintf("reproducing nfd-worker on %s from the files of this %s machine", arch, runtime.GOARCH))
 	}
-	dir := o.FeaturesDir
-	if dir == "" {
-		dir = filepath.Join(o.HostRoot, featuresDirRel)
-	}
 	return &env{
-		host:        newHost(o.HostRoot),
-		opts:        o,
-		arch:        arch,
-		hostCPUID:   hostCPUID,
-		cfg:         cfg,
-		cpuOnce:     sync.OnceValue(o.CPUID.CPUID),
-		featuresDir: dir,
+		host:          h,
+		opts:          o,
+		arch:          arch,
+		hostCPUID:     hostCPUID,
+		cfg:           cfg,
+		cpuOnce:       sync.OnceValue(o.CPUID.CPUID),
+		features:      optionPath(o, h, o.FeaturesDir, featuresDirRel),
+		legacyKconfig: &kconfigStore{},
 	}, warnings, nil
+}
+
+// optionPath places a path of the options: below the host root with
+// Confine (or when it is unset, at def), else on this machine.
+func optionPath(o Options, h host, p, def string) hostPath {
+	switch {
+	case p == "":
+		return hostPath{host: h, rel: def}
+	case o.Confine:
+		return hostPath{host: h, rel: path.Clean("/" + filepath.ToSlash(p))}
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	return hostPath{host: newHost("/"), rel: abs}
+}
+
+// workerConfigBytes returns the worker configuration's content: the bytes
+// given, or the file WorkerConfigPath names, read as a regular file.
+func workerConfigBytes(o Options, h host) ([]byte, error) {
+	if len(o.WorkerConfig) > 0 || o.WorkerConfigPath == "" {
+		return o.WorkerConfig, nil
+	}
+	p := optionPath(o, h, o.WorkerConfigPath, "")
+	b, err := p.host.readFile(p.rel)
+	if err != nil {
+		return nil, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+	}
+	return b, nil
 }
 
 // resolveArch defaults the architecture to the running one and checks it
@@ -189,67 +259,10 @@ func withDefaults(o Options) Options {
 	if o.CPUID == nil {
 		o.CPUID = HostCPUID()
 	}
-	if o.Evaluator == nil {
-		o.Evaluator = MinimalEvaluator{}
+	if o.SourceTimeout <= 0 {
+		o.SourceTimeout = DefaultSourceTimeout
 	}
 	return o
-}
-
-// sourceResult is one finished feature source.
-type sourceResult struct {
-	name string
-	c    *collector
-}
-
-// runFeatureSources runs the feature sources concurrently and merges their
-// features in name order.
-func runFeatureSources(ctx context.Context, e *env, names []string) (v1alpha1.Features, []Warning) {
-	done := make(chan sourceResult, len(names))
-	for _, n := range names {
-		go func() { done <- runOne(e, n) }()
-	}
-	results := map[string]*collector{}
-	var warnings []Warning
-	for range names {
-		select {
-		case r := <-done:
-			results[r.name] = r.c
-		case <-ctx.Done():
-			return collect(results, names, ctx.Err(), warnings)
-		}
-	}
-	return collect(results, names, nil, warnings)
-}
-
-// collect merges finished results in name order and warns about the rest.
-func collect(results map[string]*collector, names []string, ctxErr error, warnings []Warning) (v1alpha1.Features, []Warning) {
-	features := newFeatures()
-	sorted := append([]string(nil), names...)
-	sort.Strings(sorted)
-	for _, n := range sorted {
-		c, ok := results[n]
-		if !ok {
-			warnings = append(warnings, Warning{Source: n, Msg: fmt.Sprintf("did not finish: %v", ctxErr)})
-			continue
-		}
-		mergeFeatures(&features, c.features)
-		warnings = append(warnings, c.warnings...)
-	}
-	return features, warnings
-}
-
-// runOne runs one feature source, turning a panic into a warning.
-func runOne(e *env, name string) (r sourceResult) {
-	c := newCollector(name)
-	r = sourceResult{name: name, c: c}
-	defer func() {
-		if p := recover(); p != nil {
-			r.c = newCollector(name)
-			r.c.warn("source failed: %v", p)
-		}
-	}()
-	featureSourceFunc(name)(e, c)
-	return r
 }
 
 // nodeFeature wraps the features and labels in a NodeFeature object.

@@ -1,12 +1,32 @@
 // Package discover inspects a host root filesystem and returns the
-// NodeFeature object nfd-worker v0.19 would publish for it.
+// NodeFeature object nfd-worker v0.19.0 publishes for it.
 //
-// Each feature source (cpu, kernel, memory, network, pci, storage, system,
-// usb, local) reads its files through a host value rooted at
-// Options.HostRoot, and hands what it read to parse functions that take
-// bytes or strings, so the parsing is table-tested without a host. Sources
-// run concurrently; a source that fails or is unreadable only loses its own
-// features (exactly the ones nfd-worker would lose) and adds a Warning.
+// Each source mirrors the nfd-worker v0.19.0 files named in its doc
+// comment: cpu (source/cpu/cpu.go and the *_amd64.go / *_arm64.go files),
+// kernel (source/kernel/*.go), memory (source/memory/memory.go), network
+// (source/network/network.go), pci (source/pci/utils.go, pci.go), storage
+// (source/storage/storage.go), system (source/system/system.go), usb
+// (source/usb/utils.go, usb.go), local (source/local/local.go) and custom
+// (source/custom/*.go, with the rules run by pkg/engine), plus the label
+// making, configuration and noPublishFeatures of pkg/nfd-worker. The
+// testdata/discover trees and the NodeFeature nfd-worker v0.19.0 itself
+// published for each keep them equal (reference_test.go).
+//
+// Every read goes through one reader, host (host.go): paths are relative
+// to Options.HostRoot, every symlink resolves as if the root were "/",
+// only regular files are opened (never a FIFO or a device), no file is
+// read past a size cap, and reads fail once the phase's deadline passed.
+// Nothing is written and no hook is executed. With Options.Confine (KRM
+// mode), the paths of the options stay inside the root too and warnings
+// never quote what a file holds. Each source hands what it read to parse
+// functions that take bytes or strings, so the parsing is table-tested
+// without a host. Feature sources run concurrently, then label sources,
+// each phase under Options.SourceTimeout; a source that fails, panics or
+// outlives the deadline only loses its own features or labels (exactly
+// the ones nfd-worker would lose, where it has such a failure) and adds a
+// Warning. A key or value the YAML output cannot carry (a DEL, U+0085,
+// U+FFFE...) loses its line or element with a warning naming file and
+// line; invalid UTF-8 becomes U+FFFD as in nfd-worker's JSON.
 //
 // The labels nfd-worker writes to spec.labels are reproduced too: the
 // built-in per-source labels (prefixed "feature.node.kubernetes.io/<source>-"),
@@ -26,9 +46,10 @@
 //
 // # Why github.com/jaypipes/ghw is not used
 //
-// ghw v0.26.0 (the newest release, which builds with Go 1.26) was tried on
-// the fixture trees with WithChroot, WithDisableTools and warnings routed
-// away. It can be silenced (WithDisableWarnings or WithLogger; the old
+// ghw v0.26.0 was tried on the fixture trees with WithChroot,
+// WithDisableTools and warnings routed away; v0.27.0 has the same block,
+// topology, pci, usb and net models and was not re-run on the trees, so the
+// findings below are v0.26.0's. It can be silenced (WithDisableWarnings or WithLogger; the old
 // WithNullAlerter no longer silences the WARN lines it prints to stderr),
 // and it does take a chroot, but no ghw model reproduces nfd-worker's
 // features:
@@ -55,6 +76,9 @@
 //   - net.New classifies NICs as virtual from the link target and skips lo;
 //     nfd-worker's network.device/virtual split is "has a device entry".
 //
-// So every source reads sysfs and procfs directly, through host, which
-// also resolves absolute symlinks inside the host root.
+//   - ghw reads with os.ReadFile and follows symlinks on the real file
+//     system; discovery must resolve them inside the host root, open
+//     regular files only and cap sizes, which ghw offers no hook for.
+//
+// So every source reads sysfs and procfs directly, through host.
 package discover

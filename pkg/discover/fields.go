@@ -165,8 +165,8 @@ func listOf(items *shape) *shape { return &shape{items: items} }
 func workerConfigShape() *shape {
 	device := keysOf("deviceClassWhitelist", "deviceLabelFields")
 	return fieldsOf(map[string]*shape{
-		"core": keysOf("klog", "labelWhiteList", "noPublish", "noOwnerRefs", "featureSources",
-			"sources", "labelSources", "sleepInterval"),
+		"core": keysOf("klog", "labelWhiteList", "noPublish", "noOwnerRefs", "ownerRefs", "featureSources",
+			"sources", "labelSources", "noPublishFeatures", "sleepInterval"),
 		"sources": {sources: true, fields: map[string]*shape{
 			"cpu":    fieldsOf(map[string]*shape{"cpuid": keysOf("attributeBlacklist", "attributeWhitelist")}),
 			"kernel": keysOf("kconfigFile", "configOpts"),
@@ -180,16 +180,9 @@ func workerConfigShape() *shape {
 }
 
 // customRulesShape is a list of custom rules (sources.custom or a custom.d
-// file): legacy rules when they have a matchOn key, else rules of the
-// worker's custom-rule API.
+// file).
 func customRulesShape() *shape {
-	rule, legacy := customRuleShape(), legacyRuleShape()
-	return listOf(&shape{pick: func(n *yaml.Node) *shape {
-		if n.Kind == yaml.MappingNode && hasKeyFold(n, "matchOn") {
-			return legacy
-		}
-		return rule
-	}})
+	return listOf(customRuleShape())
 }
 
 // customRuleShape is one rule of the worker's custom-rule API.
@@ -204,6 +197,8 @@ func customRuleShape() *shape {
 		switch strings.ToLower(key) {
 		case "annotations", "taints", "extendedresources":
 			return "only NodeFeatureRule objects have it, worker rules make labels and vars"
+		case "matchon", "value":
+			return "legacy matchOn rules were removed in NFD v0.15, so this rule has no matcher and makes no label from its name"
 		}
 		return ""
 	}
@@ -233,25 +228,4 @@ func termShape() *shape {
 		return ""
 	}
 	return term
-}
-
-// legacyRuleShape is a legacy matchOn rule.
-func legacyRuleShape() *shape {
-	return fieldsOf(map[string]*shape{
-		"name": nil, "value": nil,
-		"matchOn": listOf(fieldsOf(map[string]*shape{
-			"pciId": keysOf("class", "vendor", "device"), "usbId": keysOf("class", "vendor", "device", "serial"),
-			"loadedKMod": nil, "cpuId": nil, "kConfig": nil, "nodename": nil,
-		})),
-	})
-}
-
-// hasKeyFold reports whether mapping n has key, ignoring case.
-func hasKeyFold(n *yaml.Node, key string) bool {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if strings.EqualFold(n.Content[i].Value, key) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,25 +1,41 @@
 package discover
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
+	"syscall"
 )
 
 // maxSymlinks bounds symlink resolution, as the kernel's MAXSYMLINKS does.
 const maxSymlinks = 40
 
-// host reads files of a host root filesystem. Paths given to its methods
-// are relative to the root ("sys/bus/pci/devices"). When the root is not
-// "/", symlinks are resolved inside the root, so an absolute link target
-// such as /usr/lib/os-release names <root>/usr/lib/os-release.
+// maxFileSize caps every file read under the host root. The largest files
+// nfd-worker reads are kernel configs (about 300 KiB) and proc/cpuinfo of
+// big machines (a few MiB); anything larger is not a host file.
+const maxFileSize = 16 << 20
+
+// errNotRegular is returned for FIFOs, sockets, devices and directories:
+// they are never opened for reading, so a FIFO named etc/os-release cannot
+// block discovery and a device cannot stream forever.
+var errNotRegular = errors.New("not a regular file")
+
+// host is the one reader of a host root file system: every file, directory
+// listing and stat of discovery goes through it. Paths given to its methods
+// are relative to the root ("sys/bus/pci/devices"); a leading "/" means the
+// root too. Every symlink is resolved as if the root were "/", so absolute
+// targets and ".." never leave it; only regular files are opened, never
+// more than maxFileSize bytes are read, and once ctx is done every read
+// fails.
 type host struct {
 	root string
+	ctx  context.Context
 }
 
 // newHost returns a host rooted at root ("" means "/").
@@ -27,28 +43,75 @@ func newHost(root string) host {
 	if root == "" {
 		root = "/"
 	}
-	return host{root: filepath.Clean(root)}
+	return host{root: filepath.Clean(root), ctx: context.Background()}
+}
+
+// with returns the host reading under ctx.
+func (h host) with(ctx context.Context) host {
+	h.ctx = ctx
+	return h
 }
 
 // path returns the real path of rel, resolving symlinks inside the root.
 func (h host) path(rel string) (string, error) {
-	if h.root == "/" {
-		return filepath.Join("/", rel), nil
+	if err := h.ctx.Err(); err != nil {
+		return "", fmt.Errorf("reading %q: %w", rel, err)
 	}
 	return resolveInRoot(h.root, rel)
 }
 
-// readFile reads the file rel.
+// readFile reads the regular file rel, at most maxFileSize bytes.
 func (h host) readFile(rel string) ([]byte, error) {
+	return h.readFileMax(rel, maxFileSize)
+}
+
+// readFileMax reads the regular file rel; a file longer than max bytes is
+// an error.
+func (h host) readFileMax(rel string, max int64) ([]byte, error) {
 	p, err := h.path(rel)
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(p)
+	b, err := readRegular(p, max)
 	if err != nil {
 		return nil, fmt.Errorf("reading %q: %w", p, err)
 	}
 	return b, nil
+}
+
+// readRegular opens p without following a final symlink and without
+// blocking, checks that it is a regular file and reads at most max bytes.
+func readRegular(p string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	defer f.Close() //nolint:errcheck // read-only
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("larger than %d bytes", max)
+	}
+	return b, nil
+}
+
+// unwrapPathError drops the path of an *fs.PathError, which the caller
+// already names, keeping the operation and the cause.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
 }
 
 // readTrim reads the file rel and trims surrounding white space.
@@ -60,7 +123,8 @@ func (h host) readTrim(rel string) (string, error) {
 	return strings.TrimSpace(string(b)), nil
 }
 
-// readDir lists the directory rel, sorted by name.
+// readDir lists the directory rel, sorted by name. Entries are typed
+// without following symlinks, as os.ReadDir types them.
 func (h host) readDir(rel string) ([]fs.DirEntry, error) {
 	p, err := h.path(rel)
 	if err != nil {
@@ -68,7 +132,7 @@ func (h host) readDir(rel string) ([]fs.DirEntry, error) {
 	}
 	ents, err := os.ReadDir(p)
 	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", p, err)
+		return nil, fmt.Errorf("reading %q: %w", p, unwrapPathError(err))
 	}
 	return ents, nil
 }
@@ -92,9 +156,9 @@ func (h host) stat(rel string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Stat(p)
+	fi, err := os.Lstat(p)
 	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", p, err)
+		return nil, fmt.Errorf("reading %q: %w", p, unwrapPathError(err))
 	}
 	return fi, nil
 }
@@ -112,7 +176,8 @@ func (h host) exists(rel string) (bool, error) {
 	return false, err
 }
 
-// glob returns the root-relative paths matching pattern, sorted. Only the
+// glob returns the root-relative paths matching pattern in the order
+// filepath.Glob gives them (directory by directory, each sorted). Only the
 // last path element may hold a wildcard besides one "*" directory level,
 // which is all the sources need ("bus/usb/devices/*/idProduct").
 func (h host) glob(pattern string) ([]string, error) {
@@ -146,12 +211,13 @@ func (h host) glob(pattern string) ([]string, error) {
 			}
 		}
 	}
-	sort.Strings(out)
 	return out, nil
 }
 
 // resolveInRoot resolves rel below root component by component, following
-// symlinks so that absolute targets and ".." stay inside root.
+// every symlink (the last component's too) so that absolute targets and
+// ".." stay inside root. A missing component ends the resolution; the
+// caller's open reports it.
 func resolveInRoot(root, rel string) (string, error) {
 	todo := splitPath(rel)
 	var done []string
@@ -171,7 +237,6 @@ func resolveInRoot(root, rel string) (string, error) {
 		cur := filepath.Join(root, filepath.Join(done...), c)
 		fi, err := os.Lstat(cur)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-			// A missing component is left for the caller's open to report.
 			done = append(done, c)
 			continue
 		}
@@ -181,7 +246,7 @@ func resolveInRoot(root, rel string) (string, error) {
 		}
 		target, err := os.Readlink(cur)
 		if err != nil {
-			return "", fmt.Errorf("reading link %q: %w", cur, err)
+			return "", fmt.Errorf("reading link %q: %w", cur, unwrapPathError(err))
 		}
 		if strings.HasPrefix(target, "/") {
 			done = nil

@@ -2,6 +2,8 @@ package discover
 
 import (
 	"os"
+
+	"github.com/google/go-cmp/cmp"
 	"path/filepath"
 	"testing"
 )
@@ -38,17 +40,20 @@ func TestResolveInRootKeepsLinksInsideRoot(t *testing.T) {
 	}
 }
 
-func TestGlobMatchesOneWildcardDirectory(t *testing.T) {
+func TestGlobListsDirectoryByDirectoryAsFilepathGlob(t *testing.T) {
 	root := t.TempDir()
-	for _, p := range []string{"d/1-1/idProduct", "d/usb1/idProduct", "d/1-0:1.0/bInterfaceClass"} {
+	for _, p := range []string{"d/1-1/idProduct", "d/1-1.2/idProduct", "d/usb1/idProduct", "d/1-0:1.0/bInterfaceClass"} {
 		mustWrite(t, filepath.Join(root, p), "x")
 	}
 	got, err := newHost(root).glob("d/*/idProduct")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0] != "d/1-1/idProduct" || got[1] != "d/usb1/idProduct" {
-		t.Errorf("glob = %v", got)
+	// filepath.Glob sorts each directory's names: "1-1" before "1-1.2",
+	// although "1-1.2/idProduct" < "1-1/idProduct" as whole paths.
+	want := []string{"d/1-1/idProduct", "d/1-1.2/idProduct", "d/usb1/idProduct"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("glob (-want +got):\n%s", diff)
 	}
 	if got, _ := newHost(root).glob("missing/*/idProduct"); len(got) != 0 {
 		t.Errorf("glob of a missing directory = %v", got)

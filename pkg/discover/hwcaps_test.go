@@ -113,7 +113,7 @@ func TestReadArm64CPUFromTheHostTree(t *testing.T) {
 			for p, content := range tt.files {
 				mustWrite(t, filepath.Join(root, p), content)
 			}
-			c := newCollector("cpu")
+			c := newCollector("cpu", false)
 			got := readArm64CPU(newHost(root), c)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)

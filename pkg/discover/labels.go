@@ -2,6 +2,7 @@ package discover
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -23,43 +24,6 @@ func labelPriority(name string) int {
 	return 0
 }
 
-// createLabels computes the NodeFeature spec.labels from the enabled label
-// sources (sorted by priority, then name).
-func createLabels(e *env, names []string, f v1alpha1.Features) (map[string]string, []Warning) {
-	ordered := append([]string(nil), names...)
-	sortByPriority(ordered)
-	labels := map[string]string{}
-	var warnings []Warning
-	for _, n := range ordered {
-		c := newCollector(n)
-		l := sourceLabels(n, e, f, c)
-		for _, k := range sortedKeys(l) {
-			if name, ok := publishableLabel(n, k, l[k], e.cfg, c); ok {
-				labels[name] = l[k]
-			}
-		}
-		warnings = append(warnings, c.warnings...)
-	}
-	return labels, warnings
-}
-
-// sortByPriority sorts source names by label priority, then name.
-func sortByPriority(names []string) {
-	for i := 1; i < len(names); i++ {
-		for j := i; j > 0 && less(names[j], names[j-1]); j-- {
-			names[j], names[j-1] = names[j-1], names[j]
-		}
-	}
-}
-
-// less orders two source names for labelling.
-func less(a, b string) bool {
-	if pa, pb := labelPriority(a), labelPriority(b); pa != pb {
-		return pa < pb
-	}
-	return a < b
-}
-
 // publishableLabel prefixes a built-in label and applies nfd-worker's
 // checks: a qualified name, a valid value and core.labelWhiteList.
 func publishableLabel(source, key, value string, cfg workerConfig, c *collector) (string, bool) {
@@ -68,11 +32,11 @@ func publishableLabel(source, key, value string, cfg workerConfig, c *collector)
 		name = featureLabelNs + "/" + source + "-" + name
 	}
 	if errs := validation.IsQualifiedName(name); len(errs) > 0 {
-		c.warn("ignoring label with invalid name %q: %s", name, strings.Join(errs, "; "))
+		c.warnQuoting("ignoring a label with an invalid name", "ignoring label with invalid name %q: %s", name, strings.Join(errs, "; "))
 		return "", false
 	}
 	if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
-		c.warn("ignoring label %q with invalid value %q: %s", name, value, strings.Join(errs, "; "))
+		c.warnQuoting("ignoring a label with an invalid value", "ignoring label %q with invalid value %q: %s", name, value, strings.Join(errs, "; "))
 		return "", false
 	}
 	short := name
@@ -89,9 +53,9 @@ func publishableLabel(source, key, value string, cfg workerConfig, c *collector)
 func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[string]string {
 	switch name {
 	case "cpu":
-		return cpuLabels(f, e.cfg.Sources.CPU)
+		return cpuLabels(f, e.cfg.Sources.CPU, e.host)
 	case "kernel":
-		return kernelLabels(f, e.cfg.Sources.Kernel)
+		return kernelLabels(f, e.cfg.Sources.Kernel, e.legacyKconfig.get())
 	case "memory":
 		return memoryLabels(f)
 	case "network":
@@ -105,7 +69,7 @@ func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[st
 	case "system":
 		return systemLabels(f)
 	case "local":
-		return attrSet(f.Attributes["local.label"].Elements).Elements
+		return maps.Clone(f.Attributes["local.label"].Elements)
 	case "custom":
 		return customLabels(e, f, c)
 	}
@@ -120,8 +84,12 @@ func prefixed(dst map[string]string, prefix string, elems map[string]string) {
 	}
 }
 
-// cpuLabels returns the cpu source's labels.
-func cpuLabels(f v1alpha1.Features, cfg cpuConfig) map[string]string {
+// cpuLabels returns the cpu source's labels. As in nfd-worker v0.19
+// (source/cpu/cpu.go), cpu_atom and cpu_core come from whether
+// sys/sys/devices/cpu_{atom,core}/cpus can be read: the hybrid-CPU probe
+// joins "sys/devices/..." to the sysfs directory, so the path it really
+// reads has sys twice and never exists on a real host.
+func cpuLabels(f v1alpha1.Features, cfg cpuConfig, h host) map[string]string {
 	l := map[string]string{}
 	for flag := range f.Flags["cpu.cpuid"].Elements {
 		if cpuidUnmasked(flag, cfg) {
@@ -146,6 +114,11 @@ func cpuLabels(f v1alpha1.Features, cfg cpuConfig) map[string]string {
 	if v, ok := f.Attributes["cpu.coprocessor"].Elements["nx_gzip"]; ok {
 		l["coprocessor.nx_gzip"] = v
 	}
+	for _, kind := range []string{"cpu_atom", "cpu_core"} {
+		if _, err := h.readFile("sys/sys/devices/" + kind + "/cpus"); err == nil {
+			l[kind] = "true"
+		}
+	}
 	return l
 }
 
@@ -168,15 +141,12 @@ func contains(list []string, s string) bool {
 }
 
 // kernelLabels returns the kernel source's labels.
-func kernelLabels(f v1alpha1.Features, cfg kernelConfig) map[string]string {
+func kernelLabels(f v1alpha1.Features, cfg kernelConfig, legacy map[string]string) map[string]string {
 	l := map[string]string{}
 	prefixed(l, "version.", f.Attributes["kernel.version"].Elements)
-	if _, ok := f.Attributes["kernel.config"]; ok {
-		legacy := legacyKconfig(f)
-		for _, opt := range cfg.ConfigOpts {
-			if v, ok := legacy[opt]; ok {
-				l["config."+opt] = v
-			}
+	for _, opt := range cfg.ConfigOpts {
+		if v, ok := legacy[opt]; ok {
+			l["config."+opt] = v
 		}
 	}
 	if f.Attributes["kernel.selinux"].Elements["enabled"] == "true" {

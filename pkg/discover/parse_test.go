@@ -1,6 +1,8 @@
 package discover
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -57,13 +59,42 @@ func TestParseOSReleaseIgnoresOddLines(t *testing.T) {
 		{"non-numeric-version", "VERSION_ID=rolling\n", map[string]string{"VERSION_ID": "rolling"}},
 		{"unparsable-lines", "# c\nno equals\n=x\nEMPTY=\nA-B=1\n  ID=indented\n", map[string]string{}},
 		{"three-components", "VERSION_ID=15.5.1\n", map[string]string{"VERSION_ID": "15.5.1", "VERSION_ID.major": "15", "VERSION_ID.minor": "5"}},
+		{"crlf-line-ends-dropped", "ID=ubuntu\r\nVARIANT_ID=\"server\"\r\n", map[string]string{"ID": "ubuntu", "VARIANT_ID": "server"}},
+		{"line-of-64-kib-ends-the-file", "ID=a\nX=" + strings.Repeat("x", 64<<10) + "\nVERSION_ID=1\n", map[string]string{"ID": "a"}},
+		{"last-line-without-newline", "ID=a", map[string]string{"ID": "a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, parseOSRelease(tt.raw)); diff != "" {
+			got, problems := parseOSRelease([]byte(tt.raw))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
+			if len(problems) > 0 {
+				t.Errorf("problems: %v", problems)
+			}
 		})
+	}
+}
+
+func TestOddCharacterInOSReleaseLosesOnlyItsValue(t *testing.T) {
+	for _, odd := range []string{"\x7f", "\u0085", "\ufffe"} {
+		t.Run(fmt.Sprintf("%U", []rune(odd)[0]), func(t *testing.T) {
+			got, problems := parseOSRelease([]byte("ID=ubuntu\nPRETTY_NAME=\"a" + odd + "b\"\nVERSION_ID=24.04\n"))
+			want := map[string]string{"ID": "ubuntu", "VERSION_ID": "24.04", "VERSION_ID.major": "24", "VERSION_ID.minor": "04"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if len(problems) != 1 || problems[0].line != 2 || strings.Contains(problems[0].brief, "PRETTY_NAME") {
+				t.Errorf("problems = %+v, want one on line 2 whose brief quotes nothing", problems)
+			}
+		})
+	}
+}
+
+func TestInvalidUTF8BecomesReplacementCharactersAsInJSON(t *testing.T) {
+	got, err := cleanValue("a\xffb\xfe")
+	if err != nil || got != "a\ufffdb\ufffd" {
+		t.Errorf("cleanValue = %q, %v; want each invalid byte replaced by U+FFFD", got, err)
 	}
 }
 
@@ -81,6 +112,9 @@ func TestParseFeatureFileAppliesDirectives(t *testing.T) {
 		{"no-feature-removes-earlier-key", "a=1\n# +no-feature\na=2\n", map[string]string{}, map[string]string{"a": "2"}, 0},
 		{"expired-lines-skipped", "# +expiry-time=2024-12-31T23:59:59Z\nold\n# +expiry-time=2025-06-01T00:00:00Z\nnew\n", map[string]string{"new": "true"}, map[string]string{"new": "true"}, 0},
 		{"bad-directives-reported", "# +expiry-time\n# +expiry-time=tomorrow\n# +bogus\n# plain comment\na\n", map[string]string{"a": "true"}, map[string]string{"a": "true"}, 3},
+		{"del-in-value-skips-the-line-only", "a=x\x7fy\nb=2\n", map[string]string{"b": "2"}, map[string]string{"b": "2"}, 1},
+		{"nel-in-key-skips-the-line-only", "a\u0085b=1\nb=2\n", map[string]string{"b": "2"}, map[string]string{"b": "2"}, 1},
+		{"ufffe-skipped-line-consumes-its-directive", "# +no-label\na=\ufffe\nb=2\n", map[string]string{"b": "2"}, map[string]string{"b": "2"}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,18 +133,14 @@ func TestParseFeatureFileAppliesDirectives(t *testing.T) {
 }
 
 func TestHugePagesUseResourceNames(t *testing.T) {
-	got := hugePagesAttributes(map[string]string{"hugepages-2048kB": "0", "hugepages-1048576kB": "4", "hugepages-64kB": "", "bogus": "1"})
-	want := map[string]string{"enabled": "true", "hugepages-2Mi": "0", "hugepages-1Gi": "4", "hugepages-64Ki": ""}
+	got := hugePagesAttributes([][2]string{{"bogus", "1"}, {"hugepages-", "9"}, {"hugepages-0kB", "0"}, {"hugepages-1000kB", "1"},
+		{"hugepages-1048576kB", "4"}, {"hugepages-2048kB", "0"}, {"hugepages-64kB", ""}})
+	// "hugepages-" parses as the quantity "Ki", zero, and the later
+	// hugepages-0kB takes the same key.
+	want := map[string]string{"enabled": "true", "hugepages-2Mi": "0", "hugepages-1Gi": "4", "hugepages-64Ki": "",
+		"hugepages-1000Ki": "1", "hugepages-0": "0"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-func TestBinaryQuantityIsCanonical(t *testing.T) {
-	for in, want := range map[uint64]string{2 << 20: "2Mi", 1 << 30: "1Gi", 1536 << 10: "1536Ki", 100: "100", 0: "0"} {
-		if got := binaryQuantity(in); got != want {
-			t.Errorf("binaryQuantity(%d) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -5,84 +5,88 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
 )
 
 // testFeatures is a small feature set for rule tests.
 func testFeatures() v1alpha1.Features {
+	c := newCollector("t", false)
+	c.flags("x", []string{"e1000", "kvm"})
 	f := newFeatures()
-	f.Flags["kernel.loadedmodule"] = flagSet([]string{"e1000", "kvm"})
-	f.Flags["cpu.cpuid"] = flagSet([]string{"AVX2", "AVX512F"})
-	f.Attributes["kernel.version"] = attrSet(map[string]string{"major": "6", "minor": "8", "full": "6.8.0"})
-	f.Attributes["kernel.config"] = attrSet(map[string]string{"KVM": "m", "HZ": "1000", "STR": "abc"})
-	f.Attributes["cpu.topology"] = attrSet(map[string]string{"hardware_multithreading": "true"})
-	f.Instances["pci.device"] = instanceSet([]map[string]string{
+	f.Flags["kernel.loadedmodule"] = c.features.Flags["t.x"]
+	c.flags("x", []string{"AVX2", "AVX512F"})
+	f.Flags["cpu.cpuid"] = c.features.Flags["t.x"]
+	f.Attributes["kernel.version"] = v1alpha1.AttributeFeatureSet{Elements: map[string]string{"major": "6", "minor": "8", "full": "6.8.0"}}
+	f.Attributes["kernel.config"] = v1alpha1.AttributeFeatureSet{Elements: map[string]string{"KVM": "m", "HZ": "1000", "STR": "abc"}}
+	f.Attributes["cpu.topology"] = v1alpha1.AttributeFeatureSet{Elements: map[string]string{"hardware_multithreading": "true"}}
+	c.instances("x", []map[string]string{
 		{"class": "0300", "vendor": "8086", "device": "3e98"},
 		{"class": "0200", "vendor": "15b3", "device": "1017"},
 	})
-	f.Instances["usb.device"] = instanceSet([]map[string]string{{"class": "ff", "vendor": "0403", "device": "6001", "serial": "S1"}})
+	f.Instances["pci.device"] = c.features.Instances["t.x"]
 	return f
 }
 
-// parseRule parses one custom rule in worker-config YAML.
-func parseRule(t *testing.T, y string) customRule {
+// parseRule parses one custom rule in custom.d YAML.
+func parseRule(t *testing.T, y string) *v1alpha1.Rule {
 	t.Helper()
-	rules, _, err := parseCustomFile([]byte(y))
+	rules, err := parseCustomFile([]byte(y))
 	if err != nil {
 		t.Fatalf("parsing %q: %v", y, err)
 	}
 	if len(rules) != 1 {
 		t.Fatalf("got %d rules", len(rules))
 	}
-	return rules[0]
+	return rules[0].toRule()
 }
 
-func TestMinimalEvaluatorOperators(t *testing.T) {
+// The worker's custom rules run on pkg/engine, the engine of nfd-fn's
+// NodeFeatureRules: these cases pin the custom-rule API's decoding to it.
+func TestCustomRulesRunOnTheRuleEngine(t *testing.T) {
 	tests := []struct {
 		name    string
 		rule    string
 		want    bool
-		wantErr string
+		wantErr bool
 	}{
-		{"in", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: In, value: ["5", "6"]}}}]}]`, true, ""},
-		{"notin-missing-key-is-false", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {nope: {op: NotIn, value: ["1"]}}}]}]`, false, ""},
-		{"inregexp", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {full: {op: InRegexp, value: ["^6\\."]}}}]}]`, true, ""},
-		{"exists-on-flags", `[{name: r, matchFeatures: [{feature: kernel.loadedmodule, matchExpressions: {e1000: {op: Exists}, nvme: {op: DoesNotExist}}}]}]`, true, ""},
-		{"gt-lt-gtlt", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Gt, value: "5"}, minor: {op: GtLt, value: ["7", "9"]}}}, {feature: kernel.config, matchExpressions: {HZ: {op: Lt, value: ["1001"]}}}]}]`, true, ""},
-		{"istrue-isfalse", `[{name: r, matchFeatures: [{feature: cpu.topology, matchExpressions: {hardware_multithreading: {op: IsTrue}}}]}]`, true, ""},
-		{"isfalse-on-true", `[{name: r, matchFeatures: [{feature: cpu.topology, matchExpressions: {hardware_multithreading: {op: IsFalse}}}]}]`, false, ""},
-		{"instances-need-one-device-for-all", `[{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: "8086", class: "0200"}}]}]`, false, ""},
-		{"instances-one-device", `[{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: "15b3", class: "0200"}}]}]`, true, ""},
-		{"absent-feature-false-even-for-doesnotexist", `[{name: r, matchFeatures: [{feature: no.such, matchExpressions: {x: {op: DoesNotExist}}}]}]`, false, ""},
-		{"feature-name-lowercased", `[{name: r, matchFeatures: [{feature: Kernel.LoadedModule, matchExpressions: [kvm]}]}]`, true, ""},
-		{"match-name", `[{name: r, matchFeatures: [{feature: cpu.cpuid, matchName: {op: InRegexp, value: ["^AVX5"]}}]}]`, true, ""},
-		{"match-any", `[{name: r, matchAny: [{matchFeatures: [{feature: no.such}]}, {matchFeatures: [{feature: kernel.loadedmodule, matchExpressions: [kvm]}]}]}]`, true, ""},
-		{"empty-set-matches-existing", `[{name: r, matchFeatures: [{feature: usb.device, matchExpressions: {}}]}]`, true, ""},
-		{"non-integer-is-error", `[{name: r, matchFeatures: [{feature: kernel.config, matchExpressions: {STR: {op: Gt, value: ["1"]}}}]}]`, false, "not a number"},
-		{"value-op-on-flag-is-error", `[{name: r, matchFeatures: [{feature: kernel.loadedmodule, matchExpressions: {kvm: {op: In, value: ["x"]}}}]}]`, false, "flag feature"},
+		{"in", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: In, value: ["5", "6"]}}}]}]`, true, false},
+		{"notin-missing-key-is-false", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {nope: {op: NotIn, value: ["1"]}}}]}]`, false, false},
+		{"inregexp", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {full: {op: InRegexp, value: ["^6\\."]}}}]}]`, true, false},
+		{"exists-on-flags", `[{name: r, matchFeatures: [{feature: kernel.loadedmodule, matchExpressions: {e1000: {op: Exists}, nvme: {op: DoesNotExist}}}]}]`, true, false},
+		{"gt-lt-gtlt", `[{name: r, matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Gt, value: "5"}, minor: {op: GtLt, value: ["7", "9"]}}}, {feature: kernel.config, matchExpressions: {HZ: {op: Lt, value: ["1001"]}}}]}]`, true, false},
+		{"istrue", `[{name: r, matchFeatures: [{feature: cpu.topology, matchExpressions: {hardware_multithreading: {op: IsTrue}}}]}]`, true, false},
+		{"isfalse-on-true", `[{name: r, matchFeatures: [{feature: cpu.topology, matchExpressions: {hardware_multithreading: {op: IsFalse}}}]}]`, false, false},
+		{"instances-need-one-device-for-all", `[{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: "8086", class: "0200"}}]}]`, false, false},
+		{"instances-one-device", `[{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: "15b3", class: "0200"}}]}]`, true, false},
+		{"absent-feature-false-even-for-doesnotexist", `[{name: r, matchFeatures: [{feature: no.such, matchExpressions: {x: {op: DoesNotExist}}}]}]`, false, false},
+		{"match-name", `[{name: r, matchFeatures: [{feature: cpu.cpuid, matchName: {op: InRegexp, value: ["^AVX5"]}}]}]`, true, false},
+		{"match-any", `[{name: r, matchAny: [{matchFeatures: [{feature: no.such}]}, {matchFeatures: [{feature: kernel.loadedmodule, matchExpressions: [kvm]}]}]}]`, true, false},
+		{"no-matcher-always-matches", `[{name: r, labels: {a: "b"}}]`, true, false},
+		{"template", `[{name: r, labelsTemplate: "{{ range .pci.device }}v-{{ .vendor }}=true\n{{ end }}", matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: Exists}}}]}]`, true, false},
+		{"non-integer-is-error", `[{name: r, matchFeatures: [{feature: kernel.config, matchExpressions: {STR: {op: Gt, value: ["1"]}}}]}]`, false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := parseRule(t, tt.rule)
-			out, err := MinimalEvaluator{}.EvaluateRule(*r.rule, testFeatures())
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want %q", err, tt.wantErr)
-				}
-				return
+			f := testFeatures()
+			_, matched, err := engine.EvaluateRule(parseRule(t, tt.rule), &f)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("error = %v, want an error: %v", err, tt.wantErr)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out.Matched != tt.want {
-				t.Errorf("matched = %v, want %v", out.Matched, tt.want)
+			if matched != tt.want {
+				t.Errorf("matched = %v, want %v", matched, tt.want)
 			}
 		})
 	}
 }
 
 func TestCustomRuleExpressionShortForms(t *testing.T) {
-	r := parseRule(t, `[{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: ["8086"], device: "1234"}}, {feature: kernel.loadedmodule, matchExpressions: ["a", "b=c"]}, {feature: x.y, matchExpressions: {k: null, num: 5, b: true, any: {}}}, {pci.device: {vendor: "8086"}}]}]`)
+	cfg, _, err := parseWorkerConfig([]byte(`sources: {custom: [{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: ["8086"], device: "1234"}}, {feature: kernel.loadedmodule, matchExpressions: ["a", "b=c"]}, {feature: x.y, matchExpressions: {k: null, num: 5, b: true, any: {}}}, {pci.device: {vendor: "8086"}}]}]}`), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cfg.Sources.Custom[0].toRule()
 	in := func(v ...string) *v1alpha1.MatchExpression {
 		return &v1alpha1.MatchExpression{Op: v1alpha1.MatchIn, Value: v}
 	}
@@ -91,10 +95,11 @@ func TestCustomRuleExpressionShortForms(t *testing.T) {
 		{Feature: "pci.device", MatchExpressions: &v1alpha1.MatchExpressionSet{"vendor": in("8086"), "device": in("1234")}},
 		{Feature: "kernel.loadedmodule", MatchExpressions: &v1alpha1.MatchExpressionSet{"a": exists, "b": in("c")}},
 		{Feature: "x.y", MatchExpressions: &v1alpha1.MatchExpressionSet{"k": exists, "num": in("5"), "b": in("true"), "any": {Op: v1alpha1.MatchAny}}},
-		// nfd-worker has no short form for a whole term: the key is ignored.
+		// nfd-worker has no short form for a whole term: sources.custom
+		// ignores the key (a custom.d file would be rejected).
 		{},
 	}
-	if diff := cmp.Diff(want, r.rule.MatchFeatures); diff != "" {
+	if diff := cmp.Diff(want, r.MatchFeatures); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
@@ -115,7 +120,7 @@ func TestCustomRuleExpressionsValidatedLikeNfdWorker(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := parseCustomFile([]byte(`[{name: r, matchFeatures: [{feature: a.b, matchExpressions: {k: ` + tt.expr + `}}]}]`))
+			_, err := parseCustomFile([]byte(`[{name: r, matchFeatures: [{feature: a.b, matchExpressions: {k: ` + tt.expr + `}}]}]`))
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("error = %v, want one containing %q", err, tt.wantErr)
 			}
@@ -123,42 +128,27 @@ func TestCustomRuleExpressionsValidatedLikeNfdWorker(t *testing.T) {
 	}
 }
 
-func TestLegacyRules(t *testing.T) {
-	kconfig := legacyKconfig(testFeatures())
-	tests := []struct {
-		name string
-		rule string
-		want map[string]string
-	}{
-		{"pci-or-within-attribute", `[{name: p, matchOn: [{pciId: {vendor: ["15b3"], device: ["1014", "1017"]}}]}]`, map[string]string{"custom-p": "true"}},
-		{"pci-and-across-attributes", `[{name: p, matchOn: [{pciId: {vendor: ["8086"], device: ["1017"]}}]}]`, nil},
-		{"pci-empty-matches-nothing", `[{name: p, matchOn: [{pciId: {}}]}]`, nil},
-		{"usb-with-serial", `[{name: u, value: "yes", matchOn: [{usbId: {vendor: ["0403"], serial: ["S1"]}}]}]`, map[string]string{"custom-u": "yes"}},
-		{"kmod-all-loaded", `[{name: k, matchOn: [{loadedKMod: ["e1000", "kvm"]}]}]`, map[string]string{"custom-k": "true"}},
-		{"kmod-one-missing", `[{name: k, matchOn: [{loadedKMod: ["e1000", "nvme"]}]}]`, nil},
-		{"matchers-ored", `[{name: o, matchOn: [{loadedKMod: ["nvme"]}, {cpuId: ["AVX2"]}]}]`, map[string]string{"custom-o": "true"}},
-		{"rules-anded", `[{name: a, matchOn: [{loadedKMod: ["kvm"], cpuId: ["SSE9"]}]}]`, nil},
-		{"kconfig-enabled-and-value", `[{name: c, matchOn: [{kConfig: ["KVM", "HZ=1000"]}]}]`, map[string]string{"custom-c": "true"}},
-		{"kconfig-wrong-value", `[{name: c, matchOn: [{kConfig: ["HZ=250"]}]}]`, nil},
-		{"kconfig-value-is-not-enabled", `[{name: c, matchOn: [{kConfig: ["STR"]}]}]`, nil},
-		{"nodename-regexp", `[{name: ex.com/n, matchOn: [{nodename: ["[bad", "^worker-[0-9]+$"]}]}]`, map[string]string{"ex.com/n": "true"}},
-		{"no-matchers-always", `[{name: always, matchOn: []}]`, map[string]string{"custom-always": "true"}},
+func TestLegacyMatchOnRulesMakeNoLabels(t *testing.T) {
+	legacy := `[{name: my.kernel.feature, value: "x", matchOn: [{loadedKMod: ["kvm"]}]}]`
+	if _, err := parseCustomFile([]byte(legacy)); err == nil || !strings.Contains(err.Error(), `unknown field "matchOn"`) {
+		t.Errorf("custom.d file with a matchOn rule: error = %v, want the file rejected", err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := parseRule(t, tt.rule)
-			if r.legacy == nil {
-				t.Fatal("not parsed as a legacy rule")
-			}
-			if diff := cmp.Diff(tt.want, r.legacy.execute(testFeatures(), kconfig, "worker-12")); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
+	cfg, warnings, err := parseWorkerConfig([]byte("sources: {custom: "+legacy+"}"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := testFeatures()
+	out, matched, err := engine.EvaluateRule(cfg.Sources.Custom[0].toRule(), &f)
+	if err != nil || !matched || len(out.Labels) != 0 {
+		t.Errorf("sources.custom matchOn rule: labels %v, matched %v, error %v; want a matcherless rule with no labels", out.Labels, matched, err)
+	}
+	if !strings.Contains(strings.Join(warnings, "\n"), "removed in NFD v0.15") {
+		t.Errorf("no warning about the removed matchOn form in %q", warnings)
 	}
 }
 
 func TestWorkerConfigDefaultsAndOverrides(t *testing.T) {
-	cfg, warnings, err := parseWorkerConfig([]byte("core: {sources: [cpu]}\nsources: {pci: {deviceClassWhitelist: ['02']}, kernel: {kconfigFile: /x/config}}"))
+	cfg, warnings, err := parseWorkerConfig([]byte("core: {sources: [cpu]}\nsources: {pci: {deviceClassWhitelist: ['02']}, kernel: {kconfigFile: /x/config}}"), false)
 	if err != nil || len(warnings) > 0 {
 		t.Fatal(err, warnings)
 	}

@@ -7,9 +7,12 @@ import (
 	"syscall"
 )
 
-// discoverNetwork is the network source: the interfaces of sys/class/net
-// under the host root, split into network.device (those with a device link)
-// and network.virtual. A missing sys/class/net drops both features.
+// discoverNetwork is the network source of nfd-worker v0.19
+// (source/network/network.go): every entry of sys/class/net under the host
+// root but bonding_masters (a regular file such as a README too, with only
+// its name), split into network.device (those whose device link resolves)
+// and network.virtual, with operstate, speed and mtu (and the SR-IOV
+// counts of a device). A missing sys/class/net drops both features.
 func discoverNetwork(e *env, c *collector) {
 	const base = "sys/class/net"
 	ifaces, err := e.host.names(base)
@@ -24,9 +27,9 @@ func discoverNetwork(e *env, c *collector) {
 		}
 		dir := base + "/" + name
 		if _, err := e.host.stat(dir + "/device"); err == nil {
-			devs = append(devs, readAttrFiles(e.host, dir, name, []string{"operstate", "speed", "device/sriov_numvfs", "device/sriov_totalvfs"}, c))
+			devs = append(devs, readAttrFiles(e.host, dir, name, []string{"operstate", "speed", "device/sriov_numvfs", "device/sriov_totalvfs", "mtu"}, c))
 		} else {
-			virts = append(virts, readAttrFiles(e.host, dir, name, []string{"operstate", "speed"}, c))
+			virts = append(virts, readAttrFiles(e.host, dir, name, []string{"operstate", "speed", "mtu"}, c))
 		}
 	}
 	c.instances("device", devs)
@@ -61,7 +64,7 @@ func pciOptionalAttrs() []string {
 	return []string{"sriov_totalvfs", "iommu_group/type", "iommu/intel-iommu/version"}
 }
 
-// discoverPCI is the pci source: every device of sys/bus/pci/devices under
+// discoverPCI is the pci source of nfd-worker v0.19 (source/pci/utils.go): every device of sys/bus/pci/devices under
 // the host root, with its class (first four hex digits), vendor, device and
 // subsystem ids, and sriov_totalvfs, iommu_group/type and
 // iommu/intel-iommu/version where present. A device missing a mandatory
@@ -113,7 +116,8 @@ func pciAttrValue(name, raw string) string {
 	return v
 }
 
-// discoverUSB is the usb source: every sys/bus/usb/devices/*/idProduct
+// discoverUSB is the usb source of nfd-worker v0.19 (source/usb/utils.go),
+// in filepath.Glob's order: every sys/bus/usb/devices/*/idProduct
 // device under the host root with class, vendor, device and serial. A
 // device of class 00 gives one instance per interface, classed by the
 // interface's bInterfaceClass. usb.device is always emitted.
@@ -176,7 +180,8 @@ func usbInterfaceInstances(dev map[string]string, classes []string) []map[string
 	return out
 }
 
-// discoverStorage is the storage source: every sys/block device under the
+// discoverStorage is the storage source of nfd-worker v0.19
+// (source/storage/storage.go): every sys/block device under the
 // host root with the dax, rotational, nr_zones and zoned queue attributes
 // that are readable.
 func discoverStorage(e *env, c *collector) {

@@ -11,7 +11,8 @@ import (
 	"strings"
 )
 
-// discoverKernel is the kernel source. Everything is read under the host
+// discoverKernel is the kernel source of nfd-worker v0.19
+// (source/kernel/*.go). Everything is read under the host
 // root: proc/sys/kernel/osrelease (kernel.version), the kernel config from
 // proc/config.gz or the usual /usr/src, /usr/lib, /lib/modules and /boot
 // locations (kernel.config), proc/modules (kernel.loadedmodule),
@@ -29,8 +30,9 @@ func discoverKernel(e *env, c *collector) {
 	if raw, err := readKconfig(h, e.cfg.Sources.Kernel.KconfigFile, release, relErr == nil); err != nil {
 		c.warn("config: %v", err)
 	} else {
-		real, _ := parseKconfig(raw)
+		real, legacy := parseKconfig(raw)
 		c.attrs("config", real)
+		e.legacyKconfig.set(legacy)
 	}
 	discoverModules(h, c, release, relErr)
 	if on, err := readSelinux(h); err != nil {
@@ -119,16 +121,18 @@ func gunzip(b []byte) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// readSelinux reports whether SELinux is enforcing.
+// readSelinux reports whether SELinux is enforcing, as nfd-worker v0.19
+// (source/kernel/selinux.go) does: an error when sys/fs cannot be
+// stat'ed, false when sys/fs/selinux/enforce does not exist (with or
+// without sys/fs/selinux), else whether enforce starts with "1". An empty
+// enforce file, on which nfd-worker would crash, reads false.
 func readSelinux(h host) (bool, error) {
 	if _, err := h.stat("sys/fs"); err != nil {
 		return false, err
 	}
 	status, err := h.readFile("sys/fs/selinux/enforce")
 	if errors.Is(err, fs.ErrNotExist) {
-		if ok, _ := h.exists("sys/fs/selinux"); !ok {
-			return false, nil
-		}
+		return false, nil
 	}
 	if err != nil {
 		return false, err

@@ -4,8 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strings"
 	"time"
 )
@@ -13,28 +12,34 @@ import (
 // maxFeatureFileSize is nfd-worker's size limit of a features.d file.
 const maxFeatureFileSize = 64 * 1024
 
-// discoverLocal is the local source: the feature files of features.d
-// (Options.FeaturesDir). Hooks (source.d) are never run. local.label and
-// local.feature are always emitted, empty when there is no directory.
+// discoverLocal is the local source of nfd-worker v0.19
+// (source/local/local.go): the feature files of features.d, read through
+// the host reader, so that a symlinked file, absolute or relative,
+// resolves inside the host root as nfd-worker resolves it in its own
+// mount namespace. Hidden files are skipped; a file that is not regular
+// (a directory, a FIFO) adds nothing and is never opened. Hooks (source.d)
+// are never run. local.label and local.feature are always emitted, empty
+// when there is no directory.
 func discoverLocal(e *env, c *collector) {
 	features, labels := map[string]string{}, map[string]string{}
-	ents, err := os.ReadDir(e.featuresDir)
+	dir := e.features
+	ents, err := dir.host.readDir(dir.rel)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		c.warn("reading %q: %v", e.featuresDir, err)
+		c.warn("%v", err)
 	}
 	now := e.opts.Now()
 	for _, ent := range ents {
 		if strings.HasPrefix(ent.Name(), ".") {
 			continue
 		}
-		raw, err := readFeatureFile(filepath.Join(e.featuresDir, ent.Name()))
+		raw, err := readFeatureFile(dir.host, path.Join(dir.rel, ent.Name()))
 		if err != nil {
 			c.warn("%v", err)
 			continue
 		}
-		f, l, errs := parseFeatureFile(string(raw), now)
-		for _, err := range errs {
-			c.warn("%s: %v", ent.Name(), err)
+		f, l, problems := parseFeatureFile(string(raw), now)
+		for _, p := range problems {
+			c.warnQuoting(fmt.Sprintf("%s: line %d: %s", ent.Name(), p.line, p.brief), "%s: line %d: %s", ent.Name(), p.line, p.detail)
 		}
 		mergeInto(features, f)
 		mergeInto(labels, l)
@@ -43,24 +48,20 @@ func discoverLocal(e *env, c *collector) {
 	c.attrs("feature", features)
 }
 
-// readFeatureFile reads a regular file of at most 64 KiB; other file types
-// read as empty.
-func readFeatureFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
+// readFeatureFile reads a regular file of at most 64 KiB, following
+// symlinks inside the root; other file types read as empty.
+func readFeatureFile(h host, rel string) ([]byte, error) {
+	fi, err := h.stat(rel)
 	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", path, err)
+		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, nil
 	}
 	if fi.Size() > maxFeatureFileSize {
-		return nil, fmt.Errorf("reading %q: file size limit exceeded: %d bytes > %d bytes", path, fi.Size(), maxFeatureFileSize)
+		return nil, fmt.Errorf("reading %q: file size limit exceeded: %d bytes > %d bytes", rel, fi.Size(), maxFeatureFileSize)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", path, err)
-	}
-	return b, nil
+	return h.readFileMax(rel, maxFeatureFileSize)
 }
 
 // mergeInto copies src into dst, later values winning.
@@ -77,21 +78,29 @@ type lineOpts struct {
 	skipFeature bool
 }
 
+// lineProblem is a problem on one line of a file: brief says what without
+// quoting the file, detail quotes it.
+type lineProblem struct {
+	line          int
+	brief, detail string
+}
+
 // parseFeatureFile parses one feature file: "key[=value]" lines (value
 // "true" by default) and "# +expiry-time=<RFC3339>", "# +no-label" and
 // "# +no-feature" directives. It returns the features, the labels and the
-// directive errors.
-func parseFeatureFile(raw string, now time.Time) (features, labels map[string]string, errs []error) {
+// problems met. A line whose key or value the output cannot carry (see
+// cleanValue) is skipped with a problem; the rest of the file counts.
+func parseFeatureFile(raw string, now time.Time) (features, labels map[string]string, problems []lineProblem) {
 	features, labels = map[string]string{}, map[string]string{}
 	opts := lineOpts{expiry: now}
-	for _, l := range strings.Split(raw, "\n") {
+	for i, l := range strings.Split(raw, "\n") {
 		line := strings.TrimSpace(l)
 		if line == "" {
 			continue
 		}
 		if strings.HasPrefix(line, "#") {
 			if err := parseDirective(line, &opts); err != nil {
-				errs = append(errs, err)
+				problems = append(problems, lineProblem{i + 1, "invalid directive", err.Error()})
 			}
 			continue
 		}
@@ -102,11 +111,28 @@ func parseFeatureFile(raw string, now time.Time) (features, labels map[string]st
 		if !ok {
 			value = "true"
 		}
-		applyLine(features, key, value, opts.skipFeature)
-		applyLine(labels, key, value, opts.skipLabel)
+		if key, value, err := cleanPair(key, value); err != nil {
+			problems = append(problems, lineProblem{i + 1, "skipped: " + err.Error(), "skipped: " + err.Error()})
+		} else {
+			applyLine(features, key, value, opts.skipFeature)
+			applyLine(labels, key, value, opts.skipLabel)
+		}
 		opts.skipFeature, opts.skipLabel = false, false
 	}
-	return features, labels, errs
+	return features, labels, problems
+}
+
+// cleanPair applies cleanValue to a key and its value.
+func cleanPair(key, value string) (string, string, error) {
+	k, err := cleanValue(key)
+	if err != nil {
+		return "", "", fmt.Errorf("the key %w", err)
+	}
+	v, err := cleanValue(value)
+	if err != nil {
+		return "", "", fmt.Errorf("the value %w", err)
+	}
+	return k, v, nil
 }
 
 // applyLine sets or, when skipped, removes key.

@@ -5,9 +5,12 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// discoverMemory is the memory source, read from sysfs and procfs under the
+// discoverMemory is the memory source of nfd-worker v0.19
+// (source/memory/memory.go), read from sysfs and procfs under the
 // host root: sys/bus/node/devices (memory.numa), proc/swaps (memory.swap),
 // sys/bus/nd/devices (memory.nv) and sys/kernel/mm/hugepages
 // (memory.hugepages).
@@ -66,7 +69,7 @@ func readHugePages(h host, c *collector) (map[string]string, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	counts := map[string]string{}
+	var counts [][2]string
 	for _, ent := range ents {
 		if !ent.IsDir() {
 			continue
@@ -75,7 +78,7 @@ func readHugePages(h host, c *collector) (map[string]string, error) {
 		if err != nil {
 			c.warn("hugepages: %v", err)
 		}
-		counts[ent.Name()] = n
+		counts = append(counts, [2]string{ent.Name(), n})
 	}
 	return hugePagesAttributes(counts), nil
 }
@@ -98,32 +101,26 @@ func swapAttributes(swaps string) map[string]string {
 }
 
 // hugePagesAttributes builds memory.hugepages from the nr_hugepages of each
-// hugepages-<size>kB directory: keys are Kubernetes resource names
-// (hugepages-2Mi), "enabled" is true when some size has pages.
-func hugePagesAttributes(counts map[string]string) map[string]string {
+// hugepages-<size>kB directory as nfd-worker v0.19 does: the size (with
+// every trailing "k" and "B" cut) is parsed as a Kubernetes quantity in
+// Ki, a directory whose size does not parse is skipped, and the key is
+// the quantity's canonical form (hugepages-2Mi); "enabled" is true when
+// some size has pages. counts are (directory, nr_hugepages) pairs in
+// directory order: where two directories give the same key, the later one
+// wins, as in nfd-worker.
+func hugePagesAttributes(counts [][2]string) map[string]string {
 	m := map[string]string{"enabled": "false"}
-	for dir, n := range counts {
+	for _, dn := range counts {
+		dir, n := dn[0], dn[1]
 		size := strings.TrimRight(strings.TrimPrefix(dir, "hugepages-"), "kB")
-		kib, err := strconv.ParseUint(size, 10, 64)
+		q, err := resource.ParseQuantity(size + "Ki")
 		if err != nil {
 			continue
 		}
-		m["hugepages-"+binaryQuantity(kib*1024)] = n
+		m["hugepages-"+q.String()] = n
 		if v, err := strconv.Atoi(n); err == nil && v > 0 {
 			m["enabled"] = "true"
 		}
 	}
 	return m
-}
-
-// binaryQuantity formats bytes as a canonical Kubernetes binary-SI quantity
-// (2097152 -> "2Mi"), as resource.Quantity.String does for such values.
-func binaryQuantity(b uint64) string {
-	suffixes := []string{"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"}
-	i := 0
-	for b >= 1024 && b%1024 == 0 && i < len(suffixes)-1 {
-		b /= 1024
-		i++
-	}
-	return strconv.FormatUint(b, 10) + suffixes[i]
 }

@@ -1,24 +1,44 @@
 package discover
 
 import (
+	"bufio"
+	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 )
 
-// discoverSystem is the system source: system.name (the node name),
+// dmiIDAttributes are the sys/devices/virtual/dmi/id files nfd-worker
+// v0.19 reads into system.dmiid.
+func dmiIDAttributes() []string {
+	return []string{
+		"bios_date", "bios_vendor", "bios_version",
+		"board_asset_tag", "board_name", "board_vendor", "board_version",
+		"chassis_asset_tag", "chassis_type", "chassis_vendor", "chassis_version",
+		"product_family", "product_name", "product_sku", "product_version",
+		"sys_vendor",
+	}
+}
+
+// discoverSystem is the system source of nfd-worker v0.19
+// (source/system/system.go): system.name (the node name),
 // system.osrelease from etc/os-release under the host root (symlinks such
-// as /etc/os-release -> ../usr/lib/os-release are resolved inside the root),
-// system.dmiid from sys/devices/virtual/dmi/id and system.libc from the C
-// library's ELF file (see readLibc).
+// as /etc/os-release -> ../usr/lib/os-release are resolved inside the root)
+// and system.dmiid from the 16 files of sys/devices/virtual/dmi/id that
+// are readable (the feature is left out when none is).
 func discoverSystem(e *env, c *collector) {
 	c.attrs("name", map[string]string{"nodename": e.opts.NodeName})
 	if raw, err := e.host.readFile("etc/os-release"); err != nil {
 		c.warn("failed to get os-release: %v", err)
 	} else {
-		c.attrs("osrelease", parseOSRelease(string(raw)))
+		release, problems := parseOSRelease(raw)
+		for _, p := range problems {
+			c.warnQuoting(fmt.Sprintf("etc/os-release: line %d: %s", p.line, p.brief), "etc/os-release: line %d: %s", p.line, p.detail)
+		}
+		c.attrs("osrelease", release)
 	}
 	dmi := map[string]string{}
-	for _, name := range []string{"sys_vendor", "product_name"} {
+	for _, name := range dmiIDAttributes() {
 		if v, err := e.host.readTrim("sys/devices/virtual/dmi/id/" + name); err != nil {
 			c.warn("failed to get DMI entry %s: %v", name, err)
 		} else {
@@ -28,23 +48,30 @@ func discoverSystem(e *env, c *collector) {
 	if len(dmi) > 0 {
 		c.attrs("dmiid", dmi)
 	}
-	if libc, err := readLibc(e.host, e.arch); err != nil {
-		c.warn("failed to detect libc version: %v", err)
-	} else {
-		c.attrs("libc", libc)
-	}
 }
 
-// parseOSRelease returns every KEY=value of an os-release file (quotes
-// trimmed; lines that are not KEY=value are ignored) plus VERSION_ID.major
-// and VERSION_ID.minor when VERSION_ID is numeric.
-func parseOSRelease(raw string) map[string]string {
+// parseOSRelease reads an os-release file as nfd-worker does, line by line
+// with a bufio.Scanner (so a CRLF line end is dropped and a line of 64 KiB
+// or more ends the file), keeping every KEY=value line (quotes trimmed, a
+// later line winning) plus VERSION_ID.major and VERSION_ID.minor when
+// VERSION_ID is numeric. A value the output cannot carry (see cleanValue)
+// is skipped with a problem naming its line.
+func parseOSRelease(raw []byte) (map[string]string, []lineProblem) {
 	m := map[string]string{}
+	var problems []lineProblem
 	re := regexp.MustCompile(`^(\w+)=(.+)`)
-	for _, line := range strings.Split(raw, "\n") {
-		if sm := re.FindStringSubmatch(line); sm != nil {
-			m[sm[1]] = strings.Trim(sm[2], `"'`)
+	s := bufio.NewScanner(bytes.NewReader(raw))
+	for n := 1; s.Scan(); n++ {
+		sm := re.FindStringSubmatch(s.Text())
+		if sm == nil {
+			continue
 		}
+		v, err := cleanValue(strings.Trim(sm[2], `"'`))
+		if err != nil {
+			problems = append(problems, lineProblem{n, "skipped: the value " + err.Error(), "skipped " + sm[1] + ": the value " + err.Error()})
+			continue
+		}
+		m[sm[1]] = v
 	}
 	if v, ok := m["VERSION_ID"]; ok {
 		for k, sub := range splitVersion(v) {
@@ -53,7 +80,7 @@ func parseOSRelease(raw string) map[string]string {
 			}
 		}
 	}
-	return m
+	return m, problems
 }
 
 // splitVersion splits a numeric version into major and minor.

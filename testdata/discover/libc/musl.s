@@ -1,2 +1,0 @@
-.section .rodata
-.ascii "musl libc (x86_64)\nVersion %s\nDynamic Program Loader\n\0"

@@ -1,2 +1,0 @@
-.section .rodata
-.ascii "uClibc-ng fixture\n\0"
