@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
@@ -38,12 +40,12 @@ type FunctionConfig struct {
 	// LabelWhiteList is a regexp matched (unanchored) against label names.
 	LabelWhiteList string `json:"labelWhiteList,omitempty"`
 	// FeatureGates maps gate names (and AllAlpha/AllBeta) to values.
-	FeatureGates             map[string]bool `json:"featureGates,omitempty"`
-	DisableLabels            *bool           `json:"disableLabels,omitempty"`
-	DisableExtendedResources *bool           `json:"disableExtendedResources,omitempty"`
-	DisableAnnotations       *bool           `json:"disableAnnotations,omitempty"`
-	DenyNodeFeatureLabels    *bool           `json:"denyNodeFeatureLabels,omitempty"`
-	AllowOverwrite           *bool           `json:"allowOverwrite,omitempty"`
+	FeatureGates             FeatureGateSettings `json:"featureGates,omitempty"`
+	DisableLabels            *bool               `json:"disableLabels,omitempty"`
+	DisableExtendedResources *bool               `json:"disableExtendedResources,omitempty"`
+	DisableAnnotations       *bool               `json:"disableAnnotations,omitempty"`
+	DenyNodeFeatureLabels    *bool               `json:"denyNodeFeatureLabels,omitempty"`
+	AllowOverwrite           *bool               `json:"allowOverwrite,omitempty"`
 	// ExplainNode asks render for info results explaining every rule on
 	// this node; ExplainRule narrows them to one rule.
 	ExplainNode string `json:"explainNode,omitempty"`
@@ -59,13 +61,13 @@ type FunctionConfig struct {
 	// run or skip, an nfd-worker configuration file and the architecture
 	// whose nfd-worker is reproduced. nfdNamespace is the NodeFeature's
 	// namespace.
-	HostRoot     string   `json:"hostRoot,omitempty"`
-	NodeName     string   `json:"nodeName,omitempty"`
-	FeaturesDir  string   `json:"featuresDir,omitempty"`
-	Sources      []string `json:"sources,omitempty"`
-	SkipSources  []string `json:"skipSources,omitempty"`
-	WorkerConfig string   `json:"workerConfig,omitempty"`
-	Arch         string   `json:"arch,omitempty"`
+	HostRoot     string   `json:"hostRoot,omitempty" mode:"discover"`
+	NodeName     string   `json:"nodeName,omitempty" mode:"discover"`
+	FeaturesDir  string   `json:"featuresDir,omitempty" mode:"discover"`
+	Sources      []string `json:"sources,omitempty" mode:"discover"`
+	SkipSources  []string `json:"skipSources,omitempty" mode:"discover"`
+	WorkerConfig string   `json:"workerConfig,omitempty" mode:"discover"`
+	Arch         string   `json:"arch,omitempty" mode:"discover"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -117,12 +119,6 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	return fc, []configProblem{{field: "kind", msg: fmt.Sprintf("functionConfig must be a ConfigMap or a %s/%s, got %s %q", ConfigAPIVersion, ConfigKind, apiVersion, kind)}}
 }
 
-// configMapKeys are the data keys a ConfigMap functionConfig may hold.
-var configMapKeys = []string{"mode", "nfdNamespace", "instance", "enableTaints", "denyLabelNs", "extraLabelNs",
-	"labelWhiteList", "featureGates", "disableLabels", "disableExtendedResources", "disableAnnotations",
-	"denyNodeFeatureLabels", "allowOverwrite", "explainNode", "explainRule", "novaProviderConfig", "novaProviderConfigPath", "novaTraitLabels",
-	"novaInventoryDefaults", "hostRoot", "nodeName", "featuresDir", "sources", "skipSources", "workerConfig", "arch"}
-
 func fromConfigMap(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	fc := &FunctionConfig{}
 	var problems []configProblem
@@ -147,79 +143,32 @@ func fromConfigMap(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	return fc, problems
 }
 
+// setFromString sets the setting named key from its ConfigMap form.
 func (fc *FunctionConfig) setFromString(key, val string) error {
-	boolPtr := func(dst **bool) error {
-		b, err := strconv.ParseBool(strings.TrimSpace(val))
-		if err != nil {
-			return fmt.Errorf("%q is not a boolean (want true or false)", val)
+	k, ok := configKeyNamed(key)
+	if !ok {
+		msg := fmt.Sprintf("unknown key %q", key)
+		if best := suggest.Closest(key, configKeyNames()); best != "" {
+			msg += fmt.Sprintf(": did you mean %q?", best)
 		}
-		*dst = &b
-		return nil
+		return errors.New(msg + " (the README lists every key)")
 	}
-	switch key {
-	case "mode":
-		fc.Mode = val
-	case "nfdNamespace":
-		fc.NfdNamespace = val
-	case "instance":
-		fc.Instance = val
-	case "enableTaints":
-		return boolPtr(&fc.EnableTaints)
-	case "denyLabelNs":
-		fc.DenyLabelNs = SplitList(val)
-	case "extraLabelNs":
-		fc.ExtraLabelNs = SplitList(val)
-	case "labelWhiteList":
-		fc.LabelWhiteList = val
-	case "featureGates":
-		return fc.parseGates(val)
-	case "disableLabels":
-		return boolPtr(&fc.DisableLabels)
-	case "disableExtendedResources":
-		return boolPtr(&fc.DisableExtendedResources)
-	case "disableAnnotations":
-		return boolPtr(&fc.DisableAnnotations)
-	case "denyNodeFeatureLabels":
-		return boolPtr(&fc.DenyNodeFeatureLabels)
-	case "allowOverwrite":
-		return boolPtr(&fc.AllowOverwrite)
-	case "explainNode":
-		fc.ExplainNode = val
-	case "explainRule":
-		fc.ExplainRule = val
-	case "novaProviderConfig":
-		return boolPtr(&fc.NovaProviderConfig)
-	case "novaProviderConfigPath", "novaTraitLabels", "novaInventoryDefaults":
-		return fc.setNovaString(key, val)
-	case "hostRoot":
-		fc.HostRoot = val
-	case "nodeName":
-		fc.NodeName = val
-	case "featuresDir":
-		fc.FeaturesDir = val
-	case "sources":
-		fc.Sources = SplitList(val)
-	case "skipSources":
-		fc.SkipSources = SplitList(val)
-	case "workerConfig":
-		fc.WorkerConfig = val
-	case "arch":
-		fc.Arch = val
-	default:
-		return fmt.Errorf("unknown key %q: known keys are %s", key, strings.Join(configMapKeys, ", "))
-	}
-	return nil
+	return k.set(fc, val)
 }
 
-func (fc *FunctionConfig) parseGates(val string) error {
-	fc.FeatureGates = map[string]bool{}
+// FeatureGateSettings maps feature gate names (and AllAlpha, AllBeta) to
+// values. In a ConfigMap it is written Name=true,Other=false.
+type FeatureGateSettings map[string]bool
+
+func (g *FeatureGateSettings) setString(val string) error {
+	*g = FeatureGateSettings{}
 	for _, part := range SplitList(val) {
 		name, v, ok := strings.Cut(part, "=")
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if !ok || err != nil {
 			return fmt.Errorf("invalid feature gate setting %q: want Name=true or Name=false", part)
 		}
-		fc.FeatureGates[strings.TrimSpace(name)] = b
+		(*g)[strings.TrimSpace(name)] = b
 	}
 	return nil
 }

@@ -95,17 +95,12 @@ func (fc *FunctionConfig) resolveDiscover(s *Settings) []configProblem {
 	return problems
 }
 
-// discoverKeysSet lists the mode discover keys that are set, in the order
-// the README lists them.
+// discoverKeysSet lists the mode discover keys that are set, in
+// declaration order.
 func (fc *FunctionConfig) discoverKeysSet() []string {
-	keys := []struct {
-		name string
-		set  bool
-	}{{"hostRoot", fc.HostRoot != ""}, {"nodeName", fc.NodeName != ""}, {"featuresDir", fc.FeaturesDir != ""},
-		{"sources", len(fc.Sources) > 0}, {"skipSources", len(fc.SkipSources) > 0}, {"workerConfig", fc.WorkerConfig != ""}, {"arch", fc.Arch != ""}}
 	var out []string
-	for _, k := range keys {
-		if k.set {
+	for _, k := range configKeys {
+		if k.mode == "discover" && k.isSet(fc) {
 			out = append(out, k.name)
 		}
 	}
