@@ -50,6 +50,10 @@ type FunctionConfig struct {
 	// this node; ExplainRule narrows them to one rule.
 	ExplainNode string `json:"explainNode,omitempty"`
 	ExplainRule string `json:"explainRule,omitempty"`
+	// StampVersion records the nfd-fn version in an nfd-fn.dev/version
+	// annotation on every Node nfd-fn writes (off: nfd-master writes no
+	// such key).
+	StampVersion *bool `json:"stampVersion,omitempty"`
 	// NovaProviderConfig makes render also write a Nova provider config
 	// (docs/openstack-nova.md); the other Nova* fields tune it.
 	NovaProviderConfig     *bool                  `json:"novaProviderConfig,omitempty"`
@@ -77,6 +81,8 @@ type Settings struct {
 	Gates   *featuregate.Gates
 	// ExplainNode and ExplainRule select the explain info results.
 	ExplainNode, ExplainRule string
+	// StampVersion adds the nfd-fn.dev/version annotation to Nodes.
+	StampVersion bool
 	// Nova holds the Nova provider config settings (fn/nova.go).
 	Nova novaSettings
 	// Discover holds the mode discover settings.
@@ -198,6 +204,7 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 		problems = append(problems, configProblem{field: fc.field("mode"), msg: fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)})
 	}
 	s.ExplainNode, s.ExplainRule = fc.ExplainNode, fc.ExplainRule
+	setBool(&s.StampVersion, fc.StampVersion)
 	if s.ExplainRule != "" && s.ExplainNode == "" {
 		problems = append(problems, configProblem{field: fc.field("explainRule"), msg: "explainRule needs explainNode: the node to explain the rule on"})
 	}

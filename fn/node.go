@@ -12,11 +12,15 @@ import (
 )
 
 // writeNode updates an existing Node item in place, or appends a new Node
-// item, with the rendered state.
-func writeNode(rl *krm.ResourceList, existing *krm.Item, n *master.NodeResult) {
+// item, with the rendered state. nfd-master writes no annotation of its
+// own beyond its tracking annotations, and by default neither does nfd-fn;
+// with stamp, a Node nfd-fn changes records the nfd-fn version.
+func writeNode(rl *krm.ResourceList, existing *krm.Item, n *master.NodeResult, stamp bool) {
 	if existing != nil {
 		if updateNodeItem(existing.Node, &n.State) {
-			stampVersion(existing.Node)
+			if stamp {
+				stampVersion(existing.Node)
+			}
 			existing.Changed = true
 		}
 		return
@@ -26,8 +30,15 @@ func writeNode(rl *krm.ResourceList, existing *krm.Item, n *master.NodeResult) {
 		// nothing worth writing either.
 		return
 	}
-	rl.Items = append(rl.Items, &krm.Item{Node: newNodeItem(n.Name, &n.State), APIVersion: "v1", Kind: "Node", Name: n.Name})
+	node := newNodeItem(n.Name, &n.State)
+	if stamp {
+		stampVersion(node)
+	}
+	rl.Items = append(rl.Items, &krm.Item{Node: node, APIVersion: "v1", Kind: "Node", Name: n.Name})
 }
+
+// LocalConfigAnnotation marks an object that tools must not apply.
+const LocalConfigAnnotation = "config.kubernetes.io/local-config"
 
 // stampVersion records the nfd-fn version on a Node it changed. Nodes it
 // leaves alone keep whatever version wrote them, so a re-render with a new
@@ -41,11 +52,14 @@ func isEmptyState(s *master.NodeState) bool {
 }
 
 // newNodeItem builds a Node object for a node that is not in the input,
-// with path annotations so kpt writes it to nodes/<name>.yaml.
+// with path annotations so kpt writes it to nodes/<name>.yaml. It is a
+// preview of what nfd-master would set, not an object to create: it is
+// marked local-config, so kpt live apply, Argo CD, Flux and kustomize
+// build never create a Node from it.
 func newNodeItem(name string, s *master.NodeState) *yaml.Node {
 	path := NodePathPrefix + name + ".yaml"
 	annotations := map[string]string{kioutil.PathAnnotation: path, kioutil.IndexAnnotation: "0",
-		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0", version.Annotation: version.Version}
+		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0", LocalConfigAnnotation: "true"}
 	for k, v := range s.Annotations {
 		annotations[k] = v
 	}

@@ -9,12 +9,29 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
-// TestVersionAnnotationMarksOnlyNodesNfdFnWrote checks the version
+// TestNoVersionAnnotationByDefault checks that nfd-fn, like nfd-master,
+// writes no annotation of its own on Nodes unless asked to.
+func TestNoVersionAnnotationByDefault(t *testing.T) {
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+		oneNodeItems + kernelSixNode("up-to-date", "true") + kernelSixNode("stale", "false")
+	out, code := runList(t, in)
+	if code != 0 {
+		t.Fatalf("exit code %d, output:\n%s", code, out)
+	}
+	got := nodeAnnotations(t, []byte(out))
+	want := map[string]string{"n1": "", "up-to-date": "v0.0.1-old", "stale": "v0.0.1-old"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s per Node (-want +got):\n%s", version.Annotation, diff)
+	}
+}
+
+// TestStampVersionMarksOnlyNodesNfdFnWrote checks the opt-in version
 // annotation: set on new Nodes and on Nodes whose NFD state changed, left
 // alone on Nodes that were already up to date (so that a new release does
 // not rewrite them).
-func TestVersionAnnotationMarksOnlyNodesNfdFnWrote(t *testing.T) {
-	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+func TestStampVersionMarksOnlyNodesNfdFnWrote(t *testing.T) {
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n" +
+		"functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {stampVersion: \"true\"}\nitems:\n" +
 		oneNodeItems + // NodeFeature n1 (no Node yet) and the kernel-six rule
 		kernelSixNode("up-to-date", "true") + kernelSixNode("stale", "false")
 	out, code := runList(t, in)

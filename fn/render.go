@@ -15,7 +15,7 @@ func renderList(rl *krm.ResourceList, s Settings, r *report) {
 	p := master.Prepare(set, s.Options)
 	fleet := p.Render()
 	for i := range fleet.Nodes {
-		writeNode(rl, nodeItem(rl, set, fleet.Nodes[i].Name), &fleet.Nodes[i])
+		writeNode(rl, nodeItem(rl, set, fleet.Nodes[i].Name), &fleet.Nodes[i], s.StampVersion)
 	}
 	for _, g := range fleet.Groups {
 		setGroupStatus(rl.Items[g.Group.Origin.Item], g.Members)
