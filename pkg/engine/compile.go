@@ -35,12 +35,13 @@ func Compile(objs []*api.NodeFeatureRule) (*RuleSet, []Diagnostic) {
 	sorted := append([]*api.NodeFeatureRule(nil), objs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Metadata.Name < sorted[j].Metadata.Name })
 	rs := &RuleSet{}
+	env := &lazyEnv{}
 	var diags []Diagnostic
 	for _, o := range sorted {
 		ref := ObjectRef{Kind: api.KindNodeFeatureRule, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
 		co := compiledObject{ref: ref}
 		for i := range o.Spec.Rules {
-			r, d := compileRule(&o.Spec.Rules[i], ref, indexField("spec.rules", i))
+			r, d := compileRule(&o.Spec.Rules[i], ref, indexField("spec.rules", i), env)
 			co.rules = append(co.rules, r)
 			diags = append(diags, d...)
 		}
@@ -49,7 +50,7 @@ func Compile(objs []*api.NodeFeatureRule) (*RuleSet, []Diagnostic) {
 	return rs, diags
 }
 
-func compileRule(src *api.Rule, ref ObjectRef, field string) (*rule, []Diagnostic) {
+func compileRule(src *api.Rule, ref ObjectRef, field string, env *lazyEnv) (*rule, []Diagnostic) {
 	r := &rule{name: src.Name, field: field, src: src}
 	r.matchFeatures = compileMatcher(src.MatchFeatures, field+".matchFeatures")
 	for i := range src.MatchAny {
@@ -62,7 +63,9 @@ func compileRule(src *api.Rule, ref ObjectRef, field string) (*rule, []Diagnosti
 	if src.Name == "" {
 		report(SeverityError, field+".name", "rule name is required")
 	}
-	r.labelsTemplate, r.varsTemplate, r.templateErr = compileTemplates(src.LabelsTemplate, src.VarsTemplate, field, report)
+	runs := len(src.MatchFeatures) > 0 || len(src.MatchAny) > 0
+	r.labelsTemplate = compileTemplate(src.LabelsTemplate, field+".labelsTemplate", runs, env, report)
+	r.varsTemplate = compileTemplate(src.VarsTemplate, field+".varsTemplate", runs, env, report)
 	templateRefDiagnostics(r, report)
 	diags = append(diags, matcherDiagnostics(ref, r.matchFeatures)...)
 	for _, m := range r.matchAny {
@@ -73,23 +76,34 @@ func compileRule(src *api.Rule, ref ObjectRef, field string) (*rule, []Diagnosti
 
 type reportFunc func(sev Severity, field, format string, args ...any)
 
-func compileTemplates(labels, vars, field string, report reportFunc) (lt, vt *kvTemplate, firstErr error) {
-	parse := func(text, name string) *kvTemplate {
-		if text == "" {
-			return nil
-		}
-		t, err := parseKVTemplate(text)
-		if err != nil {
-			report(SeverityError, field+"."+name, "%v%s; the rule fails on every node where it matches", err, removedFuncHint(err))
-			if firstErr == nil {
-				firstErr = err
-			}
-		}
-		return t
+// compileTemplate parses one template. nfd-master runs templates only on a
+// match: a template that does not parse is an error when the rule has
+// matchers (it fails wherever it matches) and a warning when it has none
+// (nfd-master never runs it, and applies the rule's static outputs).
+func compileTemplate(text, field string, runs bool, env *lazyEnv, report reportFunc) *kvTemplate {
+	if text == "" {
+		return nil
 	}
-	lt = parse(labels, "labelsTemplate")
-	vt = parse(vars, "varsTemplate")
-	return lt, vt, firstErr
+	t, err := parseKVTemplate(text, env.get())
+	switch {
+	case err != nil && runs:
+		report(SeverityError, field, "%v%s; the rule fails on every node where it matches", err, removedFuncHint(err))
+	case err != nil:
+		report(SeverityWarning, field, "%v%s; nfd-master never runs it, since the rule has no matchFeatures or matchAny", err, removedFuncHint(err))
+	case runs:
+		nondeterministicDiagnostics(t, field, report)
+	}
+	return t
+}
+
+// nondeterministicDiagnostics warns about calls whose result changes on
+// every run: what nfd-fn renders cannot be what the cluster gets.
+func nondeterministicDiagnostics(t *kvTemplate, field string, report reportFunc) {
+	for _, name := range t.funcNames() {
+		if nondeterministicFuncs[name] {
+			report(SeverityWarning, field, "template calls %s, whose result changes on every run: nfd-fn's output cannot predict nfd-master's, and the node changes on every update", name)
+		}
+	}
 }
 
 // matcherDiagnostics reports expressions that can never evaluate cleanly
@@ -111,6 +125,10 @@ func matcherDiagnostics(ref ObjectRef, m matcher) []Diagnostic {
 	return diags
 }
 
+// exprDiagnostics reports an expression that cannot evaluate cleanly. An
+// error when it fails wherever nfd-master evaluates it; a warning when it
+// only fails on nodes where the element is present with a value, since
+// nfd-master applies the rule without error where it is not.
 func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 	d := Diagnostic{Severity: SeverityError, Object: ref}
 	switch {
@@ -124,8 +142,15 @@ func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 		}
 	case e.alwaysErr != nil:
 		d.Field, d.Message = field+".value", fmt.Sprintf("%v; the rule fails on every node where this expression is evaluated", e.alwaysErr)
+	case e.presentErr != nil && strings.Contains(e.presentErr.Error(), "'type' field"):
+		d.Severity, d.Field = SeverityWarning, field+".type"
+		d.Message = fmt.Sprintf("%v; the rule fails on every node where the element is present with a value", e.presentErr)
 	case e.presentErr != nil:
-		d.Field, d.Message = field+".value", fmt.Sprintf("%v; the rule fails on every node where the element is present", e.presentErr)
+		d.Severity, d.Field = SeverityWarning, field+".value"
+		d.Message = fmt.Sprintf("%v; the rule fails on every node where the element is present with a value", e.presentErr)
+	case e.operandErr != nil:
+		d.Severity, d.Field = SeverityWarning, field+".value"
+		d.Message = fmt.Sprintf("%v; the rule fails on every node where the element is present with a value", e.operandErr)
 	default:
 		return nil
 	}

@@ -41,6 +41,10 @@ func (e *EvalError) IsStatic() bool {
 	return errors.As(e.Err, &se)
 }
 
+// Unwrap returns the failure, so that errors.As finds a *BudgetError or
+// *StaticError through an EvalError.
+func (e *EvalError) Unwrap() error { return e.Err }
+
 func (e *EvalError) Error() string {
 	return fmt.Sprintf("%s/%s: %v", e.Object.Name, e.RuleName, e.Err)
 }

@@ -68,7 +68,7 @@ func evalError(ref ObjectRef, r *rule, err error) *EvalError {
 // back rule.matched, for callers that manage back-references themselves
 // (nfd-worker's custom source). Static problems surface as the error.
 func EvaluateRule(r *api.Rule, f *api.Features) (Output, bool, error) {
-	cr, diags := compileRule(r, ObjectRef{}, "rule")
+	cr, diags := compileRule(r, ObjectRef{}, "rule", &lazyEnv{})
 	for _, d := range diags {
 		if d.Severity == SeverityError {
 			return Output{}, false, fmt.Errorf("%s: %s", d.Field, d.Message)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -42,20 +43,24 @@ var opSpecs = map[api.MatchOp]opSpec{
 // expr is a compiled MatchExpression. Problems that nfd-master would only
 // hit while evaluating are found here once: alwaysErr fails the expression
 // whenever it is evaluated, presentErr whenever it is evaluated against an
-// element that is present with a value.
+// element that is present with a value. operandErr is also certain to fail
+// such an evaluation, but nfd-master reads the node's value first, so it
+// only surfaces when that value parses.
 type expr struct {
 	op         api.MatchOp
 	values     []string
+	valueType  api.ValueType
 	version    bool
 	regexps    []*regexp.Regexp
 	operands   []operand
 	alwaysErr  error
 	presentErr error
+	operandErr error
 }
 
 // operand is a parsed comparison operand: an integer or a version.
 type operand struct {
-	n int64
+	n int
 	v [3]uint64
 }
 
@@ -63,7 +68,7 @@ func compileExpr(me *api.MatchExpression) *expr {
 	if me == nil {
 		me = &api.MatchExpression{}
 	}
-	e := &expr{op: me.Op, values: me.Value, version: me.Type == api.ValueTypeVersion}
+	e := &expr{op: me.Op, values: me.Value, valueType: me.Type, version: me.Type == api.ValueTypeVersion}
 	defer e.markStatic()
 	spec, ok := opSpecs[me.Op]
 	if !ok {
@@ -82,14 +87,11 @@ func compileExpr(me *api.MatchExpression) *expr {
 			}
 		}
 		return e
+	case spec.ordered && (n < spec.minValues || n > spec.maxValues):
+		e.presentErr = valueCountError(me)
+		return e
 	case n < spec.minValues:
 		e.presentErr = fmt.Errorf("invalid expression, 'value' field must be non-empty for Op %q", me.Op)
-		if spec.ordered {
-			e.presentErr = valueCountError(me)
-		}
-		return e
-	case spec.maxValues > 0 && n > spec.maxValues:
-		e.presentErr = valueCountError(me)
 		return e
 	}
 	switch {
@@ -104,11 +106,10 @@ func compileExpr(me *api.MatchExpression) *expr {
 // markStatic wraps the errors found at compile time, so that evaluation
 // failures they cause can be told apart from data-dependent ones.
 func (e *expr) markStatic() {
-	if e.alwaysErr != nil {
-		e.alwaysErr = &StaticError{e.alwaysErr}
-	}
-	if e.presentErr != nil {
-		e.presentErr = &StaticError{e.presentErr}
+	for _, err := range []*error{&e.alwaysErr, &e.presentErr, &e.operandErr} {
+		if *err != nil {
+			*err = &StaticError{*err}
+		}
 	}
 }
 
@@ -121,7 +122,7 @@ func (e *StaticError) Unwrap() error { return e.Err }
 
 func valueCountError(me *api.MatchExpression) error {
 	if opSpecs[me.Op].maxValues == 2 {
-		return fmt.Errorf("invalid expression, value' field must contain exactly two elements for Op %q (have %v)", me.Op, me.Value)
+		return fmt.Errorf("invalid expression, 'value' field must contain exactly two elements for Op %q (have %v)", me.Op, me.Value)
 	}
 	return fmt.Errorf("invalid expression, 'value' field must contain exactly one element for Op %q (have %v)", me.Op, me.Value)
 }
@@ -138,34 +139,36 @@ func (e *expr) compileRegexps() {
 	}
 }
 
+// compileOperands parses the values of a comparison operator. As in
+// nfd-master, a type other than "" or "version" fails the expression
+// before any value is read, and only integer ranges must be ordered:
+// GeLe ["6.8.0","6.8.0"] with type version is a valid range.
 func (e *expr) compileOperands(me *api.MatchExpression) {
+	if me.Type != api.ValueTypeInt && me.Type != api.ValueTypeVersion {
+		e.presentErr = fmt.Errorf("invalid expression, 'type' field only accepts %q value for Op %q (have %q)", api.ValueTypeVersion, me.Op, me.Type)
+		return
+	}
 	e.operands = make([]operand, len(e.values))
 	for i, v := range e.values {
 		o, err := e.parseOperand(v)
 		if err != nil {
-			e.presentErr = fmt.Errorf("%v in %s", err, formatExpr(me))
+			e.operandErr = fmt.Errorf("%v in %s", err, formatExpr(me))
 			return
 		}
 		e.operands[i] = o
 	}
-	if len(e.operands) == 2 && compareOperands(e.operands[0], e.operands[1], e.version) >= 0 {
-		e.presentErr = fmt.Errorf("invalid expression, value[0] must be less than Value[1] for Op %q (have %v)", e.op, e.values)
+	if !e.version && len(e.operands) == 2 && e.operands[0].n >= e.operands[1].n {
+		e.operandErr = fmt.Errorf("invalid expression, value[0] must be less than Value[1] for Op %q (have %v)", e.op, e.values)
 	}
 }
 
+// formatExpr prints an expression as nfd-master's MatchExpression.String
+// does: the type is not shown.
 func formatExpr(me *api.MatchExpression) string {
-	s := fmt.Sprintf("{op: %q, value: [", me.Op)
-	for i, v := range me.Value {
-		if i > 0 {
-			s += ", "
-		}
-		s += strconv.Quote(v)
+	if len(me.Value) == 0 {
+		return fmt.Sprintf("{op: %q}", me.Op)
 	}
-	s += "]"
-	if me.Type != "" {
-		s += fmt.Sprintf(", type: %q", me.Type)
-	}
-	return s + "}"
+	return fmt.Sprintf("{op: %q, value: %q}", me.Op, me.Value)
 }
 
 func (e *expr) parseOperand(s string) (operand, error) {
@@ -176,12 +179,20 @@ func (e *expr) parseOperand(s string) (operand, error) {
 	if err != nil {
 		return operand{}, fmt.Errorf("not a number %q", s)
 	}
-	return operand{n: int64(n)}, nil
+	return operand{n: n}, nil
 }
 
-// parseVersion reads a semantic version: 1, 1.2, v1.2.3 and 6.8.0-45-generic
-// parse; the prerelease and build parts are dropped before comparing.
+// maxVersionLen is the longest version string semver v3.5.0 (the version
+// nfd-master v0.19.0 is built with) parses; longer ones are not versions.
+const maxVersionLen = 256
+
+// parseVersion reads a version as nfd-master does: 1, 1.2, v1.2.3 and
+// 6.8.0-45-generic parse (leading zeros too); the prerelease is dropped and
+// build metadata ignored when comparing.
 func parseVersion(s string) (operand, error) {
+	if len(s) > maxVersionLen {
+		return operand{}, fmt.Errorf("not a version %q", s)
+	}
 	v, err := semver.NewVersion(s)
 	if err != nil {
 		return operand{}, fmt.Errorf("not a version %q", s)
@@ -191,20 +202,11 @@ func parseVersion(s string) (operand, error) {
 
 func compareOperands(a, b operand, version bool) int {
 	if !version {
-		switch {
-		case a.n < b.n:
-			return -1
-		case a.n > b.n:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.n, b.n)
 	}
 	for i := range a.v {
-		switch {
-		case a.v[i] < b.v[i]:
-			return -1
-		case a.v[i] > b.v[i]:
-			return 1
+		if c := cmp.Compare(a.v[i], b.v[i]); c != 0 {
+			return c
 		}
 	}
 	return 0
@@ -250,10 +252,15 @@ func (e *expr) eval(present, hasValue bool, value string) (bool, error) {
 	return e.compare(value)
 }
 
+// compare evaluates a comparison operator. The node's value is parsed
+// before the operands are looked at, so its error wins, as in nfd-master.
 func (e *expr) compare(value string) (bool, error) {
 	in, err := e.parseOperand(value)
 	if err != nil {
 		return false, err
+	}
+	if e.operandErr != nil {
+		return false, e.operandErr
 	}
 	c0 := compareOperands(in, e.operands[0], e.version)
 	switch e.op {

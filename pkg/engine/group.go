@@ -16,12 +16,13 @@ func (g *Group) Ref() ObjectRef { return g.ref }
 // CompileGroup validates and compiles a NodeFeatureGroup.
 func CompileGroup(obj *api.NodeFeatureGroup) (*Group, []Diagnostic) {
 	g := &Group{ref: ObjectRef{Kind: api.KindNodeFeatureGroup, Namespace: obj.Metadata.Namespace, Name: obj.Metadata.Name}}
+	env := &lazyEnv{}
 	var diags []Diagnostic
 	for i := range obj.Spec.Rules {
 		gr := &obj.Spec.Rules[i]
 		src := &api.Rule{Name: gr.Name, Vars: gr.Vars, VarsTemplate: gr.VarsTemplate,
 			MatchFeatures: gr.MatchFeatures, MatchAny: gr.MatchAny}
-		r, d := compileRule(src, g.ref, indexField("spec.featureGroupRules", i))
+		r, d := compileRule(src, g.ref, indexField("spec.featureGroupRules", i), env)
 		g.rules = append(g.rules, r)
 		diags = append(diags, d...)
 	}

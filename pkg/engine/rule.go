@@ -10,16 +10,16 @@ import (
 
 // rule is a compiled Rule (or the matching part of a GroupRule).
 type rule struct {
-	name           string
-	field          string
-	src            *api.Rule
-	matchFeatures  matcher
-	matchAny       []matcher
+	name          string
+	field         string
+	src           *api.Rule
+	matchFeatures matcher
+	matchAny      []matcher
+	// labelsTemplate and varsTemplate are nil when not given; a template
+	// that does not parse keeps its parse error, which fails the rule
+	// wherever it matches, since that is when nfd-master parses it.
 	labelsTemplate *kvTemplate
 	varsTemplate   *kvTemplate
-	// templateErr is a template parse error: the rule fails wherever it
-	// matches, since that is when nfd-master parses the template.
-	templateErr error
 }
 
 // Output is what one rule produced on one node.
@@ -33,7 +33,7 @@ type Output struct {
 
 // hasTemplates reports whether the rule has any template to expand.
 func (r *rule) hasTemplates() bool {
-	return r.labelsTemplate != nil || r.varsTemplate != nil || r.templateErr != nil
+	return r.labelsTemplate != nil || r.varsTemplate != nil
 }
 
 // execute runs the rule against f. It returns matched=false with a nil
@@ -88,19 +88,27 @@ func (r *rule) execute(f *api.Features) (out Output, matched bool, err error) {
 	}, true, nil
 }
 
+// expand runs the labels and then the vars template, in nfd-master's
+// order: each is parsed (here: its parse error reported) just before it
+// runs.
 func (r *rule) expand(data templateData, labels, vars map[string]string) error {
-	if r.templateErr != nil {
-		return &termError{field: r.field, err: &StaticError{fmt.Errorf("failed to parse template: %w", r.templateErr)}}
+	if err := r.labelsTemplate.expandField(data, labels, r.field+".labelsTemplate"); err != nil {
+		return err
 	}
-	if r.labelsTemplate != nil {
-		if err := r.labelsTemplate.expandInto(data, labels); err != nil {
-			return &termError{field: r.field + ".labelsTemplate", err: fmt.Errorf("failed to expand template: %w", err)}
-		}
+	return r.varsTemplate.expandField(data, vars, r.field+".varsTemplate")
+}
+
+// expandField expands t (nothing when nil) into out, with nfd-master's
+// error wording and the field path.
+func (t *kvTemplate) expandField(data templateData, out map[string]string, field string) error {
+	switch {
+	case t == nil:
+		return nil
+	case t.parseErr != nil:
+		return &termError{field: field, err: &StaticError{fmt.Errorf("failed to parse template: %w", t.parseErr)}}
 	}
-	if r.varsTemplate != nil {
-		if err := r.varsTemplate.expandInto(data, vars); err != nil {
-			return &termError{field: r.field + ".varsTemplate", err: fmt.Errorf("failed to expand template: %w", err)}
-		}
+	if err := t.expandInto(data, out); err != nil {
+		return &termError{field: field, err: fmt.Errorf("failed to expand template: %w", err)}
 	}
 	return nil
 }

@@ -6,70 +6,182 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
-
-	"github.com/Masterminds/sprig/v3"
+	"text/template/parse"
 )
 
-// MaxTemplateOutput caps the expanded size of one labelsTemplate or
-// varsTemplate, so a runaway template cannot exhaust memory.
-const MaxTemplateOutput = 64 << 10
-
-// templateFuncs are the sprig text functions minus those that read the
-// environment or the network, which have no place in an offline renderer
-// and would make output depend on the machine.
-var templateFuncs = func() template.FuncMap {
-	fm := sprig.TxtFuncMap()
-	for _, name := range removedTemplateFuncs {
-		delete(fm, name)
-	}
-	return fm
-}()
-
-// removedTemplateFuncs are the sprig functions nfd-master takes out.
-var removedTemplateFuncs = []string{"env", "expandenv", "getHostByName"}
-
-// removedFuncHint explains a parse error caused by a removed function.
-func removedFuncHint(err error) string {
-	for _, name := range removedTemplateFuncs {
-		if strings.Contains(err.Error(), fmt.Sprintf("function %q not defined", name)) {
-			return fmt.Sprintf(" (%s is one of the sprig functions nfd-master removes from templates: %s)", name, strings.Join(removedTemplateFuncs, ", "))
-		}
-	}
-	return ""
-}
-
-// kvTemplate is a parsed labelsTemplate or varsTemplate.
+// kvTemplate is a labelsTemplate or varsTemplate. parseErr is set when the
+// text does not parse: nfd-master parses templates each time it runs them,
+// so the error only shows where the rule matches.
 type kvTemplate struct {
-	tmpl *template.Template
+	tmpl     *template.Template
+	env      *templateEnv
+	parseErr error
 }
 
-func parseKVTemplate(text string) (*kvTemplate, error) {
-	t, err := template.New("").Option("missingkey=error").Funcs(templateFuncs).Parse(text)
-	if err != nil {
-		return nil, fmt.Errorf("invalid template: %w", err)
+// errTemplateTooLarge is nfd-master's error for a template over
+// MaxTemplateSize.
+var errTemplateTooLarge = errors.New("template exceeds maximum allowed size")
+
+// parseKVTemplate parses text as nfd-master does (same size limit, same
+// functions, missingkey=error), then instruments it for the budget: a tick
+// at the start of every range body and template, and every printing
+// action's value measured before it is printed.
+func parseKVTemplate(text string, env *templateEnv) (*kvTemplate, error) {
+	kt := &kvTemplate{env: env}
+	if len(text) > MaxTemplateSize {
+		kt.parseErr = fmt.Errorf("%w: %d bytes > %d limit", errTemplateTooLarge, len(text), MaxTemplateSize)
+		return kt, kt.parseErr
 	}
-	return &kvTemplate{tmpl: t}, nil
+	t, err := template.New("").Option("missingkey=error").Funcs(env.funcs).Parse(text)
+	if err != nil {
+		kt.parseErr = fmt.Errorf("invalid template: %w", err)
+		return kt, kt.parseErr
+	}
+	t.Funcs(env.internal)
+	for _, tt := range t.Templates() {
+		if tt.Tree == nil {
+			continue
+		}
+		main := tt.Name() == t.Name()
+		in := instrumenter{scalar: env.scalar}
+		in.list(tt.Tree.Root, instrumentCtx{dotData: main}, !main)
+	}
+	kt.tmpl = t
+	return kt, nil
 }
 
-var errTemplateTooLarge = errors.New("template output exceeds 64 KiB")
+// instrumenter rewrites a parsed template in place for the budget: a tick
+// call at the start of every loop body and defined template that can run
+// more often than the input is large, and an emit call at the end of
+// every printing action whose value may be a structure a template built
+// (shared or cyclic, and so much larger printed than in memory). Values
+// read from the node's features and results of functions returning a
+// scalar are left alone: they are bounded already, and this keeps the
+// common template as fast as it was.
+type instrumenter struct {
+	scalar map[string]bool
+}
 
+// instrumentCtx is what the instrumenter knows at a point: whether dot
+// is the template data or part of it, and whether it is inside a range.
+type instrumentCtx struct {
+	dotData, inRange bool
+}
+
+func (in instrumenter) list(l *parse.ListNode, c instrumentCtx, tick bool) {
+	if l == nil {
+		return
+	}
+	for _, n := range l.Nodes {
+		in.node(n, c)
+	}
+	if tick {
+		l.Nodes = append([]parse.Node{internalAction(l.Position(), tickFunc)}, l.Nodes...)
+	}
+}
+
+func (in instrumenter) node(n parse.Node, c instrumentCtx) {
+	switch n := n.(type) {
+	case *parse.ActionNode:
+		if len(n.Pipe.Decl) == 0 && !in.boundedPipe(n.Pipe, c.dotData) {
+			n.Pipe.Cmds = append(n.Pipe.Cmds, internalCommand(n.Position(), emitFunc))
+		}
+	case *parse.IfNode:
+		in.list(n.List, c, false)
+		in.list(n.ElseList, c, false)
+	case *parse.WithNode:
+		data := c.dotData && dataPipe(n.Pipe)
+		in.list(n.List, instrumentCtx{dotData: data, inRange: c.inRange}, false)
+		in.list(n.ElseList, c, false)
+	case *parse.RangeNode:
+		data := c.dotData && dataPipe(n.Pipe)
+		in.list(n.List, instrumentCtx{dotData: data, inRange: true}, c.inRange || !data)
+		in.list(n.ElseList, c, false)
+	case *parse.ListNode:
+		in.list(n, c, false)
+	}
+}
+
+// dataPipe reports whether a pipeline only reads the template data: a
+// field chain on dot (itself data), or dot.
+func dataPipe(p *parse.PipeNode) bool {
+	if p == nil || len(p.Cmds) != 1 || len(p.Cmds[0].Args) != 1 {
+		return false
+	}
+	switch p.Cmds[0].Args[0].(type) {
+	case *parse.FieldNode, *parse.DotNode:
+		return true
+	}
+	return false
+}
+
+// boundedPipe reports whether the value of a pipeline is bounded without
+// measuring it: data read from the features, a constant, or the result of
+// a function returning a scalar.
+func (in instrumenter) boundedPipe(p *parse.PipeNode, dotData bool) bool {
+	last := p.Cmds[len(p.Cmds)-1]
+	if len(last.Args) == 0 {
+		return false
+	}
+	switch a := last.Args[0].(type) {
+	case *parse.IdentifierNode:
+		return in.scalar[a.Ident]
+	case *parse.FieldNode, *parse.DotNode:
+		return dotData && len(last.Args) == 1 && len(p.Cmds) == 1
+	case *parse.StringNode, *parse.NumberNode, *parse.BoolNode:
+		return len(p.Cmds) == 1
+	case *parse.PipeNode:
+		return len(p.Cmds) == 1 && len(last.Args) == 1 && in.boundedPipe(a, dotData)
+	}
+	return false
+}
+
+func internalCommand(pos parse.Pos, fn string) *parse.CommandNode {
+	return &parse.CommandNode{NodeType: parse.NodeCommand, Pos: pos,
+		Args: []parse.Node{parse.NewIdentifier(fn).SetPos(pos)}}
+}
+
+func internalAction(pos parse.Pos, fn string) *parse.ActionNode {
+	return &parse.ActionNode{NodeType: parse.NodeAction, Pos: pos,
+		Pipe: &parse.PipeNode{NodeType: parse.NodePipe, Pos: pos, Cmds: []*parse.CommandNode{internalCommand(pos, fn)}}}
+}
+
+// cappedBuffer refuses writes past MaxTemplateOutput.
 type cappedBuffer struct{ bytes.Buffer }
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
 	if c.Len()+len(p) > MaxTemplateOutput {
-		return 0, errTemplateTooLarge
+		return 0, &BudgetError{Limit: "output", Detail: fmt.Sprintf("more than %d bytes", MaxTemplateOutput)}
 	}
 	return c.Buffer.Write(p)
+}
+
+// execute runs the template on data within a fresh budget. A budget error
+// wins over the error it may have caused downstream.
+func (t *kvTemplate) execute(data any) (string, error) {
+	env := t.env
+	env.mu.Lock()
+	defer env.mu.Unlock()
+	env.b.reset()
+	var buf cappedBuffer
+	err := t.tmpl.Execute(&buf, data)
+	if env.b.err != nil {
+		return "", env.b.err
+	}
+	if err != nil {
+		return "", err
+	}
+	return buf.String(), nil
 }
 
 // expandInto runs the template on data and adds the key=value lines of its
 // output to out. Blank lines are skipped; a line without '=' is an error.
 func (t *kvTemplate) expandInto(data any, out map[string]string) error {
-	var buf cappedBuffer
-	if err := t.tmpl.Execute(&buf, data); err != nil {
+	text, err := t.execute(data)
+	if err != nil {
 		return err
 	}
-	for _, line := range strings.Split(buf.String(), "\n") {
+	for line := range strings.SplitSeq(text, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue

@@ -18,6 +18,9 @@ const (
 	// MatchDoesNotExist matches when the element does not exist; no values.
 	MatchDoesNotExist MatchOp = "DoesNotExist"
 	// MatchGt matches when the input is greater than the value (exactly 1).
+	// Gt, Ge, Lt, Le, GtLt and GeLe compare integers, or versions with
+	// type "version"; any other type fails the expression where the
+	// element is present.
 	MatchGt MatchOp = "Gt"
 	// MatchGe matches when the input is greater than or equal to the value (exactly 1).
 	MatchGe MatchOp = "Ge"
@@ -25,9 +28,13 @@ const (
 	MatchLt MatchOp = "Lt"
 	// MatchLe matches when the input is less than or equal to the value (exactly 1).
 	MatchLe MatchOp = "Le"
-	// MatchGtLt matches when the input is strictly between the values (exactly 2).
+	// MatchGtLt matches when the input is strictly between the values
+	// (exactly 2). Integer bounds must be increasing; version bounds are
+	// not checked (a reversed version range never matches).
 	MatchGtLt MatchOp = "GtLt"
-	// MatchGeLe matches when the input is between the values, inclusive (exactly 2).
+	// MatchGeLe matches when the input is between the values, inclusive
+	// (exactly 2). Integer bounds must be increasing; equal version bounds
+	// are a valid range.
 	MatchGeLe MatchOp = "GeLe"
 	// MatchIsTrue matches when the input is "true"; takes no values.
 	MatchIsTrue MatchOp = "IsTrue"
