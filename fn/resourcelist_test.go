@@ -148,7 +148,7 @@ func TestJSONErrorsComeBackAsResultsNamingTheObject(t *testing.T) {
 	in := `{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[` +
 		`{"apiVersion":"nfd.k8s-sigs.io/v1alpha1","kind":"NodeFeatureRule","metadata":{"name":"bad","namespace":"ops"},` +
 		`"spec":{"rules":[{"name":"r","labels":{"x":"y"},"matchFeatures":[{"feature":"kernel.config",` +
-		`"matchExpressions":{"X86":{"op":"InRegexp","value":["["]}}}]}]}}]}`
+		`"matchExpressions":{"X86":{"op":"Exists","value":["y"]}}}]}]}}]}`
 	out, code := runList(t, in)
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1; output:\n%s", code, out)

@@ -48,7 +48,7 @@ items:
       matchFeatures:
       - feature: kernel.config
         matchExpressions:
-          X86: {op: InRegexp, value: ["["]}
+          X86: {op: Exists, value: ["y"]}
 `
 
 type resultList struct {

@@ -40,9 +40,12 @@ func (f *Fleet) fold() {
 		folded[k] = append(folded[k], node)
 	}
 	failure := func(node string, e *engine.EvalError, describe func(*engine.EvalError) diag.Diagnostic) {
-		if idx, ok := static[ruleKey{e.Object.Key(), e.RuleField}]; ok && e.IsStatic() {
+		if idx := f.staticFor(static, e); len(idx) > 0 && e.IsStatic() {
 			for _, i := range idx {
-				f.Diagnostics[i].Nodes = append(f.Diagnostics[i].Nodes, node)
+				d := &f.Diagnostics[i]
+				d.Nodes = append(d.Nodes, node)
+				// It could fail; on this fleet it does.
+				d.Severity = diag.Error
 			}
 			return
 		}
@@ -62,6 +65,24 @@ func (f *Fleet) fold() {
 	}
 	f.finishStatic()
 	f.NodeDiagnostics = foldedList(folded)
+}
+
+// staticFor picks the compile diagnostics of the failing rule that are
+// about the failing part (the field of one is a prefix of the other's),
+// or all of the rule's when none is.
+func (f *Fleet) staticFor(static map[ruleKey][]int, e *engine.EvalError) []int {
+	all := static[ruleKey{e.Object.Key(), e.RuleField}]
+	var out []int
+	for _, i := range all {
+		d := f.Diagnostics[i].Field
+		if strings.HasPrefix(d, e.Field) || strings.HasPrefix(e.Field, d) {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
 }
 
 // finishStatic names the nodes a static failure hit in its message.
