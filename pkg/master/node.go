@@ -73,7 +73,7 @@ func (r *Renderer) RenderNode(name string, objs []NodeFeatureObject, existing *N
 // ExplainNode renders one node like RenderNode, recording where each label
 // came from, and traces every rule on the node's features.
 func (r *Renderer) ExplainNode(name string, objs []NodeFeatureObject, existing *NodeState) (NodeResult, []engine.RuleTrace) {
-	traces := r.rules.Explain(mergeNodeFeatures(&r.opts, name, objs).features)
+	traces := r.rules.Explain(withOwnBackrefs(mergeNodeFeatures(&r.opts, name, objs).features))
 	res := r.renderNode(NodeResult{Name: name, LabelOrigins: map[string]Origin{}}, objs, existing)
 	return res, traces
 }
@@ -101,6 +101,7 @@ func RuleFailure(e *engine.EvalError) diag.Diagnostic {
 // GroupFailure is the diagnostic for a group rule that failed on a node.
 func GroupFailure(e *engine.EvalError) diag.Diagnostic {
 	d := RuleFailure(e)
+	d.Check = "group-rule-failed"
 	d.Message = fmt.Sprintf("group rule %q failed: %v; the node is not added by this rule", e.RuleName, e.Err)
 	return d
 }
@@ -259,7 +260,7 @@ func (r *Renderer) filterAnnotations(annotations map[string]string, orig map[str
 func (r *Renderer) filterTaints(taints []api.Taint, orig []origin, res *NodeResult) []api.Taint {
 	if !r.opts.EnableTaints {
 		for i := range taints {
-			res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Info, Object: orig[i].object, Field: orig[i].field,
+			res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Info, Check: "taint-disabled", Object: orig[i].object, Field: orig[i].field,
 				Message: fmt.Sprintf("taint %s ignored: enableTaints is false", taintString(taints[i]))})
 		}
 		return nil

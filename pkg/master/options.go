@@ -1,8 +1,12 @@
-// Package render reproduces what nfd-master does with the rule engine's
-// output: it merges a node's NodeFeature objects, runs the rules, filters
-// and prefixes labels, annotations, extended resources and taints, and
-// patches the Node the way nfd-master would, tracking what it owns in the
-// nfd.node.kubernetes.io annotations. It does no I/O.
+// Package master is nfd-master's node update and NodeFeatureGroup logic,
+// offline. Prepare/Render (fleet.go) is the one pipeline every mode of
+// nfd-fn shares: it attaches NodeFeatures to nodes, compiles the rules
+// once, renders every node (merge the NodeFeatures, run the rules, filter
+// and prefix labels, annotations, extended resources and taints, patch the
+// Node as nfd-master patches it, tracking what it owns in the
+// nfd.node.kubernetes.io annotations), evaluates the NodeFeatureGroups on
+// the merged NodeFeatures, and folds the problems into diagnostics. It
+// does no I/O and no logging.
 package master
 
 import "regexp"

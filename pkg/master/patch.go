@@ -184,7 +184,7 @@ func (o *Options) patchTaints(old *NodeState, want []api.Taint, out *NodeState, 
 		oldOwned, err = parseTaints(v)
 	}
 	if err != nil {
-		res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Error,
+		res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Error, Check: "taints-annotation",
 			Object: diag.ObjectRef{Kind: "Node", Name: res.Name}, Field: "metadata.annotations[" + quoteKey(annName) + "]",
 			Message: fmt.Sprintf("cannot parse the taints annotation, so nfd-master would leave taints untouched: %v", err)})
 		return taints
