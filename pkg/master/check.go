@@ -26,7 +26,7 @@ func (o *Options) CheckLabel(key, value string) *Verdict {
 	if strings.HasPrefix(value, "@") {
 		value = ""
 	}
-	if err, sev := o.labelPolicy(full, value); err != nil {
+	if sev, err := o.labelPolicy(full, value); err != nil {
 		return &Verdict{Severity: sev, Err: err}
 	}
 	return nil
@@ -49,7 +49,7 @@ func (o *Options) CheckExtendedResource(key, value string) *Verdict {
 // CheckTaint judges a taint a rule sets. Taints are never auto-prefixed.
 func (o *Options) CheckTaint(t api.Taint) *Verdict {
 	if err := o.validateTaint(&t); err != nil {
-		return &Verdict{Severity: diag.Error, Err: err}
+		return &Verdict{Severity: dropSeverity(err), Err: err}
 	}
 	if errs := validateTaintValue(t.Value); errs != nil {
 		return &Verdict{Severity: diag.Error, Err: errs}
@@ -71,7 +71,7 @@ func errVerdict(err error) *Verdict {
 	if err == nil {
 		return nil
 	}
-	return &Verdict{Severity: diag.Error, Err: err}
+	return &Verdict{Severity: dropSeverity(err), Err: err}
 }
 
 // fullName is the name nfd-master ends up with after auto-prefixing.

@@ -191,7 +191,7 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 		v, err := dynamicValue(labels[k], f)
 		sev := diag.Error
 		if err == nil {
-			err, sev = o.labelPolicy(k, v)
+			sev, err = o.labelPolicy(k, v)
 		}
 		if err != nil {
 			res.drop(sev, orig[k], k, "label", err)
@@ -207,20 +207,31 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 
 // labelPolicy applies validation, denyLabelNs/extraLabelNs and the label
 // whitelist, in nfd-master's order. Policy drops are warnings.
-func (o *Options) labelPolicy(key, value string) (error, diag.Severity) {
+func (o *Options) labelPolicy(key, value string) (diag.Severity, error) {
 	ns, base := splitNs(key)
 	err := o.validateLabel(key, value)
 	if errors.Is(err, errNSNotAllowed) || o.isDeniedNs(ns) {
 		if !o.isExtraNs(ns) {
-			return fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns), diag.Warning
+			return diag.Warning, fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns)
 		}
 	} else if err != nil {
-		return err, diag.Error
+		return diag.Error, err
 	}
 	if o.LabelWhiteList != nil && !o.LabelWhiteList.MatchString(base) {
-		return fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String()), diag.Warning
+		return diag.Warning, fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String())
 	}
-	return nil, ""
+	return "", nil
+}
+
+// dropSeverity grades an output nfd-master refuses: a policy drop (a
+// namespace it does not allow, an unprefixed name) is a warning, as for
+// labels, since nfd-master logs it and carries on; an invalid name or
+// value is an error.
+func dropSeverity(err error) diag.Severity {
+	if errors.Is(err, errNSNotAllowed) || errors.Is(err, errUnprefixedKey) {
+		return diag.Warning
+	}
+	return diag.Error
 }
 
 func (r *Renderer) filterResources(resources map[string]string, orig map[string]origin, f *api.Features, res *NodeResult) map[string]string {
@@ -231,7 +242,7 @@ func (r *Renderer) filterResources(resources map[string]string, orig map[string]
 			err = r.opts.validateExtendedResource(k, v)
 		}
 		if err != nil {
-			res.drop(diag.Error, orig[k], k, "extended resource", err)
+			res.drop(dropSeverity(err), orig[k], k, "extended resource", err)
 			continue
 		}
 		out[k] = v
@@ -246,7 +257,7 @@ func (r *Renderer) filterAnnotations(annotations map[string]string, orig map[str
 	out := make(map[string]string, len(annotations))
 	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		if err := r.opts.validateAnnotation(k, annotations[k]); err != nil {
-			res.drop(diag.Error, orig[k], k, "annotation", err)
+			res.drop(dropSeverity(err), orig[k], k, "annotation", err)
 			continue
 		}
 		out[k] = annotations[k]
@@ -268,7 +279,7 @@ func (r *Renderer) filterTaints(taints []api.Taint, orig []origin, res *NodeResu
 	var out []api.Taint
 	for i := range taints {
 		if err := r.opts.validateTaint(&taints[i]); err != nil {
-			res.drop(diag.Error, orig[i], taints[i].Key, "taint", err)
+			res.drop(dropSeverity(err), orig[i], taints[i].Key, "taint", err)
 			continue
 		}
 		out = append(out, taints[i])
