@@ -13,7 +13,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/nova"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
@@ -81,15 +80,8 @@ func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *
 	target := novaTarget(rl, found.generated, ns.path, r)
 	full, problems := nova.Build(novaNodes(nodes, s.Options.Instance), ns.mapping)
 	field := yamlstrict.JoinKey("data", NovaDataKey)
-	for _, p := range problems {
-		msg := p.Message
-		if p.Source != "" {
-			msg = p.Source + ": " + msg
-		}
-		if len(p.Nodes) > 0 {
-			msg = diag.DescribeNodes(p.Nodes) + ": " + msg
-		}
-		r.add(diag.Severity(p.Severity), target, field, msg)
+	for _, d := range problems {
+		r.addAt(target, field, d)
 	}
 	doc := leaveOutClaimed(full, found.hand, nodes, r)
 	checkShadowing(found.hand, doc, r)
@@ -99,10 +91,9 @@ func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *
 		r.add(diag.Error, target, field, fmt.Sprintf("encoding the Nova provider config: %v", err))
 		return
 	}
-	if _, issues := nova.Parse(text); len(issues) > 0 {
-		for _, iss := range issues {
-			r.add(diag.Error, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+iss.String())
-		}
+	_, invalid := nova.Parse(text)
+	for _, d := range invalid {
+		r.add(diag.Error, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+d.String())
 	}
 	if ns.capture != nil {
 		*ns.capture = text
@@ -131,21 +122,30 @@ func (f *providerFile) field() string {
 	return yamlstrict.JoinKey("data", f.key)
 }
 
-// report adds a result about a place inside the file.
-func (f *providerFile) report(r *report, sev engine.Severity, inner, msg string) {
+// report records d, a diagnostic about the file with Field the path inside
+// it. The item's field holds the whole file as one string, so that path
+// goes into the message.
+func (f *providerFile) report(r *report, d diag.Diagnostic) {
+	inner := d.Field
 	if f.key == "" {
 		// A bare file has no identity for resourceRef: say where it is.
 		where := f.name()
 		if inner != "" {
 			where += " " + inner
 		}
-		r.add(sev, nil, "", where+": "+msg)
+		d.Message = where + ": " + d.Message
+		r.addAt(nil, "", d)
 		return
 	}
 	if inner != "" {
-		msg = inner + ": " + msg
+		d.Message = inner + ": " + d.Message
 	}
-	r.add(sev, f.it, f.field(), msg)
+	r.addAt(f.it, f.field(), d)
+}
+
+// reportAt records a message about providers[i] of the file.
+func (f *providerFile) reportAt(r *report, sev diag.Severity, i int, msg string) {
+	f.report(r, diag.Diagnostic{Severity: sev, Field: fmt.Sprintf("providers[%d]", i), Message: msg})
 }
 
 // name says where the file is, for messages about another file.
@@ -192,11 +192,10 @@ func findProviderConfigs(rl *krm.ResourceList, r *report) foundConfigs {
 		}
 	}
 	for _, f := range found.hand {
-		text := []byte(dataText(f.it, f.key))
-		var issues []nova.Issue
-		f.doc, issues = nova.Parse(text)
-		for _, iss := range issues {
-			f.report(r, diag.Severity(iss.Severity), iss.Path, iss.Message)
+		var diags diag.List
+		f.doc, diags = nova.Parse([]byte(dataText(f.it, f.key)))
+		for _, d := range diags {
+			f.report(r, d)
 		}
 	}
 	return found
@@ -217,7 +216,8 @@ func configMapFiles(it *krm.Item, n *yaml.Node, r *report) []*providerFile {
 		}
 		f := &providerFile{it: it, key: key}
 		if !strings.HasSuffix(key, ".yaml") {
-			f.report(r, diag.Warning, "", fmt.Sprintf("nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key))
+			f.report(r, diag.Diagnostic{Severity: diag.Warning, Message: fmt.Sprintf(
+				"nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key)})
 		}
 		out = append(out, f)
 	}
@@ -389,10 +389,9 @@ func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.N
 			if want == nil {
 				want = &nova.Provider{}
 			}
-			at := fmt.Sprintf("providers[%d]", i)
-			f.report(r, diag.Info, at, fmt.Sprintf("node %s is configured here by hand, so nfd-fn leaves it out of %s", name, NovaDataKey))
+			f.reportAt(r, diag.Info, i, fmt.Sprintf("node %s is configured here by hand, so nfd-fn leaves it out of %s", name, NovaDataKey))
 			for _, d := range nova.Diff(p, want, vocab) {
-				f.report(r, diag.Warning, at, fmt.Sprintf("node %s: conflicts with the rules: %s", name, d))
+				f.reportAt(r, diag.Warning, i, fmt.Sprintf("node %s: conflicts with the rules: %s", name, d))
 			}
 		}
 	}
@@ -426,7 +425,7 @@ func checkShadowing(hand []*providerFile, doc *nova.Document, r *report) {
 			if len(lost) > 1 {
 				it = "them"
 			}
-			f.report(r, diag.Warning, fmt.Sprintf("providers[%d]", i), fmt.Sprintf(
+			f.reportAt(r, diag.Warning, i, fmt.Sprintf(
 				"nova-compute ignores this %s entry for providers named explicitly, and nfd-fn's %s names %s, so %s will not get %s from this entry; let the rules produce %s, or configure %s here by name",
 				nova.ComputeNode, NovaDataKey, diag.DescribeNodes(nodes), those, strings.Join(lost, ", "), it, those))
 		}
@@ -445,7 +444,7 @@ func checkDuplicates(hand []*providerFile, doc *nova.Document, target *krm.Item,
 		first := fmt.Sprintf("%s providers[%d]", files[d.First.Doc].name(), d.First.Provider)
 		for _, at := range d.Again {
 			id := docs[at.Doc].Providers[at.Provider].Identification
-			files[at.Doc].report(r, diag.Error, fmt.Sprintf("providers[%d]", at.Provider), fmt.Sprintf(
+			files[at.Doc].reportAt(r, diag.Error, at.Provider, fmt.Sprintf(
 				"%s is already identified at %s; nova-compute refuses to start when a provider is identified twice across its provider config files", id, first))
 		}
 	}
