@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -43,29 +41,16 @@ var novaHeader = []string{
 
 // RenderNova renders input with the Nova provider config switched on and
 // returns the provider config file alone, for nfd-fn render --output nova,
-// with the results as lines for stderr. The exit code is 1 when there is
-// an error result.
-func RenderNova(input []byte, opts RunOptions) (file []byte, report []string, code int, err error) {
+// with the run's diagnostics. The exit code is 1 when there is an error
+// among them.
+func RenderNova(input []byte, opts RunOptions) (file []byte, diags diag.List, code int, err error) {
 	opts.NovaFile = &file
 	var out bytes.Buffer
-	code, err = Run(input, &out, opts)
+	r, err := run(input, &out, opts)
 	if err != nil {
-		return nil, nil, code, err
+		return nil, nil, 1, err
 	}
-	var list struct {
-		Results []framework.Result `json:"results"`
-	}
-	if err := sigsyaml.Unmarshal(out.Bytes(), &list); err != nil {
-		return nil, nil, 1, fmt.Errorf("reading back the results: %w", err)
-	}
-	for _, res := range list.Results {
-		line := res.String()
-		if res.File != nil && res.File.Path != "" {
-			line += fmt.Sprintf(" (%s)", res.File.Path)
-		}
-		report = append(report, line)
-	}
-	return file, report, code, nil
+	return file, r.list, r.exitCode(), nil
 }
 
 // renderNova writes the Nova provider config for the rendered nodes into
