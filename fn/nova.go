@@ -9,7 +9,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/nova"
@@ -25,7 +24,7 @@ const (
 	NovaConfigMapName = "nfd-fn-nova-provider-config"
 	// NovaDataKey is its data key: the file name for
 	// /etc/nova/provider_config/.
-	NovaDataKey = "nfd-fn-providers.yaml"
+	NovaDataKey = nova.FileName
 	// NovaGeneratedAnnotation marks it as nfd-fn's, with the value
 	// NovaGeneratedValue: such a ConfigMap is rewritten on every render,
 	// any other provider config in the package is the operator's.
@@ -63,14 +62,13 @@ func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *
 	}
 	found := findProviderConfigs(rl, r)
 	target := novaTarget(rl, found.generated, ns.path, r)
-	full, problems := nova.Build(novaNodes(nodes, s.Options.Instance), ns.mapping)
+	owned, names := novaNodes(nodes, &s.Options)
+	built, problems := nova.Build(owned, ns.mapping)
 	field := yamlstrict.JoinKey("data", NovaDataKey)
 	for _, d := range problems {
 		r.addAt(target, field, d)
 	}
-	doc := leaveOutClaimed(full, found.hand, nodes, r)
-	checkShadowing(found.hand, doc, r)
-	checkDuplicates(found.hand, doc, target, r)
+	doc := reconcileNova(built, names, found.hand, target, r)
 	text, err := nova.Marshal(doc, novaHeader)
 	if err != nil {
 		r.add(diag.Error, target, field, fmt.Sprintf("encoding the Nova provider config: %v", err))
@@ -126,11 +124,6 @@ func (f *providerFile) report(r *report, d diag.Diagnostic) {
 		d.Message = inner + ": " + d.Message
 	}
 	r.addAt(f.it, f.field(), d)
-}
-
-// reportAt records a message about providers[i] of the file.
-func (f *providerFile) reportAt(r *report, sev diag.Severity, i int, msg string) {
-	f.report(r, diag.Diagnostic{Severity: sev, Field: fmt.Sprintf("providers[%d]", i), Message: msg})
 }
 
 // name says where the file is, for messages about another file.
@@ -309,128 +302,34 @@ func stampNovaVersion(n *yaml.Node) {
 	krm.SetField(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), version.Annotation, krm.StrNode(version.Version))
 }
 
-// novaNodes extracts what NFD owns on each rendered node: the labels and
-// extended resources listed in its tracking annotations.
-func novaNodes(nodes []master.NodeResult, instance string) []nova.Node {
-	out := make([]nova.Node, len(nodes))
+// novaNodes is what NFD owns on each rendered node (the labels and
+// extended resources its tracking annotations list), and the nodes' names.
+func novaNodes(nodes []master.NodeResult, opts *master.Options) ([]nova.Node, []string) {
+	out, names := make([]nova.Node, len(nodes)), make([]string, len(nodes))
 	for i := range nodes {
-		st := &nodes[i].State
-		out[i] = nova.Node{
-			Name:      nodes[i].Name,
-			Labels:    owned(st.Annotations[trackingAnnotation(instance, api.FeatureLabelsAnnotation)], st.Labels),
-			Resources: owned(st.Annotations[trackingAnnotation(instance, api.ExtendedResourceAnnotation)], st.Capacity),
-		}
+		labels, resources := opts.Owned(&nodes[i].State)
+		out[i] = nova.Node{Name: nodes[i].Name, Labels: labels, Resources: resources}
+		names[i] = nodes[i].Name
 	}
-	return out
+	return out, names
 }
 
-func trackingAnnotation(instance, name string) string {
-	full := api.AnnotationNs + "/" + name
-	if instance != "" {
-		return instance + "." + full
+// reconcileNova fits the built document to the package's hand-written
+// provider configs (nova.Reconcile) and reports its findings on the files
+// they are about; it returns the document to write into target.
+func reconcileNova(built *nova.Document, rendered []string, hand []*providerFile, target *krm.Item, r *report) *nova.Document {
+	files := make([]nova.File, len(hand))
+	for i, f := range hand {
+		files[i] = nova.File{Name: f.name(), Doc: f.doc}
 	}
-	return full
-}
-
-// owned picks from values the names in a tracking annotation, which lists
-// them comma-separated without the feature.node.kubernetes.io/ prefix.
-func owned(list string, values map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, name := range SplitList(list) {
-		for _, k := range []string{api.FeatureLabelNs + "/" + name, name} {
-			if v, ok := values[k]; ok {
-				out[k] = v
-				break
-			}
-		}
-	}
-	return out
-}
-
-// leaveOutClaimed returns doc without the nodes that a hand-written
-// provider config already names (nova-compute refuses a provider named
-// twice, and the operator's file wins), and reports where such a file
-// disagrees with what the rules produce for the node.
-func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.NodeResult, r *report) *nova.Document {
-	rendered := map[string]bool{}
-	for i := range nodes {
-		rendered[nodes[i].Name] = true
-	}
-	generated := map[string]*nova.Provider{}
-	for i := range full.Providers {
-		generated[full.Providers[i].Identification.Name] = &full.Providers[i]
-	}
-	vocab := nova.VocabularyOf(full)
-	claimed := map[string]bool{}
-	for _, f := range hand {
-		for i := range f.doc.Providers {
-			p := &f.doc.Providers[i]
-			name := p.Identification.Name
-			if name == "" || p.IsEmpty() || !rendered[name] || claimed[name] {
-				continue
-			}
-			claimed[name] = true
-			want := generated[name]
-			if want == nil {
-				want = &nova.Provider{}
-			}
-			f.reportAt(r, diag.Info, i, fmt.Sprintf("node %s is configured here by hand, so nfd-fn leaves it out of %s", name, NovaDataKey))
-			for _, d := range nova.Diff(p, want, vocab) {
-				f.reportAt(r, diag.Warning, i, fmt.Sprintf("node %s: conflicts with the rules: %s", name, d))
-			}
-		}
-	}
-	doc := &nova.Document{SchemaVersion: full.SchemaVersion}
-	for _, p := range full.Providers {
-		if !claimed[p.Identification.Name] {
-			doc.Providers = append(doc.Providers, p)
+	generated := &providerFile{it: target, key: NovaDataKey}
+	doc, findings := nova.Reconcile(built, rendered, files, generated.name())
+	for _, f := range findings {
+		if f.File < len(hand) {
+			hand[f.File].report(r, f.Diagnostic)
+		} else {
+			generated.report(r, f.Diagnostic)
 		}
 	}
 	return doc
-}
-
-// checkShadowing warns when the nodes nfd-fn names explicitly make
-// nova-compute ignore a hand-written $COMPUTE_NODE entry that declares
-// something they do not get otherwise.
-func checkShadowing(hand []*providerFile, doc *nova.Document, r *report) {
-	for _, f := range hand {
-		for i := range f.doc.Providers {
-			p := &f.doc.Providers[i]
-			if p.Identification.UUID != nova.ComputeNode || p.IsEmpty() {
-				continue
-			}
-			nodes, lost := nova.Shadowed(p, doc.Providers)
-			if len(nodes) == 0 {
-				continue
-			}
-			those, it := "those nodes", "it"
-			if len(nodes) == 1 {
-				those = "that node"
-			}
-			if len(lost) > 1 {
-				it = "them"
-			}
-			f.reportAt(r, diag.Warning, i, fmt.Sprintf(
-				"nova-compute ignores this %s entry for providers named explicitly, and nfd-fn's %s names %s, so %s will not get %s from this entry; let the rules produce %s, or configure %s here by name",
-				nova.ComputeNode, NovaDataKey, diag.DescribeNodes(nodes), those, strings.Join(lost, ", "), it, those))
-		}
-	}
-}
-
-// checkDuplicates reports identifications used more than once across the
-// hand-written files and the generated one.
-func checkDuplicates(hand []*providerFile, doc *nova.Document, target *krm.Item, r *report) {
-	files := append(append([]*providerFile(nil), hand...), &providerFile{it: target, key: NovaDataKey, doc: doc})
-	docs := make([]*nova.Document, len(files))
-	for i, f := range files {
-		docs[i] = f.doc
-	}
-	for _, d := range nova.Duplicates(docs) {
-		first := fmt.Sprintf("%s providers[%d]", files[d.First.Doc].name(), d.First.Provider)
-		for _, at := range d.Again {
-			id := docs[at.Doc].Providers[at.Provider].Identification
-			files[at.Doc].reportAt(r, diag.Error, at.Provider, fmt.Sprintf(
-				"%s is already identified at %s; nova-compute refuses to start when a provider is identified twice across its provider config files", id, first))
-		}
-	}
 }
