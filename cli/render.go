@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // runRender implements `nfd-fn [render]`: the KRM function on stdin.
@@ -42,13 +43,13 @@ func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
 		return 1
 	}
-	file, report, code, err := fn.RenderNova(input, fn.RunOptions{Discover: hostDiscover})
+	file, diags, code, err := fn.RenderNova(input, fn.RunOptions{Discover: hostDiscover})
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
 		return 1
 	}
-	for _, line := range report {
-		fmt.Fprintln(stderr, line)
+	if err := diag.WriteText(stderr, diags); err != nil {
+		return 1
 	}
 	if _, err := stdout.Write(file); err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", err)

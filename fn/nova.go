@@ -3,20 +3,13 @@ package fn
 import (
 	"bytes"
 	"fmt"
-	"path"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
-	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/nova"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
@@ -31,7 +24,7 @@ const (
 	NovaConfigMapName = "nfd-fn-nova-provider-config"
 	// NovaDataKey is its data key: the file name for
 	// /etc/nova/provider_config/.
-	NovaDataKey = "nfd-fn-providers.yaml"
+	NovaDataKey = nova.FileName
 	// NovaGeneratedAnnotation marks it as nfd-fn's, with the value
 	// NovaGeneratedValue: such a ConfigMap is rewritten on every render,
 	// any other provider config in the package is the operator's.
@@ -45,168 +38,18 @@ var novaHeader = []string{
 	"Do not edit: the next render rewrites it (see novaProviderConfig in nfd-fn's README).",
 }
 
-// NovaInventoryDefaults is the typed form of novaInventoryDefaults: fields
-// set on every resource class nfd-fn writes. In a ConfigMap it is written
-// reserved=0,min_unit=1,allocation_ratio=1.5.
-type NovaInventoryDefaults struct {
-	Reserved *int64 `json:"reserved,omitempty"`
-	MinUnit  *int64 `json:"min_unit,omitempty"`
-	MaxUnit  *int64 `json:"max_unit,omitempty"`
-	StepSize *int64 `json:"step_size,omitempty"`
-	// AllocationRatio is a decimal number as a string ("1.5").
-	AllocationRatio string `json:"allocation_ratio,omitempty"`
-}
-
-// novaSettings is the resolved Nova output configuration.
-type novaSettings struct {
-	enabled bool
-	path    string
-	mapping nova.MapOptions
-	// capture, when set, receives the file written (nfd-fn render --output nova).
-	capture *[]byte
-}
-
-// setNovaString reads the Nova string keys of a ConfigMap functionConfig.
-func (fc *FunctionConfig) setNovaString(key, val string) error {
-	switch key {
-	case "novaProviderConfigPath":
-		fc.NovaProviderConfigPath = val
-	case "novaTraitLabels":
-		fc.NovaTraitLabels = val
-	case "novaInventoryDefaults":
-		d := &NovaInventoryDefaults{}
-		for _, part := range SplitList(val) {
-			name, v, ok := strings.Cut(part, "=")
-			name, v = strings.TrimSpace(name), strings.TrimSpace(v)
-			if !ok {
-				return fmt.Errorf("invalid inventory default %q: want field=value", part)
-			}
-			if name == "allocation_ratio" {
-				d.AllocationRatio = v
-				continue
-			}
-			dst := d.intField(name)
-			if dst == nil {
-				return fmt.Errorf("unknown inventory field %q: want reserved, min_unit, max_unit, step_size or allocation_ratio", name)
-			}
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return fmt.Errorf("%s=%s: %s must be an integer", name, v, name)
-			}
-			*dst = &n
-		}
-		fc.NovaInventoryDefaults = d
-	}
-	return nil
-}
-
-func (d *NovaInventoryDefaults) intField(name string) **int64 {
-	switch name {
-	case "reserved":
-		return &d.Reserved
-	case "min_unit":
-		return &d.MinUnit
-	case "max_unit":
-		return &d.MaxUnit
-	case "step_size":
-		return &d.StepSize
-	}
-	return nil
-}
-
-// resolveNova validates the Nova options.
-func (fc *FunctionConfig) resolveNova() (novaSettings, []configProblem) {
-	ns := novaSettings{path: NovaDefaultPath}
-	var problems []configProblem
-	setBool(&ns.enabled, fc.NovaProviderConfig)
-	if p := fc.NovaProviderConfigPath; p != "" {
-		if err := checkPackagePath(p); err != nil {
-			problems = append(problems, configProblem{field: fc.field("novaProviderConfigPath"), msg: err.Error()})
-		} else {
-			ns.path = p
-		}
-	}
-	if fc.NovaTraitLabels != "" {
-		re, err := regexp.Compile(fc.NovaTraitLabels)
-		if err != nil {
-			problems = append(problems, configProblem{field: fc.field("novaTraitLabels"), msg: fmt.Sprintf("invalid regexp: %v", err)})
-		} else {
-			ns.mapping.TraitLabels = re
-		}
-	}
-	if d := fc.NovaInventoryDefaults; d != nil {
-		var more []configProblem
-		ns.mapping.Defaults, more = fc.inventoryDefaults(d)
-		problems = append(problems, more...)
-	}
-	return ns, problems
-}
-
-func (fc *FunctionConfig) inventoryDefaults(d *NovaInventoryDefaults) (nova.InventoryDefaults, []configProblem) {
-	field := func(name string) string {
-		if fc.Kind == ConfigKind {
-			return "novaInventoryDefaults." + name
-		}
-		return "data.novaInventoryDefaults"
-	}
-	out := nova.InventoryDefaults{Reserved: d.Reserved, MinUnit: d.MinUnit, MaxUnit: d.MaxUnit, StepSize: d.StepSize}
-	var problems []configProblem
-	if d.AllocationRatio != "" {
-		f, err := strconv.ParseFloat(d.AllocationRatio, 64)
-		if err != nil {
-			problems = append(problems, configProblem{field: field("allocation_ratio"), msg: fmt.Sprintf("allocation_ratio %q is not a number", d.AllocationRatio)})
-		} else {
-			out.AllocationRatio = &f
-		}
-	}
-	bad := out.Check()
-	for _, name := range []string{"reserved", "min_unit", "max_unit", "step_size", "allocation_ratio"} {
-		if err := bad[name]; err != nil {
-			problems = append(problems, configProblem{field: field(name), msg: "novaInventoryDefaults: " + err.Error()})
-		}
-	}
-	if len(problems) > 0 {
-		return nova.InventoryDefaults{}, problems
-	}
-	return out, nil
-}
-
-// checkPackagePath accepts a relative, clean path to a YAML file.
-func checkPackagePath(p string) error {
-	switch {
-	case path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"):
-		return fmt.Errorf("%q must be a clean path relative to the package, e.g. %s", p, NovaDefaultPath)
-	case !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml"):
-		return fmt.Errorf("%q must name a .yaml file", p)
-	}
-	return nil
-}
-
 // RenderNova renders input with the Nova provider config switched on and
 // returns the provider config file alone, for nfd-fn render --output nova,
-// with the results as lines for stderr. The exit code is 1 when there is
-// an error result.
-func RenderNova(input []byte, opts RunOptions) (file []byte, report []string, code int, err error) {
+// with the run's diagnostics. The exit code is 1 when there is an error
+// among them.
+func RenderNova(input []byte, opts RunOptions) (file []byte, diags diag.List, code int, err error) {
 	opts.NovaFile = &file
 	var out bytes.Buffer
-	code, err = Run(input, &out, opts)
+	r, err := run(input, &out, opts)
 	if err != nil {
-		return nil, nil, code, err
+		return nil, nil, 1, err
 	}
-	var list struct {
-		Results []framework.Result `json:"results"`
-	}
-	if err := sigsyaml.Unmarshal(out.Bytes(), &list); err != nil {
-		return nil, nil, 1, fmt.Errorf("reading back the results: %w", err)
-	}
-	for _, res := range list.Results {
-		line := res.String()
-		if res.File != nil && res.File.Path != "" {
-			line += fmt.Sprintf(" (%s)", res.File.Path)
-		}
-		report = append(report, line)
-	}
-	return file, report, code, nil
+	return file, r.list, r.exitCode(), nil
 }
 
 // renderNova writes the Nova provider config for the rendered nodes into
@@ -219,30 +62,21 @@ func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *
 	}
 	found := findProviderConfigs(rl, r)
 	target := novaTarget(rl, found.generated, ns.path, r)
-	full, problems := nova.Build(novaNodes(nodes, s.Options.Instance), ns.mapping)
+	owned, names := novaNodes(nodes, &s.Options)
+	built, problems := nova.Build(owned, ns.mapping)
 	field := yamlstrict.JoinKey("data", NovaDataKey)
-	for _, p := range problems {
-		msg := p.Message
-		if p.Source != "" {
-			msg = p.Source + ": " + msg
-		}
-		if len(p.Nodes) > 0 {
-			msg = diag.DescribeNodes(p.Nodes) + ": " + msg
-		}
-		r.add(diag.Severity(p.Severity), target, field, msg)
+	for _, d := range problems {
+		r.addAt(target, field, d)
 	}
-	doc := leaveOutClaimed(full, found.hand, nodes, r)
-	checkShadowing(found.hand, doc, r)
-	checkDuplicates(found.hand, doc, target, r)
+	doc := reconcileNova(built, names, found.hand, target, r)
 	text, err := nova.Marshal(doc, novaHeader)
 	if err != nil {
 		r.add(diag.Error, target, field, fmt.Sprintf("encoding the Nova provider config: %v", err))
 		return
 	}
-	if _, issues := nova.Parse(text); len(issues) > 0 {
-		for _, iss := range issues {
-			r.add(diag.Error, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+iss.String())
-		}
+	_, invalid := nova.Parse(text)
+	for _, d := range invalid {
+		r.add(diag.Error, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+d.String())
 	}
 	if ns.capture != nil {
 		*ns.capture = text
@@ -271,21 +105,25 @@ func (f *providerFile) field() string {
 	return yamlstrict.JoinKey("data", f.key)
 }
 
-// report adds a result about a place inside the file.
-func (f *providerFile) report(r *report, sev engine.Severity, inner, msg string) {
+// report records d, a diagnostic about the file with Field the path inside
+// it. The item's field holds the whole file as one string, so that path
+// goes into the message.
+func (f *providerFile) report(r *report, d diag.Diagnostic) {
+	inner := d.Field
 	if f.key == "" {
 		// A bare file has no identity for resourceRef: say where it is.
 		where := f.name()
 		if inner != "" {
 			where += " " + inner
 		}
-		r.add(sev, nil, "", where+": "+msg)
+		d.Message = where + ": " + d.Message
+		r.addAt(nil, "", d)
 		return
 	}
 	if inner != "" {
-		msg = inner + ": " + msg
+		d.Message = inner + ": " + d.Message
 	}
-	r.add(sev, f.it, f.field(), msg)
+	r.addAt(f.it, f.field(), d)
 }
 
 // name says where the file is, for messages about another file.
@@ -332,11 +170,10 @@ func findProviderConfigs(rl *krm.ResourceList, r *report) foundConfigs {
 		}
 	}
 	for _, f := range found.hand {
-		text := []byte(dataText(f.it, f.key))
-		var issues []nova.Issue
-		f.doc, issues = nova.Parse(text)
-		for _, iss := range issues {
-			f.report(r, diag.Severity(iss.Severity), iss.Path, iss.Message)
+		var diags diag.List
+		f.doc, diags = nova.Parse([]byte(dataText(f.it, f.key)))
+		for _, d := range diags {
+			f.report(r, d)
 		}
 	}
 	return found
@@ -357,7 +194,8 @@ func configMapFiles(it *krm.Item, n *yaml.Node, r *report) []*providerFile {
 		}
 		f := &providerFile{it: it, key: key}
 		if !strings.HasSuffix(key, ".yaml") {
-			f.report(r, diag.Warning, "", fmt.Sprintf("nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key))
+			f.report(r, diag.Diagnostic{Severity: diag.Warning, Message: fmt.Sprintf(
+				"nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key)})
 		}
 		out = append(out, f)
 	}
@@ -464,129 +302,34 @@ func stampNovaVersion(n *yaml.Node) {
 	krm.SetField(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), version.Annotation, krm.StrNode(version.Version))
 }
 
-// novaNodes extracts what NFD owns on each rendered node: the labels and
-// extended resources listed in its tracking annotations.
-func novaNodes(nodes []master.NodeResult, instance string) []nova.Node {
-	out := make([]nova.Node, len(nodes))
+// novaNodes is what NFD owns on each rendered node (the labels and
+// extended resources its tracking annotations list), and the nodes' names.
+func novaNodes(nodes []master.NodeResult, opts *master.Options) ([]nova.Node, []string) {
+	out, names := make([]nova.Node, len(nodes)), make([]string, len(nodes))
 	for i := range nodes {
-		st := &nodes[i].State
-		out[i] = nova.Node{
-			Name:      nodes[i].Name,
-			Labels:    owned(st.Annotations[trackingAnnotation(instance, api.FeatureLabelsAnnotation)], st.Labels),
-			Resources: owned(st.Annotations[trackingAnnotation(instance, api.ExtendedResourceAnnotation)], st.Capacity),
-		}
+		labels, resources := opts.Owned(&nodes[i].State)
+		out[i] = nova.Node{Name: nodes[i].Name, Labels: labels, Resources: resources}
+		names[i] = nodes[i].Name
 	}
-	return out
+	return out, names
 }
 
-func trackingAnnotation(instance, name string) string {
-	full := api.AnnotationNs + "/" + name
-	if instance != "" {
-		return instance + "." + full
+// reconcileNova fits the built document to the package's hand-written
+// provider configs (nova.Reconcile) and reports its findings on the files
+// they are about; it returns the document to write into target.
+func reconcileNova(built *nova.Document, rendered []string, hand []*providerFile, target *krm.Item, r *report) *nova.Document {
+	files := make([]nova.File, len(hand))
+	for i, f := range hand {
+		files[i] = nova.File{Name: f.name(), Doc: f.doc}
 	}
-	return full
-}
-
-// owned picks from values the names in a tracking annotation, which lists
-// them comma-separated without the feature.node.kubernetes.io/ prefix.
-func owned(list string, values map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, name := range SplitList(list) {
-		for _, k := range []string{api.FeatureLabelNs + "/" + name, name} {
-			if v, ok := values[k]; ok {
-				out[k] = v
-				break
-			}
-		}
-	}
-	return out
-}
-
-// leaveOutClaimed returns doc without the nodes that a hand-written
-// provider config already names (nova-compute refuses a provider named
-// twice, and the operator's file wins), and reports where such a file
-// disagrees with what the rules produce for the node.
-func leaveOutClaimed(full *nova.Document, hand []*providerFile, nodes []master.NodeResult, r *report) *nova.Document {
-	rendered := map[string]bool{}
-	for i := range nodes {
-		rendered[nodes[i].Name] = true
-	}
-	generated := map[string]*nova.Provider{}
-	for i := range full.Providers {
-		generated[full.Providers[i].Identification.Name] = &full.Providers[i]
-	}
-	vocab := nova.VocabularyOf(full)
-	claimed := map[string]bool{}
-	for _, f := range hand {
-		for i := range f.doc.Providers {
-			p := &f.doc.Providers[i]
-			name := p.Identification.Name
-			if name == "" || p.IsEmpty() || !rendered[name] || claimed[name] {
-				continue
-			}
-			claimed[name] = true
-			want := generated[name]
-			if want == nil {
-				want = &nova.Provider{}
-			}
-			at := fmt.Sprintf("providers[%d]", i)
-			f.report(r, diag.Info, at, fmt.Sprintf("node %s is configured here by hand, so nfd-fn leaves it out of %s", name, NovaDataKey))
-			for _, d := range nova.Diff(p, want, vocab) {
-				f.report(r, diag.Warning, at, fmt.Sprintf("node %s: conflicts with the rules: %s", name, d))
-			}
-		}
-	}
-	doc := &nova.Document{SchemaVersion: full.SchemaVersion}
-	for _, p := range full.Providers {
-		if !claimed[p.Identification.Name] {
-			doc.Providers = append(doc.Providers, p)
+	generated := &providerFile{it: target, key: NovaDataKey}
+	doc, findings := nova.Reconcile(built, rendered, files, generated.name())
+	for _, f := range findings {
+		if f.File < len(hand) {
+			hand[f.File].report(r, f.Diagnostic)
+		} else {
+			generated.report(r, f.Diagnostic)
 		}
 	}
 	return doc
-}
-
-// checkShadowing warns when the nodes nfd-fn names explicitly make
-// nova-compute ignore a hand-written $COMPUTE_NODE entry that declares
-// something they do not get otherwise.
-func checkShadowing(hand []*providerFile, doc *nova.Document, r *report) {
-	for _, f := range hand {
-		for i := range f.doc.Providers {
-			p := &f.doc.Providers[i]
-			if p.Identification.UUID != nova.ComputeNode || p.IsEmpty() {
-				continue
-			}
-			nodes, lost := nova.Shadowed(p, doc.Providers)
-			if len(nodes) == 0 {
-				continue
-			}
-			those, it := "those nodes", "it"
-			if len(nodes) == 1 {
-				those = "that node"
-			}
-			if len(lost) > 1 {
-				it = "them"
-			}
-			f.report(r, diag.Warning, fmt.Sprintf("providers[%d]", i), fmt.Sprintf(
-				"nova-compute ignores this %s entry for providers named explicitly, and nfd-fn's %s names %s, so %s will not get %s from this entry; let the rules produce %s, or configure %s here by name",
-				nova.ComputeNode, NovaDataKey, diag.DescribeNodes(nodes), those, strings.Join(lost, ", "), it, those))
-		}
-	}
-}
-
-// checkDuplicates reports identifications used more than once across the
-// hand-written files and the generated one.
-func checkDuplicates(hand []*providerFile, doc *nova.Document, target *krm.Item, r *report) {
-	files := append(append([]*providerFile(nil), hand...), &providerFile{it: target, key: NovaDataKey, doc: doc})
-	docs := make([]*nova.Document, len(files))
-	for i, f := range files {
-		docs[i] = f.doc
-	}
-	for _, d := range nova.Duplicates(docs) {
-		first := fmt.Sprintf("%s providers[%d]", files[d.First.Doc].name(), d.First.Provider)
-		for _, at := range d.Again {
-			id := docs[at.Doc].Providers[at.Provider].Identification
-			files[at.Doc].report(r, diag.Error, fmt.Sprintf("providers[%d]", at.Provider), fmt.Sprintf(
-				"%s is already identified at %s; nova-compute refuses to start when a provider is identified twice across its provider config files", id, first))
-		}
-	}
 }

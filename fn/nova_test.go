@@ -125,9 +125,9 @@ func TestRenderNovaReturnsThePlainFile(t *testing.T) {
 		}
 	}
 	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
-	file, report, code, err := RenderNova(off, RunOptions{})
-	if err != nil || code != 0 || len(report) != 0 {
-		t.Fatalf("RenderNova: code %d, err %v, report %q", code, err, report)
+	file, diags, code, err := RenderNova(off, RunOptions{})
+	if err != nil || code != 0 || len(diags) != 0 {
+		t.Fatalf("RenderNova: code %d, err %v, diagnostics:\n%v", code, err, diags)
 	}
 	if want == "" || string(file) != want {
 		t.Errorf("file differs from the ConfigMap's data:\n--- file\n%s\n--- data\n%s", file, want)
@@ -139,18 +139,24 @@ func TestRenderNovaReportsErrorsAndExitsNonZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file, report, code, err := RenderNova(input, RunOptions{})
+	file, diags, code, err := RenderNova(input, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if code != 1 {
 		t.Errorf("exit code %d, want 1", code)
 	}
-	joined := strings.Join(report, "\n")
-	for _, want := range []string{`[error] v1/ConfigMap/nova-from-the-spec data["llc.yaml"]: meta.schema_version:`, "(nova/from-the-spec.yaml)"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("report lacks %q:\n%s", want, joined)
-		}
+	// The diagnostics are the run's, one per result of the same run.
+	var out bytes.Buffer
+	if _, err := Run(input, &out, RunOptions{NovaFile: new([]byte)}); err != nil {
+		t.Fatal(err)
+	}
+	if results := resultMessages(t, out.Bytes()); len(results) != len(diags) {
+		t.Errorf("%d diagnostics, but the output has %d results", len(diags), len(results))
+	}
+	want := `nova/from-the-spec.yaml: error: ConfigMap/nova-from-the-spec data["llc.yaml"]: meta.schema_version: `
+	if joined := diags.Error(); !strings.Contains(joined, want) {
+		t.Errorf("diagnostics lack %q:\n%s", want, joined)
 	}
 	if !strings.HasPrefix(string(file), "# Nova provider config") {
 		t.Errorf("no file written:\n%s", file)

@@ -19,9 +19,19 @@ const NodePathPrefix = "nodes/"
 // every input item and every result; only an unreadable input fails early,
 // with an error and no output.
 func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
-	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, Keep: keepItemNode})
+	r, err := run(input, out, opts)
 	if err != nil {
 		return 1, err
+	}
+	return r.exitCode(), nil
+}
+
+// run is Run, returning the run's diagnostics (the output's results) for
+// callers that report them otherwise (RenderNova).
+func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
+	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, Keep: keepItemNode})
+	if err != nil {
+		return nil, err
 	}
 	r := &report{}
 	settings, problems := loadConfig(rl.FunctionConfig)
@@ -44,12 +54,12 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 	}
 	all := Results(r.list)
 	if err := rl.Write(out, all); err != nil {
-		return 1, err
+		return nil, err
 	}
 	if opts.ErrorLog != nil {
 		krm.ErrorLines(opts.ErrorLog, all)
 	}
-	return r.exitCode(), nil
+	return r, nil
 }
 
 // RunOptions adjust Run from the command line.

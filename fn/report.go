@@ -17,7 +17,14 @@ type report struct {
 // add records a diagnostic about an item (nil: about the run as a whole)
 // and a field in it.
 func (r *report) add(sev diag.Severity, it *krm.Item, field, msg string) {
-	d := diag.Diagnostic{Severity: sev, Field: field, Message: msg}
+	r.addAt(it, field, diag.Diagnostic{Severity: sev, Message: msg})
+}
+
+// addAt records d, made by a producer that does not know the item, about
+// an item (nil: about the run as a whole) and a field in it; its severity,
+// check, message and nodes are kept.
+func (r *report) addAt(it *krm.Item, field string, d diag.Diagnostic) {
+	d.Field = field
 	if it != nil {
 		d.Object = itemRef(it)
 		d.Pos = diag.Position{File: it.File, Index: it.Index}

@@ -84,15 +84,16 @@ func (d Diagnostic) String() string {
 }
 
 // Describe is the diagnostic without position and severity:
-// "Kind/name field: message".
+// "Kind/name field: message", or "field: message" when there is no object.
 func (d Diagnostic) Describe() string {
 	what := d.Object.Kind
 	if d.Object.Name != "" {
 		what += "/" + d.Object.Name
 	}
-	if d.Field != "" {
-		what += " " + d.Field
+	if d.Field != "" && what != "" {
+		what += " "
 	}
+	what += d.Field
 	if what != "" {
 		what += ": "
 	}

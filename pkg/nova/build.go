@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // Node is what nfd-fn rendered for one node, restricted to what NFD owns.
@@ -58,25 +60,19 @@ func (d InventoryDefaults) apply(inv *Inventory) {
 	inv.AllocationRatio = d.AllocationRatio
 }
 
-// Problem is something Build could not map. It is folded over nodes: one
-// Problem lists every node it happened on.
-type Problem struct {
-	Severity Severity
-	// Nodes are the nodes it happened on, sorted.
-	Nodes []string
-	// Source is the label or extended resource concerned, e.g.
-	// `label "feature.node.kubernetes.io/x"`; empty for a node name.
-	Source  string
-	Message string
-}
-
 // Build makes the provider config for the nodes: one provider per node,
 // identified by name and sorted by it, with traits from its labels and
 // inventories from its extended resources. A node with neither is left out,
 // as nova-compute would ignore it. A name two different sources map to is
 // a collision: it is reported and left out everywhere, since nothing says
 // which source it stands for.
-func Build(nodes []Node, opts MapOptions) (*Document, []Problem) {
+//
+// What Build could not map comes back folded over nodes: one diagnostic
+// per problem, listing in Nodes every node it happened on. Its message
+// names those nodes and the label or extended resource concerned, e.g.
+// `2 nodes (a, b): extended resource "vendor.io/x": no resource class: ...`.
+// The diagnostics are sorted by that label or resource, then message.
+func Build(nodes []Node, opts MapOptions) (*Document, diag.List) {
 	b := builder{opts: opts, problems: map[problemKey][]string{}, traitSources: map[string]map[string]bool{},
 		classSources: map[string]map[string]bool{}, users: map[string][]string{}}
 	sorted := append([]Node(nil), nodes...)
@@ -91,8 +87,11 @@ func Build(nodes []Node, opts MapOptions) (*Document, []Problem) {
 	return doc, b.folded()
 }
 
+// problemKey is a problem before folding: source is the label or extended
+// resource concerned, e.g. `label "feature.node.kubernetes.io/x"`, empty
+// for a node name or a name collision.
 type problemKey struct {
-	sev             Severity
+	sev             diag.Severity
 	source, message string
 }
 
@@ -106,7 +105,7 @@ type builder struct {
 	users                      map[string][]string
 }
 
-func (b *builder) report(sev Severity, node, source, msg string) {
+func (b *builder) report(sev diag.Severity, node, source, msg string) {
 	k := problemKey{sev, source, msg}
 	b.problems[k] = append(b.problems[k], node)
 }
@@ -114,7 +113,7 @@ func (b *builder) report(sev Severity, node, source, msg string) {
 func (b *builder) provider(n *Node) (Provider, bool) {
 	p := Provider{Identification: Identification{Name: n.Name}}
 	if len(n.Name) > MaxProviderNameLength {
-		b.report(Error, n.Name, "", fmt.Sprintf("node name is %d characters; Nova allows at most %d in identification.name, so the node is left out", len(n.Name), MaxProviderNameLength))
+		b.report(diag.Error, n.Name, "", fmt.Sprintf("node name is %d characters; Nova allows at most %d in identification.name, so the node is left out", len(n.Name), MaxProviderNameLength))
 		return p, false
 	}
 	p.Traits = b.traits(n)
@@ -140,7 +139,7 @@ func (b *builder) traits(n *Node) []string {
 		source := fmt.Sprintf("label %q", key)
 		name, err := TraitName(key, value)
 		if err != nil {
-			b.report(Error, n.Name, source, fmt.Sprintf("no trait: %v", err))
+			b.report(diag.Error, n.Name, source, fmt.Sprintf("no trait: %v", err))
 			continue
 		}
 		origin := key
@@ -162,12 +161,12 @@ func (b *builder) inventories(n *Node) []Inventory {
 		source := fmt.Sprintf("extended resource %q", res)
 		class, err := CustomName(res)
 		if err != nil {
-			b.report(Error, n.Name, source, fmt.Sprintf("no resource class: %v", err))
+			b.report(diag.Error, n.Name, source, fmt.Sprintf("no resource class: %v", err))
 			continue
 		}
 		total, err := Total(n.Resources[res])
 		if err != nil {
-			b.report(Error, n.Name, source, fmt.Sprintf("no %s inventory: %v", class, err))
+			b.report(diag.Error, n.Name, source, fmt.Sprintf("no %s inventory: %v", class, err))
 			continue
 		}
 		addSource(b.classSources, class, res)
@@ -177,7 +176,7 @@ func (b *builder) inventories(n *Node) []Inventory {
 		inv := Inventory{ResourceClass: class, Total: total}
 		b.opts.Defaults.apply(&inv)
 		if inv.Reserved != nil && *inv.Reserved > total {
-			b.report(Error, n.Name, source, fmt.Sprintf("no %s inventory: the default reserved %d is above the total %d, which placement rejects", class, *inv.Reserved, total))
+			b.report(diag.Error, n.Name, source, fmt.Sprintf("no %s inventory: the default reserved %d is above the total %d, which placement rejects", class, *inv.Reserved, total))
 			continue
 		}
 		if findInventory(out, class) != nil {
@@ -254,10 +253,10 @@ func (b *builder) collisions(kind, sourceKind string, sources map[string]map[str
 		msg := fmt.Sprintf("%s %s is left out: the %s %s %s map to it, so it would not say which one a node has",
 			what, name, sourceKind, quoteAll(list), all)
 		for _, node := range b.users[kind+" "+name] {
-			b.report(Error, node, "", msg)
+			b.report(diag.Error, node, "", msg)
 		}
 		if len(b.users[kind+" "+name]) == 0 {
-			b.report(Error, "", "", msg)
+			b.report(diag.Error, "", "", msg)
 		}
 	}
 	return bad
@@ -271,25 +270,38 @@ func quoteAll(list []string) string {
 	return strings.Join(q, ", ")
 }
 
-// folded returns the problems sorted by source and message.
-func (b *builder) folded() []Problem {
-	out := make([]Problem, 0, len(b.problems))
-	for k, nodes := range b.problems {
+// folded returns the problems, one per source and message, sorted by
+// them.
+func (b *builder) folded() diag.List {
+	keys := make([]problemKey, 0, len(b.problems))
+	for k := range b.problems {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].source != keys[j].source {
+			return keys[i].source < keys[j].source
+		}
+		return keys[i].message < keys[j].message
+	})
+	out := make(diag.List, 0, len(keys))
+	for _, k := range keys {
 		var named []string
-		for _, n := range nodes {
+		for _, n := range b.problems[k] {
 			if n != "" {
 				named = append(named, n)
 			}
 		}
 		sort.Strings(named)
-		out = append(out, Problem{Severity: k.sev, Nodes: dedupe(named), Source: k.source, Message: k.message})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Source != out[j].Source {
-			return out[i].Source < out[j].Source
+		named = dedupe(named)
+		msg := k.message
+		if k.source != "" {
+			msg = k.source + ": " + msg
 		}
-		return out[i].Message < out[j].Message
-	})
+		if len(named) > 0 {
+			msg = diag.DescribeNodes(named) + ": " + msg
+		}
+		out = append(out, diag.Diagnostic{Severity: k.sev, Nodes: named, Message: msg})
+	}
 	return out
 }
 

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/internal/golden"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // buildCase is a testdata/build input: the mapping options and the nodes.
@@ -40,11 +41,15 @@ func TestBuildMapsRenderedNodes(t *testing.T) {
 		doc, problems := Build(c.Nodes, opts)
 		var b strings.Builder
 		for _, p := range problems {
-			source := ""
-			if p.Source != "" {
-				source = p.Source + ": "
+			msg := p.Message
+			if len(p.Nodes) > 0 {
+				prefix := diag.DescribeNodes(p.Nodes) + ": "
+				if !strings.HasPrefix(msg, prefix) {
+					t.Errorf("message does not name its nodes with %q: %s", prefix, msg)
+				}
+				msg = strings.TrimPrefix(msg, prefix)
 			}
-			fmt.Fprintf(&b, "%s: nodes %v: %s%s\n", p.Severity, p.Nodes, source, p.Message)
+			fmt.Fprintf(&b, "%s: nodes %v: %s\n", p.Severity, p.Nodes, msg)
 		}
 		if len(problems) == 0 {
 			b.WriteString("no problems\n")

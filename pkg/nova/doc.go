@@ -4,7 +4,10 @@
 // files the way nova-compute and placement would.
 //
 // The package is pure: it builds, encodes, parses and compares documents in
-// memory, and leaves reading the package and reporting to its caller.
+// memory, and reconciles the file nfd-fn writes with the operator's own
+// (Reconcile). It reports with pkg/diag diagnostics whose Field is a path
+// inside a provider config file; finding the files in a package and placing
+// the diagnostics on its objects are left to its caller.
 //
 // Layout of the written file. The spec's pseudo-schema shows
 // inventories.additional as a mapping keyed by resource class, but the

@@ -132,33 +132,6 @@ func (inv *Inventory) fields() []fieldValue {
 
 type fieldValue struct{ name, value string }
 
-// Severity grades an Issue or a Problem; the values are KRM result
-// severities.
-type Severity string
-
-// Severities.
-const (
-	Error   Severity = "error"
-	Warning Severity = "warning"
-	Info    Severity = "info"
-)
-
-// Issue is a problem found in one provider config file.
-type Issue struct {
-	Severity Severity
-	// Path locates the offending part inside the file, e.g.
-	// providers[0].identification.uuid; empty for the whole file.
-	Path    string
-	Message string
-}
-
-func (i Issue) String() string {
-	if i.Path == "" {
-		return fmt.Sprintf("%s: %s", i.Severity, i.Message)
-	}
-	return fmt.Sprintf("%s: %s: %s", i.Severity, i.Path, i.Message)
-}
-
 // providerPath is the path of providers[i].
 func providerPath(i int) string { return fmt.Sprintf("providers[%d]", i) }
 

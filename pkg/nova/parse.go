@@ -8,8 +8,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 var (
@@ -44,7 +46,7 @@ func LooksLikeProviderConfig(data []byte) bool {
 // rejected where the schema is closed (identification and inventory
 // records). A major version other than 1 is rejected and nothing further
 // is checked.
-func Parse(data []byte) (*Document, []Issue) {
+func Parse(data []byte) (*Document, diag.List) {
 	p := &parser{doc: &Document{}}
 	root, err := singleDocument(data)
 	if err != nil {
@@ -84,15 +86,15 @@ func singleDocument(data []byte) (*yaml.Node, error) {
 
 type parser struct {
 	doc    *Document
-	issues []Issue
+	issues diag.List
 }
 
 func (p *parser) fail(path, format string, args ...any) {
-	p.issues = append(p.issues, Issue{Severity: Error, Path: path, Message: fmt.Sprintf(format, args...)})
+	p.issues = append(p.issues, diag.Diagnostic{Severity: diag.Error, Field: path, Message: fmt.Sprintf(format, args...)})
 }
 
 func (p *parser) warn(path, format string, args ...any) {
-	p.issues = append(p.issues, Issue{Severity: Warning, Path: path, Message: fmt.Sprintf(format, args...)})
+	p.issues = append(p.issues, diag.Diagnostic{Severity: diag.Warning, Field: path, Message: fmt.Sprintf(format, args...)})
 }
 
 // meta checks meta.schema_version and reports whether the rest of the file

@@ -1,0 +1,152 @@
+package fn
+
+// The Nova settings of the functionConfig: reading, defaulting and
+// validating the nova* keys. Kept apart from the Nova glue in nova.go while
+// the config is reshaped.
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/nova"
+)
+
+// NovaInventoryDefaults is the typed form of novaInventoryDefaults: fields
+// set on every resource class nfd-fn writes. In a ConfigMap it is written
+// reserved=0,min_unit=1,allocation_ratio=1.5.
+type NovaInventoryDefaults struct {
+	Reserved *int64 `json:"reserved,omitempty"`
+	MinUnit  *int64 `json:"min_unit,omitempty"`
+	MaxUnit  *int64 `json:"max_unit,omitempty"`
+	StepSize *int64 `json:"step_size,omitempty"`
+	// AllocationRatio is a decimal number as a string ("1.5").
+	AllocationRatio string `json:"allocation_ratio,omitempty"`
+}
+
+// novaSettings is the resolved Nova output configuration.
+type novaSettings struct {
+	enabled bool
+	path    string
+	mapping nova.MapOptions
+	// capture, when set, receives the file written (nfd-fn render --output nova).
+	capture *[]byte
+}
+
+// setNovaString reads the Nova string keys of a ConfigMap functionConfig.
+func (fc *FunctionConfig) setNovaString(key, val string) error {
+	switch key {
+	case "novaProviderConfigPath":
+		fc.NovaProviderConfigPath = val
+	case "novaTraitLabels":
+		fc.NovaTraitLabels = val
+	case "novaInventoryDefaults":
+		d := &NovaInventoryDefaults{}
+		for _, part := range SplitList(val) {
+			name, v, ok := strings.Cut(part, "=")
+			name, v = strings.TrimSpace(name), strings.TrimSpace(v)
+			if !ok {
+				return fmt.Errorf("invalid inventory default %q: want field=value", part)
+			}
+			if name == "allocation_ratio" {
+				d.AllocationRatio = v
+				continue
+			}
+			dst := d.intField(name)
+			if dst == nil {
+				return fmt.Errorf("unknown inventory field %q: want reserved, min_unit, max_unit, step_size or allocation_ratio", name)
+			}
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return fmt.Errorf("%s=%s: %s must be an integer", name, v, name)
+			}
+			*dst = &n
+		}
+		fc.NovaInventoryDefaults = d
+	}
+	return nil
+}
+
+func (d *NovaInventoryDefaults) intField(name string) **int64 {
+	switch name {
+	case "reserved":
+		return &d.Reserved
+	case "min_unit":
+		return &d.MinUnit
+	case "max_unit":
+		return &d.MaxUnit
+	case "step_size":
+		return &d.StepSize
+	}
+	return nil
+}
+
+// resolveNova validates the Nova options.
+func (fc *FunctionConfig) resolveNova() (novaSettings, []configProblem) {
+	ns := novaSettings{path: NovaDefaultPath}
+	var problems []configProblem
+	setBool(&ns.enabled, fc.NovaProviderConfig)
+	if p := fc.NovaProviderConfigPath; p != "" {
+		if err := checkPackagePath(p); err != nil {
+			problems = append(problems, configProblem{field: fc.field("novaProviderConfigPath"), msg: err.Error()})
+		} else {
+			ns.path = p
+		}
+	}
+	if fc.NovaTraitLabels != "" {
+		re, err := regexp.Compile(fc.NovaTraitLabels)
+		if err != nil {
+			problems = append(problems, configProblem{field: fc.field("novaTraitLabels"), msg: fmt.Sprintf("invalid regexp: %v", err)})
+		} else {
+			ns.mapping.TraitLabels = re
+		}
+	}
+	if d := fc.NovaInventoryDefaults; d != nil {
+		var more []configProblem
+		ns.mapping.Defaults, more = fc.inventoryDefaults(d)
+		problems = append(problems, more...)
+	}
+	return ns, problems
+}
+
+func (fc *FunctionConfig) inventoryDefaults(d *NovaInventoryDefaults) (nova.InventoryDefaults, []configProblem) {
+	field := func(name string) string {
+		if fc.Kind == ConfigKind {
+			return "novaInventoryDefaults." + name
+		}
+		return "data.novaInventoryDefaults"
+	}
+	out := nova.InventoryDefaults{Reserved: d.Reserved, MinUnit: d.MinUnit, MaxUnit: d.MaxUnit, StepSize: d.StepSize}
+	var problems []configProblem
+	if d.AllocationRatio != "" {
+		f, err := strconv.ParseFloat(d.AllocationRatio, 64)
+		if err != nil {
+			problems = append(problems, configProblem{field: field("allocation_ratio"), msg: fmt.Sprintf("allocation_ratio %q is not a number", d.AllocationRatio)})
+		} else {
+			out.AllocationRatio = &f
+		}
+	}
+	bad := out.Check()
+	for _, name := range []string{"reserved", "min_unit", "max_unit", "step_size", "allocation_ratio"} {
+		if err := bad[name]; err != nil {
+			problems = append(problems, configProblem{field: field(name), msg: "novaInventoryDefaults: " + err.Error()})
+		}
+	}
+	if len(problems) > 0 {
+		return nova.InventoryDefaults{}, problems
+	}
+	return out, nil
+}
+
+// checkPackagePath accepts a relative, clean path to a YAML file.
+func checkPackagePath(p string) error {
+	switch {
+	case path.IsAbs(p) || path.Clean(p) != p || p == ".." || strings.HasPrefix(p, "../"):
+		return fmt.Errorf("%q must be a clean path relative to the package, e.g. %s", p, NovaDefaultPath)
+	case !strings.HasSuffix(p, ".yaml") && !strings.HasSuffix(p, ".yml"):
+		return fmt.Errorf("%q must name a .yaml file", p)
+	}
+	return nil
+}
