@@ -35,40 +35,6 @@ type novaSettings struct {
 	capture *[]byte
 }
 
-// setNovaString reads the Nova string keys of a ConfigMap functionConfig.
-func (fc *FunctionConfig) setNovaString(key, val string) error {
-	switch key {
-	case "novaProviderConfigPath":
-		fc.NovaProviderConfigPath = val
-	case "novaTraitLabels":
-		fc.NovaTraitLabels = val
-	case "novaInventoryDefaults":
-		d := &NovaInventoryDefaults{}
-		for _, part := range SplitList(val) {
-			name, v, ok := strings.Cut(part, "=")
-			name, v = strings.TrimSpace(name), strings.TrimSpace(v)
-			if !ok {
-				return fmt.Errorf("invalid inventory default %q: want field=value", part)
-			}
-			if name == "allocation_ratio" {
-				d.AllocationRatio = v
-				continue
-			}
-			dst := d.intField(name)
-			if dst == nil {
-				return fmt.Errorf("unknown inventory field %q: want reserved, min_unit, max_unit, step_size or allocation_ratio", name)
-			}
-			n, err := strconv.ParseInt(v, 10, 64)
-			if err != nil {
-				return fmt.Errorf("%s=%s: %s must be an integer", name, v, name)
-			}
-			*dst = &n
-		}
-		fc.NovaInventoryDefaults = d
-	}
-	return nil
-}
-
 func (d *NovaInventoryDefaults) intField(name string) **int64 {
 	switch name {
 	case "reserved":
