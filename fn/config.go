@@ -89,21 +89,24 @@ type Settings struct {
 	Discover DiscoverOptions
 }
 
-// configProblem is a problem in the functionConfig at a field path.
-type configProblem struct {
-	field   string
-	warning bool
-	msg     string
+// cfgError and cfgWarning are problems in the functionConfig at a field
+// path; report.config places them on the functionConfig object.
+func cfgError(field, msg string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Check: "config", Field: field, Message: msg}
+}
+
+func cfgWarning(field, msg string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Check: "config", Field: field, Message: msg}
 }
 
 // loadConfig reads the functionConfig (nil means all defaults).
-func loadConfig(n *yaml.Node) (Settings, []configProblem) {
+func loadConfig(n *yaml.Node) (Settings, diag.List) {
 	fc, problems := parseFunctionConfig(n)
 	s, more := fc.resolve()
 	return s, append(problems, more...)
 }
 
-func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, []configProblem) {
+func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, diag.List) {
 	fc := &FunctionConfig{}
 	if n == nil || yamlstrict.IsNull(n) {
 		return fc, nil
@@ -113,37 +116,37 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, []configProblem) {
 	case kind == "ConfigMap":
 		return fromConfigMap(n)
 	case kind == ConfigKind:
-		var problems []configProblem
+		var problems diag.List
 		for _, e := range yamlstrict.NewDecoder(nil).Decode(n, fc, "") {
-			problems = append(problems, configProblem{field: e.Path, msg: e.Msg})
+			problems = append(problems, cfgError(e.Path, e.Msg))
 		}
 		if apiVersion != ConfigAPIVersion {
-			problems = append(problems, configProblem{field: "apiVersion", msg: fmt.Sprintf("apiVersion must be %s", ConfigAPIVersion)})
+			problems = append(problems, cfgError("apiVersion", fmt.Sprintf("apiVersion must be %s", ConfigAPIVersion)))
 		}
 		return fc, problems
 	}
-	return fc, []configProblem{{field: "kind", msg: fmt.Sprintf("functionConfig must be a ConfigMap or a %s/%s, got %s %q", ConfigAPIVersion, ConfigKind, apiVersion, kind)}}
+	return fc, diag.List{cfgError("kind", fmt.Sprintf("functionConfig must be a ConfigMap or a %s/%s, got %s %q", ConfigAPIVersion, ConfigKind, apiVersion, kind))}
 }
 
-func fromConfigMap(n *yaml.Node) (*FunctionConfig, []configProblem) {
+func fromConfigMap(n *yaml.Node) (*FunctionConfig, diag.List) {
 	fc := &FunctionConfig{}
-	var problems []configProblem
+	var problems diag.List
 	data := krm.ValueAt(n, "data")
 	if data == nil || yamlstrict.IsNull(data) {
 		return fc, nil
 	}
 	if data.Kind != yaml.MappingNode {
-		return fc, []configProblem{{field: "data", msg: "data must be a mapping of strings"}}
+		return fc, diag.List{cfgError("data", "data must be a mapping of strings")}
 	}
 	for i := 0; i+1 < len(data.Content); i += 2 {
 		key, v := data.Content[i].Value, data.Content[i+1]
 		field := "data." + key
 		if v.Kind != yaml.ScalarNode {
-			problems = append(problems, configProblem{field: field, msg: "value must be a string"})
+			problems = append(problems, cfgError(field, "value must be a string"))
 			continue
 		}
 		if err := fc.setFromString(key, v.Value); err != nil {
-			problems = append(problems, configProblem{field: field, msg: err.Error()})
+			problems = append(problems, cfgError(field, err.Error()))
 		}
 	}
 	return fc, problems
@@ -192,8 +195,8 @@ func SplitList(s string) []string {
 }
 
 // resolve applies defaults and validates.
-func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
-	var problems []configProblem
+func (fc *FunctionConfig) resolve() (Settings, diag.List) {
+	var problems diag.List
 	s := Settings{Mode: fc.Mode, Options: master.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults())}
 	if s.Mode == "" {
 		s.Mode = "render"
@@ -201,12 +204,12 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	switch s.Mode {
 	case "render", "validate", "discover":
 	default:
-		problems = append(problems, configProblem{field: fc.field("mode"), msg: fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)})
+		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)))
 	}
 	s.ExplainNode, s.ExplainRule = fc.ExplainNode, fc.ExplainRule
 	setBool(&s.StampVersion, fc.StampVersion)
 	if s.ExplainRule != "" && s.ExplainNode == "" {
-		problems = append(problems, configProblem{field: fc.field("explainRule"), msg: "explainRule needs explainNode: the node to explain the rule on"})
+		problems = append(problems, cfgError(fc.field("explainRule"), "explainRule needs explainNode: the node to explain the rule on"))
 	}
 	o := &s.Options
 	if fc.NfdNamespace != "" {
@@ -214,7 +217,7 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	}
 	o.Instance = fc.Instance
 	if o.Instance != "" && !regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9]*)?[A-Za-z0-9]$`).MatchString(o.Instance) {
-		problems = append(problems, configProblem{field: fc.field("instance"), msg: fmt.Sprintf("invalid instance name %q: use letters, digits and dashes", o.Instance)})
+		problems = append(problems, cfgError(fc.field("instance"), fmt.Sprintf("invalid instance name %q: use letters, digits and dashes", o.Instance)))
 	}
 	setBool(&o.EnableTaints, fc.EnableTaints)
 	setBool(&o.DisableLabels, fc.DisableLabels)
@@ -226,7 +229,7 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	if fc.LabelWhiteList != "" {
 		re, err := regexp.Compile(fc.LabelWhiteList)
 		if err != nil {
-			problems = append(problems, configProblem{field: fc.field("labelWhiteList"), msg: fmt.Sprintf("invalid regexp: %v", err)})
+			problems = append(problems, cfgError(fc.field("labelWhiteList"), fmt.Sprintf("invalid regexp: %v", err)))
 		} else {
 			o.LabelWhiteList = re
 		}
@@ -234,14 +237,14 @@ func (fc *FunctionConfig) resolve() (Settings, []configProblem) {
 	problems = append(problems, fc.applyGates(s.Gates)...)
 	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
 	o.NodeFeatureGroups = s.Gates.Enabled(featuregate.NodeFeatureGroupAPI)
-	var novaProblems []configProblem
+	var novaProblems diag.List
 	s.Nova, novaProblems = fc.resolveNova()
 	problems = append(problems, novaProblems...)
 	problems = append(problems, fc.resolveDiscover(&s)...)
 	return s, problems
 }
 
-func (fc *FunctionConfig) applyGates(g *featuregate.Gates) []configProblem {
+func (fc *FunctionConfig) applyGates(g *featuregate.Gates) diag.List {
 	if len(fc.FeatureGates) == 0 {
 		return nil
 	}
@@ -249,9 +252,10 @@ func (fc *FunctionConfig) applyGates(g *featuregate.Gates) []configProblem {
 	for name, v := range fc.FeatureGates {
 		parts = append(parts, fmt.Sprintf("%s=%v", name, v))
 	}
-	var problems []configProblem
+	var problems diag.List
 	for _, p := range g.Set(strings.Join(parts, ",")) {
-		problems = append(problems, configProblem{field: fc.field("featureGates"), warning: p.Warning, msg: p.Message})
+		p.Field = fc.field("featureGates")
+		problems = append(problems, p)
 	}
 	return problems
 }
@@ -270,16 +274,15 @@ func setBool(dst *bool, v *bool) {
 	}
 }
 
-// config records a functionConfig problem.
-func (r *report) config(fc *yaml.Node, p configProblem) {
-	sev := diag.Error
-	if p.warning {
-		sev = diag.Warning
-	}
+// config records a functionConfig problem on the functionConfig object.
+func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
 	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
 	if fc != nil {
 		it = &krm.Item{}
 		it.SetNode(fc)
 	}
-	r.add(sev, it, p.field, "functionConfig: "+p.msg)
+	d.Object = itemRef(it)
+	d.Pos = diag.Position{File: it.File, Index: it.Index}
+	d.Message = "functionConfig: " + d.Message
+	r.extend(diag.List{d})
 }

@@ -61,34 +61,30 @@ const DiscoverTimeout = time.Minute
 
 // resolveDiscover validates the mode discover settings into s.Discover.
 // Outside mode discover they are ignored, with a warning.
-func (fc *FunctionConfig) resolveDiscover(s *Settings) []configProblem {
+func (fc *FunctionConfig) resolveDiscover(s *Settings) diag.List {
 	s.Discover = DiscoverOptions{HostRoot: fc.HostRoot, NodeName: fc.NodeName, Namespace: fc.NfdNamespace,
 		FeaturesDir: fc.FeaturesDir, Sources: fc.Sources, SkipSources: fc.SkipSources,
 		WorkerConfig: fc.WorkerConfig, Arch: fc.Arch}
-	var problems []configProblem
+	var problems diag.List
 	if s.Mode != "discover" {
 		for _, k := range fc.discoverKeysSet() {
-			problems = append(problems, configProblem{field: fc.field(k), warning: true,
-				msg: fmt.Sprintf("%s is a mode discover setting; mode %s ignores it", k, s.Mode)})
+			problems = append(problems, cfgWarning(fc.field(k), fmt.Sprintf("%s is a mode discover setting; mode %s ignores it", k, s.Mode)))
 		}
 		return problems
 	}
 	for key, names := range map[string][]string{"sources": fc.Sources, "skipSources": fc.SkipSources} {
 		for _, n := range names {
 			if !slices.Contains(discover.SourceNames(), n) {
-				problems = append(problems, configProblem{field: fc.field(key),
-					msg: fmt.Sprintf("unknown source %q: known sources are %s", n, strings.Join(discover.SourceNames(), ", "))})
+				problems = append(problems, cfgError(fc.field(key), fmt.Sprintf("unknown source %q: known sources are %s", n, strings.Join(discover.SourceNames(), ", "))))
 			}
 		}
 	}
 	if fc.Arch != "" && !slices.Contains(discover.SupportedArchs(), fc.Arch) {
-		problems = append(problems, configProblem{field: fc.field("arch"),
-			msg: fmt.Sprintf("unsupported arch %q: want %s", fc.Arch, strings.Join(discover.SupportedArchs(), " or "))})
+		problems = append(problems, cfgError(fc.field("arch"), fmt.Sprintf("unsupported arch %q: want %s", fc.Arch, strings.Join(discover.SupportedArchs(), " or "))))
 	}
 	if fc.NodeName != "" {
 		if errs := validation.IsDNS1123Subdomain(fc.NodeName); len(errs) > 0 {
-			problems = append(problems, configProblem{field: fc.field("nodeName"),
-				msg: fmt.Sprintf("invalid node name %q: %s", fc.NodeName, strings.Join(errs, "; "))})
+			problems = append(problems, cfgError(fc.field("nodeName"), fmt.Sprintf("invalid node name %q: %s", fc.NodeName, strings.Join(errs, "; "))))
 		}
 	}
 	sortProblems(problems)
@@ -108,12 +104,12 @@ func (fc *FunctionConfig) discoverKeysSet() []string {
 }
 
 // sortProblems orders problems by field, then message, for stable output.
-func sortProblems(ps []configProblem) {
-	slices.SortFunc(ps, func(a, b configProblem) int {
-		if c := strings.Compare(a.field, b.field); c != 0 {
+func sortProblems(ps diag.List) {
+	slices.SortFunc(ps, func(a, b diag.Diagnostic) int {
+		if c := strings.Compare(a.Field, b.Field); c != 0 {
 			return c
 		}
-		return strings.Compare(a.msg, b.msg)
+		return strings.Compare(a.Message, b.Message)
 	})
 }
 
@@ -123,11 +119,9 @@ func sortProblems(ps []configProblem) {
 // one keeps the file, index and id annotations of the item it replaces.
 func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *report) {
 	settings, problems := loadConfig(rl.FunctionConfig)
-	for _, p := range problems {
-		if !p.warning {
-			r.add(diag.Info, nil, "", "discover: not run, the functionConfig has errors")
-			return
-		}
+	if problems.HasErrors() {
+		r.add(diag.Info, nil, "", "discover: not run, the functionConfig has errors")
+		return
 	}
 	if discoverFn == nil {
 		r.add(diag.Error, nil, "", "mode discover is not available here: run nfd-fn on the host to snapshot (kpt fn eval --exec nfd-fn)")

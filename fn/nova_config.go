@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/nova"
 )
 
@@ -50,13 +51,13 @@ func (d *NovaInventoryDefaults) intField(name string) **int64 {
 }
 
 // resolveNova validates the Nova options.
-func (fc *FunctionConfig) resolveNova() (novaSettings, []configProblem) {
+func (fc *FunctionConfig) resolveNova() (novaSettings, diag.List) {
 	ns := novaSettings{path: NovaDefaultPath}
-	var problems []configProblem
+	var problems diag.List
 	setBool(&ns.enabled, fc.NovaProviderConfig)
 	if p := fc.NovaProviderConfigPath; p != "" {
 		if err := checkPackagePath(p); err != nil {
-			problems = append(problems, configProblem{field: fc.field("novaProviderConfigPath"), msg: err.Error()})
+			problems = append(problems, cfgError(fc.field("novaProviderConfigPath"), err.Error()))
 		} else {
 			ns.path = p
 		}
@@ -64,20 +65,20 @@ func (fc *FunctionConfig) resolveNova() (novaSettings, []configProblem) {
 	if fc.NovaTraitLabels != "" {
 		re, err := regexp.Compile(fc.NovaTraitLabels)
 		if err != nil {
-			problems = append(problems, configProblem{field: fc.field("novaTraitLabels"), msg: fmt.Sprintf("invalid regexp: %v", err)})
+			problems = append(problems, cfgError(fc.field("novaTraitLabels"), fmt.Sprintf("invalid regexp: %v", err)))
 		} else {
 			ns.mapping.TraitLabels = re
 		}
 	}
 	if d := fc.NovaInventoryDefaults; d != nil {
-		var more []configProblem
+		var more diag.List
 		ns.mapping.Defaults, more = fc.inventoryDefaults(d)
 		problems = append(problems, more...)
 	}
 	return ns, problems
 }
 
-func (fc *FunctionConfig) inventoryDefaults(d *NovaInventoryDefaults) (nova.InventoryDefaults, []configProblem) {
+func (fc *FunctionConfig) inventoryDefaults(d *NovaInventoryDefaults) (nova.InventoryDefaults, diag.List) {
 	field := func(name string) string {
 		if fc.Kind == ConfigKind {
 			return "novaInventoryDefaults." + name
@@ -85,11 +86,11 @@ func (fc *FunctionConfig) inventoryDefaults(d *NovaInventoryDefaults) (nova.Inve
 		return "data.novaInventoryDefaults"
 	}
 	out := nova.InventoryDefaults{Reserved: d.Reserved, MinUnit: d.MinUnit, MaxUnit: d.MaxUnit, StepSize: d.StepSize}
-	var problems []configProblem
+	var problems diag.List
 	if d.AllocationRatio != "" {
 		f, err := strconv.ParseFloat(d.AllocationRatio, 64)
 		if err != nil {
-			problems = append(problems, configProblem{field: field("allocation_ratio"), msg: fmt.Sprintf("allocation_ratio %q is not a number", d.AllocationRatio)})
+			problems = append(problems, cfgError(field("allocation_ratio"), fmt.Sprintf("allocation_ratio %q is not a number", d.AllocationRatio)))
 		} else {
 			out.AllocationRatio = &f
 		}
@@ -97,7 +98,7 @@ func (fc *FunctionConfig) inventoryDefaults(d *NovaInventoryDefaults) (nova.Inve
 	bad := out.Check()
 	for _, name := range []string{"reserved", "min_unit", "max_unit", "step_size", "allocation_ratio"} {
 		if err := bad[name]; err != nil {
-			problems = append(problems, configProblem{field: field(name), msg: "novaInventoryDefaults: " + err.Error()})
+			problems = append(problems, cfgError(field(name), "novaInventoryDefaults: "+err.Error()))
 		}
 	}
 	if len(problems) > 0 {

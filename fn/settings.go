@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -13,8 +14,8 @@ import (
 func LoadSettings(n *yaml.Node) (s Settings, errs, warnings []string) {
 	s, problems := loadConfig(n)
 	for _, p := range problems {
-		msg := fmt.Sprintf("%s: %s", p.field, p.msg)
-		if p.warning {
+		msg := fmt.Sprintf("%s: %s", p.Field, p.Message)
+		if p.Severity == diag.Warning {
 			warnings = append(warnings, msg)
 		} else {
 			errs = append(errs, msg)

@@ -13,6 +13,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
 // Maturity is the stage of a feature.
@@ -73,18 +76,12 @@ func New(known map[string]Spec) *Gates {
 // Enabled reports whether a gate is on. Unknown gates are off.
 func (g *Gates) Enabled(name string) bool { return g.enabled[name] }
 
-// Problem is a warning or error from Set.
-type Problem struct {
-	Warning bool
-	Message string
-}
-
 // Set parses "Name=bool,Name=bool" and applies it. AllAlpha and AllBeta
 // apply first, then explicit gates, whatever their order in the string.
 // Unknown gates and locked gates set away from their default are errors;
 // setting a GA or deprecated gate is a warning.
-func (g *Gates) Set(spec string) []Problem {
-	var problems []Problem
+func (g *Gates) Set(spec string) diag.List {
+	var problems diag.List
 	settings := map[string]bool{}
 	for _, part := range strings.Split(spec, ",") {
 		part = strings.TrimSpace(part)
@@ -95,7 +92,7 @@ func (g *Gates) Set(spec string) []Problem {
 		name = strings.TrimSpace(name)
 		b, err := strconv.ParseBool(strings.TrimSpace(val))
 		if !ok || err != nil {
-			problems = append(problems, Problem{Message: fmt.Sprintf("invalid feature gate setting %q: want Name=true or Name=false", part)})
+			problems = append(problems, gateError(fmt.Sprintf("invalid feature gate setting %q: want Name=true or Name=false", part)))
 			continue
 		}
 		settings[name] = b
@@ -119,22 +116,34 @@ func (g *Gates) Set(spec string) []Problem {
 	return problems
 }
 
-func (g *Gates) setOne(name string, v bool) []Problem {
+func (g *Gates) setOne(name string, v bool) diag.List {
 	s, ok := g.known[name]
 	if !ok {
-		return []Problem{{Message: fmt.Sprintf("unknown feature gate %q: known gates are %s", name, g.KnownList())}}
+		msg := fmt.Sprintf("unknown feature gate %q", name)
+		if best := suggest.Closest(name, append(sortedNames(g.known), "AllAlpha", "AllBeta")); best != "" {
+			msg += fmt.Sprintf(": did you mean %q?", best)
+		}
+		return diag.List{gateError(msg + " (the README lists the known gates)")}
 	}
 	if s.LockToDefault && v != s.Default {
-		return []Problem{{Message: fmt.Sprintf("feature gate %s is locked to %v and cannot be set to %v", name, s.Default, v)}}
+		return diag.List{gateError(fmt.Sprintf("feature gate %s is locked to %v and cannot be set to %v", name, s.Default, v))}
 	}
 	g.enabled[name] = v
 	switch s.Maturity {
 	case GA:
-		return []Problem{{Warning: true, Message: fmt.Sprintf("feature gate %s is GA and always %v; setting it will stop working in a future release", name, s.Default)}}
+		return diag.List{gateWarning(fmt.Sprintf("feature gate %s is GA and always %v; setting it will stop working in a future release", name, s.Default))}
 	case Deprecated:
-		return []Problem{{Warning: true, Message: fmt.Sprintf("feature gate %s is deprecated and will be removed", name)}}
+		return diag.List{gateWarning(fmt.Sprintf("feature gate %s is deprecated and will be removed", name))}
 	}
 	return nil
+}
+
+func gateError(msg string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Error, Check: "feature-gate", Message: msg}
+}
+
+func gateWarning(msg string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Check: "feature-gate", Message: msg}
 }
 
 // KnownList lists the known gates with their defaults and maturity, plus

@@ -3,6 +3,8 @@ package featuregate
 import (
 	"reflect"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 func TestDefaultsAreNFDsGatesWithGroupsOn(t *testing.T) {
@@ -93,13 +95,16 @@ func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
 			enabled: map[string]bool{DisableAutoPrefix: false},
 		},
 		{
-			name:    "unknown-gate-is-an-error-and-others-still-apply",
-			spec:    "Nope=true,DisableAutoPrefix=true",
-			enabled: map[string]bool{DisableAutoPrefix: true, "Nope": false},
-			problems: []Problem{{Message: `unknown feature gate "Nope": known gates are ` +
-				"DisableAutoPrefix=true|false (ALPHA - default=false), LockedAlpha=true|false (ALPHA - default=false, locked), " +
-				"NodeFeatureAPI=true|false (GA - default=true, locked), NodeFeatureGroupAPI=true|false (BETA - default=true), " +
-				"OldThing=true|false (DEPRECATED - default=true), AllAlpha=true|false, AllBeta=true|false"}},
+			name:     "unknown-gate-is-an-error-and-others-still-apply",
+			spec:     "Nope=true,DisableAutoPrefix=true",
+			enabled:  map[string]bool{DisableAutoPrefix: true, "Nope": false},
+			problems: []Problem{{Message: `unknown feature gate "Nope" (the README lists the known gates)`}},
+		},
+		{
+			name:     "misspelt-gate-gets-a-suggestion",
+			spec:     "DisableAutoPrefx=true",
+			enabled:  map[string]bool{DisableAutoPrefix: false},
+			problems: []Problem{{Message: `unknown feature gate "DisableAutoPrefx": did you mean "DisableAutoPrefix"? (the README lists the known gates)`}},
 		},
 		{
 			name:     "missing-value",
@@ -156,7 +161,7 @@ func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := New(testGates())
-			problems := g.Set(tc.spec)
+			problems := problemsOf(g.Set(tc.spec))
 			if !reflect.DeepEqual(problems, tc.problems) {
 				t.Errorf("Set(%q) problems =\n%#v\nwant\n%#v", tc.spec, problems, tc.problems)
 			}
@@ -189,4 +194,22 @@ func TestKnownListOfDefaults(t *testing.T) {
 	if got := New(Defaults()).KnownList(); got != want {
 		t.Errorf("KnownList() =\n%s\nwant\n%s", got, want)
 	}
+}
+
+// Problem is what the table expects of a diagnostic from Set.
+type Problem struct {
+	Warning bool
+	Message string
+}
+
+func problemsOf(l diag.List) []Problem {
+	var out []Problem
+	for _, d := range l {
+		msg := d.Message
+		if d.Check != "feature-gate" {
+			msg = "check " + d.Check + " instead of feature-gate: " + msg
+		}
+		out = append(out, Problem{Warning: d.Severity == diag.Warning, Message: msg})
+	}
+	return out
 }
