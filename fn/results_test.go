@@ -106,14 +106,14 @@ func TestResultsPointAtFileObjectAndField(t *testing.T) {
 	}
 }
 
-func TestUnknownFeatureGateIsAnErrorNamingKnownGates(t *testing.T) {
-	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    featureGates: NoSuchGate=true\n"
+func TestUnknownFeatureGateIsAnErrorSuggestingTheKnownGate(t *testing.T) {
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    featureGates: DisableAutoPrefx=true\n"
 	var out bytes.Buffer
 	code, err := Run([]byte(in), &out, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code != 1 || !strings.Contains(out.String(), "DisableAutoPrefix") || !strings.Contains(out.String(), "data.featureGates") {
+	if code != 1 || !strings.Contains(out.String(), `did you mean "DisableAutoPrefix"?`) || !strings.Contains(out.String(), "data.featureGates") {
 		t.Errorf("exit %d, output:\n%s", code, out.String())
 	}
 }
