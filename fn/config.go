@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -39,6 +41,11 @@ type FunctionConfig struct {
 	ExtraLabelNs []string `json:"extraLabelNs,omitempty"`
 	// LabelWhiteList is a regexp matched (unanchored) against label names.
 	LabelWhiteList string `json:"labelWhiteList,omitempty"`
+	// NodeFeatureNamespaceSelector is nfd-master's
+	// restrictions.nodeFeatureNamespaceSelector, in label selector syntax
+	// ("team=gpu,env in (prod)"): only NodeFeatures in namespaces it
+	// selects are read. The input's v1 Namespace objects give the labels.
+	NodeFeatureNamespaceSelector string `json:"nodeFeatureNamespaceSelector,omitempty"`
 	// FeatureGates maps gate names (and AllAlpha/AllBeta) to values.
 	FeatureGates             FeatureGateSettings `json:"featureGates,omitempty"`
 	DisableLabels            *bool               `json:"disableLabels,omitempty"`
@@ -46,6 +53,9 @@ type FunctionConfig struct {
 	DisableAnnotations       *bool               `json:"disableAnnotations,omitempty"`
 	DenyNodeFeatureLabels    *bool               `json:"denyNodeFeatureLabels,omitempty"`
 	AllowOverwrite           *bool               `json:"allowOverwrite,omitempty"`
+	// ValidateNodes predicts the API server's refusal of Node updates
+	// nfd-master sends but the server rejects (see master.Options).
+	ValidateNodes *bool `json:"validateNodes,omitempty"`
 	// ExplainNode asks render for info results explaining every rule on
 	// this node; ExplainRule narrows them to one rule.
 	ExplainNode string `json:"explainNode,omitempty"`
@@ -216,15 +226,14 @@ func (fc *FunctionConfig) resolve() (Settings, diag.List) {
 		o.Namespace = fc.NfdNamespace
 	}
 	o.Instance = fc.Instance
-	if o.Instance != "" && !regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9]*)?[A-Za-z0-9]$`).MatchString(o.Instance) {
-		problems = append(problems, cfgError(fc.field("instance"), fmt.Sprintf("invalid instance name %q: use letters, digits and dashes", o.Instance)))
-	}
+	problems = append(problems, checkInstance(fc.field("instance"), o.Instance)...)
 	setBool(&o.EnableTaints, fc.EnableTaints)
 	setBool(&o.DisableLabels, fc.DisableLabels)
 	setBool(&o.DisableExtendedResources, fc.DisableExtendedResources)
 	setBool(&o.DisableAnnotations, fc.DisableAnnotations)
 	setBool(&o.DenyNodeFeatureLabels, fc.DenyNodeFeatureLabels)
 	setBool(&o.AllowOverwrite, fc.AllowOverwrite)
+	setBool(&o.ValidateNodes, fc.ValidateNodes)
 	o.DenyLabelNs, o.ExtraLabelNs = fc.DenyLabelNs, fc.ExtraLabelNs
 	if fc.LabelWhiteList != "" {
 		re, err := regexp.Compile(fc.LabelWhiteList)
@@ -232,6 +241,14 @@ func (fc *FunctionConfig) resolve() (Settings, diag.List) {
 			problems = append(problems, cfgError(fc.field("labelWhiteList"), fmt.Sprintf("invalid regexp: %v", err)))
 		} else {
 			o.LabelWhiteList = re
+		}
+	}
+	if fc.NodeFeatureNamespaceSelector != "" {
+		sel, err := labels.Parse(fc.NodeFeatureNamespaceSelector)
+		if err != nil {
+			problems = append(problems, cfgError(fc.field("nodeFeatureNamespaceSelector"), fmt.Sprintf("invalid label selector: %v", err)))
+		} else {
+			o.NamespaceSelector = sel
 		}
 	}
 	problems = append(problems, fc.applyGates(s.Gates)...)
@@ -285,4 +302,24 @@ func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
 	d.Pos = diag.Position{File: it.File, Index: it.Index}
 	d.Message = "functionConfig: " + d.Message
 	r.extend(diag.List{d})
+}
+
+// instancePattern is the instance name nfd-master accepts at start-up.
+var instancePattern = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+
+// checkInstance judges an instance name as nfd-master does (it refuses to
+// start on one its pattern rejects), and warns when the annotation prefix
+// it makes (<instance>.nfd.node.kubernetes.io) is not a DNS subdomain, so
+// that the API server would refuse every tracking annotation.
+func checkInstance(field, instance string) diag.List {
+	if instance == "" {
+		return nil
+	}
+	if !instancePattern.MatchString(instance) {
+		return diag.List{cfgError(field, fmt.Sprintf("invalid instance name %q: nfd-master accepts letters, digits, '-', '_' and '.', starting and ending with a letter or digit", instance))}
+	}
+	if errs := validation.IsDNS1123Subdomain(instance + ".nfd.node.kubernetes.io"); len(errs) > 0 {
+		return diag.List{cfgWarning(field, fmt.Sprintf("instance name %q is accepted by nfd-master, but the annotations it names (%s.nfd.node.kubernetes.io/...) are not valid: %s", instance, instance, strings.Join(errs, "; ")))}
+	}
+	return nil
 }

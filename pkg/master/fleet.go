@@ -11,6 +11,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"k8s.io/apimachinery/pkg/labels"
 )
 
 // Fleet is what nfd-master makes of a set of objects: every node rendered,
@@ -49,6 +50,8 @@ type Pipeline struct {
 	nodes    map[string]*objects.Object[*objects.Node]
 	names    []string
 	diags    diag.List
+	// namespaces maps the input's Namespaces to their labels.
+	namespaces map[string]map[string]string
 }
 
 // Prepare compiles the set's rules and attaches its NodeFeatures and Node
@@ -118,6 +121,12 @@ func (p *Pipeline) attachFeatures() {
 		}
 		node := o.Obj.Metadata.Labels[api.NodeNameLabel]
 		ref := objects.FeatureRef(o.Obj)
+		if !p.namespaceSelected(o.Obj.Metadata.Namespace) {
+			p.diags = append(p.diags, diag.Diagnostic{Severity: diag.Info, Check: "namespace-not-selected", Object: ref,
+				Pos:     o.Origin.Position("metadata.namespace", false),
+				Message: fmt.Sprintf("namespace %q is not selected by nodeFeatureNamespaceSelector %q, so nfd-master does not read this NodeFeature", o.Obj.Metadata.Namespace, p.opts.NamespaceSelector)})
+			continue
+		}
 		if node == "" {
 			p.diags = append(p.diags, diag.Diagnostic{Severity: diag.Warning, Check: "no-node-name", Object: ref, Field: "metadata.labels",
 				Pos:     o.Origin.Position("metadata.labels", false),
@@ -126,6 +135,27 @@ func (p *Pipeline) attachFeatures() {
 		}
 		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec})
 	}
+}
+
+// namespaceSelected applies nodeFeatureNamespaceSelector to the labels of
+// the input's Namespace objects. A namespace the input does not hold has
+// only the label the API server gives every namespace,
+// kubernetes.io/metadata.name.
+func (p *Pipeline) namespaceSelected(ns string) bool {
+	if p.opts.NamespaceSelector == nil {
+		return true
+	}
+	if p.namespaces == nil {
+		p.namespaces = map[string]map[string]string{}
+		for _, o := range p.set.Namespaces {
+			p.namespaces[o.Obj.Name] = o.Obj.Labels
+		}
+	}
+	l, ok := p.namespaces[ns]
+	if !ok {
+		l = map[string]string{"kubernetes.io/metadata.name": ns}
+	}
+	return p.opts.NamespaceSelector.Matches(labels.Set(l))
 }
 
 // attachNodes indexes the Node objects by name; a second Node of a name

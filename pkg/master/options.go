@@ -9,7 +9,11 @@
 // does no I/O and no logging.
 package master
 
-import "regexp"
+import (
+	"regexp"
+
+	"k8s.io/apimachinery/pkg/labels"
+)
 
 // DefaultNamespace is nfd-master's default namespace.
 const DefaultNamespace = "node-feature-discovery"
@@ -46,6 +50,15 @@ type Options struct {
 	// NodeFeatureGroups evaluates NodeFeatureGroups (the
 	// NodeFeatureGroupAPI feature gate).
 	NodeFeatureGroups bool
+	// NamespaceSelector, when set, is nfd-master's
+	// restrictions.nodeFeatureNamespaceSelector: only NodeFeatures in
+	// namespaces whose labels it selects are read.
+	NamespaceSelector labels.Selector
+	// ValidateNodes predicts the API server's refusal of what nfd-master
+	// lets through (a fractional extended resource, a label value or taint
+	// value the server rejects): nfd-master's update of such a node fails
+	// at that patch, as it would in the cluster.
+	ValidateNodes bool
 }
 
 // DefaultOptions returns nfd-master's defaults.

@@ -15,13 +15,54 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
+// taintsAnnotation is where nfd-master lists the taints it set; unlike
+// the other tracking annotations it is never prefixed with the instance.
+func taintsAnnotation() string { return api.AnnotationNs + "/" + api.NodeTaintsAnnotation }
+
 // patch applies the desired state to a node the way nfd-master patches it:
 // labels and annotations it owned before (per the tracking annotations) and
 // no longer wants are removed, new ones added, owned ones overwritten only
 // when AllowOverwrite is set; extended resources and taints likewise.
 func (r *Renderer) patch(old *NodeState, d desired, res *NodeResult) NodeState {
 	o := &r.opts
-	annotations := o.trackingAnnotations(d)
+	// 1. The extended-resource status patch.
+	capacity, allocatable, err := o.patchResources(old, d.resources)
+	if err == nil && o.ValidateNodes {
+		err = checkResources(capacity, d.resources)
+	}
+	if err != nil {
+		res.updateFailed("status.capacity", fmt.Sprintf("nfd-master's extended resource patch fails (%v), so it leaves the node as it was", err))
+		return cloneState(old)
+	}
+	out := cloneState(old)
+	out.Capacity, out.Allocatable = capacity, allocatable
+	// 2. The labels and annotations patch.
+	labels, annotations := o.patchMetadata(old, d)
+	if o.ValidateNodes {
+		if err := checkMetadata(labels, annotations); err != nil {
+			res.updateFailed("metadata", fmt.Sprintf("the API server refuses nfd-master's labels and annotations patch (%v): the extended resources are updated, labels, annotations and taints stay as they were", err))
+			return out
+		}
+	}
+	out.Labels, out.Annotations = labels, annotations
+	// 3. The taints patch and the taints annotation.
+	taints := o.patchTaints(old, d.taints, &out, res)
+	if o.ValidateNodes {
+		if err := checkTaints(taints); err != nil {
+			res.updateFailed("spec.taints", fmt.Sprintf("the API server refuses nfd-master's taints patch (%v): taints and their annotation stay as they were", err))
+			restoreTaints(&out, old)
+			return out
+		}
+	}
+	out.Taints = taints
+	return out
+}
+
+// patchMetadata is the labels and annotations patch: labels and
+// annotations NFD owned (per the tracking annotations) and no longer wants
+// are removed, new ones added, owned ones overwritten only when
+// AllowOverwrite is set.
+func (o *Options) patchMetadata(old *NodeState, d desired) (labels, annotations map[string]string) {
 	ownedLabels := nsNames(old.Annotations[o.annotationName(api.FeatureLabelsAnnotation)], api.FeatureLabelNs)
 	ownedAnnotations := nsNames(old.Annotations[o.annotationName(api.FeatureAnnotationsTrackingAnnotation)], api.FeatureAnnotationNs)
 	ownedAnnotations = append(ownedAnnotations,
@@ -30,22 +71,25 @@ func (r *Renderer) patch(old *NodeState, d desired, res *NodeResult) NodeState {
 		o.annotationName(api.FeatureAnnotationsTrackingAnnotation),
 		o.annotationName("master.version"),
 		o.annotationName("worker.version"))
-	capacity, allocatable, err := o.patchResources(old, d.resources)
-	if err != nil {
-		// nfd-master sends the status patch first and stops when it fails.
-		res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Error, Check: "node-update-failed",
-			Object: diag.ObjectRef{Kind: "Node", Name: res.Name}, Field: "status.capacity",
-			Message: fmt.Sprintf("nfd-master's extended resource patch fails (%v), so it leaves the node as it was", err)})
-		return cloneState(old)
+	return applyPatch(old.Labels, d.labels, ownedLabels, o.AllowOverwrite),
+		applyPatch(old.Annotations, o.trackingAnnotations(d), ownedAnnotations, o.AllowOverwrite)
+}
+
+// updateFailed records that nfd-master's update of the node fails.
+func (res *NodeResult) updateFailed(field, msg string) {
+	res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Error, Check: "node-update-failed",
+		Object: diag.ObjectRef{Kind: "Node", Name: res.Name}, Field: field, Message: msg})
+}
+
+// restoreTaints puts back the taints and the taints annotation of old.
+func restoreTaints(s, old *NodeState) {
+	s.Taints = append([]api.Taint(nil), old.Taints...)
+	ann := taintsAnnotation()
+	if v, ok := old.Annotations[ann]; ok {
+		s.Annotations[ann] = v
+	} else {
+		delete(s.Annotations, ann)
 	}
-	out := NodeState{
-		Labels:      applyPatch(old.Labels, d.labels, ownedLabels, o.AllowOverwrite),
-		Annotations: applyPatch(old.Annotations, annotations, ownedAnnotations, o.AllowOverwrite),
-		Capacity:    capacity,
-		Allocatable: allocatable,
-	}
-	out.Taints = o.patchTaints(old, d.taints, &out, res)
-	return out
 }
 
 // cloneState copies a node state, maps included.
@@ -175,8 +219,7 @@ func sameQuantity(cur, want string) bool {
 // taints annotation) and no longer wants are removed, wanted ones added or
 // updated by key and effect, and the annotation rewritten.
 func (o *Options) patchTaints(old *NodeState, want []api.Taint, out *NodeState, res *NodeResult) []api.Taint {
-	// nfd-master does not prefix the taints annotation with the instance.
-	annName := api.AnnotationNs + "/" + api.NodeTaintsAnnotation
+	annName := taintsAnnotation()
 	taints := append([]api.Taint(nil), old.Taints...)
 	var oldOwned []api.Taint
 	var err error

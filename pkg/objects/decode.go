@@ -22,6 +22,9 @@ const (
 	NFD
 	// KubeNode is a v1 Node.
 	KubeNode
+	// KubeNamespace is a v1 Namespace (for nfd-master's
+	// nodeFeatureNamespaceSelector).
+	KubeNamespace
 	// UnknownNFD is an object of NFD's API group that nfd-fn does not
 	// know: a kind it does not read or an API version nfd-master does not
 	// serve.
@@ -54,6 +57,8 @@ func Decode(n *yaml.Node) *Decoded {
 	switch {
 	case d.Ref.APIVersion == "v1" && d.Ref.Kind == "Node":
 		d.Class, d.Obj = KubeNode, ReadNode(n)
+	case d.Ref.APIVersion == "v1" && d.Ref.Kind == "Namespace":
+		d.Class, d.Obj = KubeNamespace, &Namespace{Name: d.Ref.Name, Labels: ys.StringMap(ys.Mapping(md, "labels"))}
 	case d.Ref.APIVersion == api.APIVersion:
 		d.decodeNFD(n)
 	case groupOf(d.Ref.APIVersion) == api.Group:
@@ -93,6 +98,8 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 	switch d.Class {
 	case KubeNode:
 		s.Nodes = append(s.Nodes, Object[*Node]{Obj: d.Obj.(*Node), Origin: o})
+	case KubeNamespace:
+		s.Namespaces = append(s.Namespaces, Object[*Namespace]{Obj: d.Obj.(*Namespace), Origin: o})
 	case NFD:
 		rejected := len(d.Errs) > 0
 		switch obj := d.Obj.(type) {

@@ -48,3 +48,9 @@ func ReadNode(n *yaml.Node) *Node {
 	return node
 }
 
+// Namespace is a v1 Namespace as nfd-master's NodeFeature namespace
+// selector sees it.
+type Namespace struct {
+	Name   string
+	Labels map[string]string
+}

@@ -54,6 +54,8 @@ type Set struct {
 	Rules    []Object[*api.NodeFeatureRule]
 	Groups   []Object[*api.NodeFeatureGroup]
 	Nodes    []Object[*Node]
+	// Namespaces are v1 Namespaces, read for their labels.
+	Namespaces []Object[*Namespace]
 
 	// index maps object keys to origins; built on first use.
 	index map[diag.ObjectRef]Origin
