@@ -170,6 +170,9 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		}
 		seen[key] = true
 		idx, ok := fields[key]
+		if !ok && ignoredField(v, key) {
+			continue
+		}
 		if !ok {
 			msg := fmt.Sprintf("unknown field %q", key)
 			if h := s.unknownFieldHint(v.Type(), key, fields); h != "" {
@@ -180,6 +183,22 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		}
 		s.decode(val, v.Field(idx), sub)
 	}
+}
+
+// IgnoredFields is implemented by a struct type whose YAML may hold more
+// fields than it decodes: fields someone else owns (the API server's
+// metadata), accepted as they are and not decoded.
+type IgnoredFields interface {
+	IgnoredFields() map[string]bool
+}
+
+var ignoredFieldsType = reflect.TypeOf((*IgnoredFields)(nil)).Elem()
+
+func ignoredField(v reflect.Value, key string) bool {
+	if !v.Type().Implements(ignoredFieldsType) {
+		return false
+	}
+	return v.Interface().(IgnoredFields).IgnoredFields()[key]
 }
 
 // unknownFieldHint asks the hints first, then suggests the closest known
