@@ -54,15 +54,19 @@ type renderedList struct {
 }
 
 // TestConformanceMatchesReferenceEngine runs every case from
-// testdata/oracle-random (a copy of the shared conformance corpus) and
-// compares the rendered Nodes and groups with the reference output.
+// testdata/oracle-random (random cases) and testdata/oracle-wild (vendors'
+// rule files over realistic fleets, some exported from a cluster), both
+// copies of the shared conformance corpus, and compares the rendered
+// Nodes and groups with nfd-master's output.
 func TestConformanceMatchesReferenceEngine(t *testing.T) {
-	dirs, err := filepath.Glob("../testdata/oracle-random/case-*")
-	if err != nil || len(dirs) == 0 {
+	random, err := filepath.Glob("../testdata/oracle-random/case-*")
+	wild, _ := filepath.Glob("../testdata/oracle-wild/case-*")
+	dirs := append(random, wild...)
+	if err != nil || len(random) == 0 || len(wild) == 0 {
 		t.Fatalf("no conformance cases found: %v", err)
 	}
 	for _, dir := range dirs {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
+		t.Run(filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir), func(t *testing.T) {
 			t.Parallel()
 			input, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
 			if err != nil {
