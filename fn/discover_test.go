@@ -226,10 +226,7 @@ func TestDiscoverModeResults(t *testing.T) {
 			if code != tt.wantCode || len(calls) != tt.wantCalls {
 				t.Errorf("exit code %d, %d calls; want %d, %d", code, len(calls), tt.wantCode, tt.wantCalls)
 			}
-			var rl resultList
-			if err := yaml.Unmarshal([]byte(out), &rl); err != nil {
-				t.Fatal(err)
-			}
+			rl := decodeOutput(t, []byte(out))
 			var got []string
 			for _, r := range rl.Results {
 				msg := r.Severity + ": "

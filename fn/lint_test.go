@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,8 +39,18 @@ func resourceListOf(t *testing.T, files ...string) []byte {
 	return []byte(b.String())
 }
 
+// TestFleetChecksAppearInRenderAndValidateResults checks that both modes
+// report the fleet checks on testdata/validate/fleet: rules intel-nic,
+// any-nic and gpu (spec.rules[0..2]) of NodeFeatureRule fleet-rules, over
+// two nodes.
 func TestFleetChecksAppearInRenderAndValidateResults(t *testing.T) {
-	input := resourceListOf(t, "../testdata/validate/fleet/rules.yaml", "../testdata/validate/fleet/nodes.yaml")
+	const file = "../testdata/validate/fleet/rules.yaml"
+	input := resourceListOf(t, file, "../testdata/validate/fleet/nodes.yaml")
+	want := map[string]string{
+		"label-conflict":    `spec.rules[1].labels["nic-vendor"]`,
+		"matches-no-node":   "spec.rules[2]",
+		"taints-every-node": "spec.rules[1].taints",
+	}
 	for _, mode := range []string{"render", "validate"} {
 		t.Run(mode, func(t *testing.T) {
 			var out bytes.Buffer
@@ -47,17 +58,15 @@ func TestFleetChecksAppearInRenderAndValidateResults(t *testing.T) {
 			if err != nil || code != 0 {
 				t.Fatalf("exit %d, err %v", code, err)
 			}
-			got := out.String()
-			for _, want := range []string{
-				`label "nic-vendor" is also set by rule "intel-nic"`,
-				`rule "gpu" matches none of the 2 nodes in the input`,
-				`rule "any-nic" taints every node in the input (all 2)`,
-				"path: ../testdata/validate/fleet/rules.yaml",
-				`path: spec.rules[1].labels["nic-vendor"]`,
-			} {
-				if !strings.Contains(got, want) {
-					t.Errorf("results lack %q:\n%s", want, got[strings.Index(got, "results:"):])
+			got := decodeOutput(t, out.Bytes())
+			for check, field := range want {
+				rs := got.withCheck(check)
+				if len(rs) != 1 || rs[0].Field.Path != field || rs[0].File.Path != file || rs[0].ResourceRef["name"] != "fleet-rules" || rs[0].Severity != "warning" {
+					t.Errorf("%s results = %+v; want one warning on fleet-rules at %s in %s", check, rs, field, file)
 				}
+			}
+			if rs := got.withCheck("matches-no-node"); len(rs) == 1 && !strings.Contains(rs[0].Message, `"gpu"`) {
+				t.Errorf("matches-no-node does not name rule gpu: %q", rs[0].Message)
 			}
 		})
 	}
@@ -70,8 +79,20 @@ func TestValidateModeReportsStaticChecksWithSuggestions(t *testing.T) {
 	if err != nil || code != 1 {
 		t.Fatalf("exit %d, err %v", code, err)
 	}
-	if !strings.Contains(out.String(), "proposedValue: In") {
-		t.Errorf("no proposed value for the misspelt op:\n%s", out.String())
+	// rules.yaml writes "in", "inregexp" and "Exsits".
+	want := map[string]any{
+		"spec.rules[0].matchFeatures[0].matchExpressions.vendor.op": "In",
+		"spec.rules[0].matchFeatures[0].matchExpressions.class.op":  "InRegexp",
+		"spec.rules[1].matchFeatures[0].matchExpressions.AVX.op":    "Exists",
+	}
+	got := map[string]any{}
+	for _, r := range decodeOutput(t, out.Bytes()).withCheck("invalid-op") {
+		if r.Field.ProposedValue != nil {
+			got[r.Field.Path] = r.Field.ProposedValue
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("proposed values for the misspelt ops (-want +got):\n%s", diff)
 	}
 }
 

@@ -79,10 +79,7 @@ func skipLeadingComments(b []byte) []byte {
 
 func resultMessages(t *testing.T, out []byte) []string {
 	t.Helper()
-	var list resultList
-	if err := yaml.Unmarshal(out, &list); err != nil {
-		t.Fatal(err)
-	}
+	list := decodeOutput(t, out)
 	var msgs []string
 	for _, r := range list.Results {
 		msgs = append(msgs, r.Severity+" "+r.ResourceRef["name"]+" "+r.Field.Path+": "+r.Message)

@@ -153,25 +153,23 @@ func TestJSONErrorsComeBackAsResultsNamingTheObject(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1; output:\n%s", code, out)
 	}
-	var got struct {
-		Results []map[string]any `json:"results"`
+	if !json.Valid([]byte(out)) {
+		t.Fatalf("output is not JSON:\n%s", out)
 	}
-	if err := json.Unmarshal([]byte(out), &got); err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, out)
-	}
+	got := decodeOutput(t, []byte(out))
 	if len(got.Results) == 0 {
 		t.Fatalf("no results in:\n%s", out)
 	}
 	r := got.Results[0]
-	want := map[string]any{"apiVersion": "nfd.k8s-sigs.io/v1alpha1", "kind": "NodeFeatureRule", "name": "bad", "namespace": "ops"}
-	if diff := cmp.Diff(want, r["resourceRef"]); diff != "" {
+	want := map[string]string{"apiVersion": "nfd.k8s-sigs.io/v1alpha1", "kind": "NodeFeatureRule", "name": "bad", "namespace": "ops"}
+	if diff := cmp.Diff(want, r.ResourceRef); diff != "" {
 		t.Errorf("resourceRef (-want +got):\n%s", diff)
 	}
-	if _, ok := r["file"]; ok {
-		t.Errorf("result has a file although the input had no path annotations: %v", r)
+	if r.File.Path != "" {
+		t.Errorf("result has a file although the input had no path annotations: %+v", r)
 	}
-	if f, _ := r["field"].(map[string]any); f["path"] != "spec.rules[0].matchFeatures[0].matchExpressions.X86.value" {
-		t.Errorf("field = %v", r["field"])
+	if r.Field.Path != "spec.rules[0].matchFeatures[0].matchExpressions.X86.value" {
+		t.Errorf("field = %v", r.Field.Path)
 	}
 }
 

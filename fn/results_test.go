@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"sigs.k8s.io/yaml"
 )
 
 const brokenRuleList = `apiVersion: config.kubernetes.io/v1
@@ -51,22 +49,6 @@ items:
           X86: {op: Exists, value: ["y"]}
 `
 
-type resultList struct {
-	Results []struct {
-		Message     string            `json:"message"`
-		Severity    string            `json:"severity"`
-		ResourceRef map[string]string `json:"resourceRef"`
-		Field       struct {
-			Path string `json:"path"`
-		} `json:"field"`
-		File struct {
-			Path  string `json:"path"`
-			Index int    `json:"index"`
-		} `json:"file"`
-	} `json:"results"`
-	Items []map[string]any `json:"items"`
-}
-
 func TestResultsPointAtFileObjectAndField(t *testing.T) {
 	for _, mode := range []string{"", "validate"} {
 		t.Run("mode-"+mode, func(t *testing.T) {
@@ -78,10 +60,7 @@ func TestResultsPointAtFileObjectAndField(t *testing.T) {
 			if code != 1 {
 				t.Errorf("exit code = %d, want 1", code)
 			}
-			var got resultList
-			if err := yaml.Unmarshal(out.Bytes(), &got); err != nil {
-				t.Fatal(err)
-			}
+			got := decodeOutput(t, out.Bytes())
 			if len(got.Items) != 3 {
 				t.Errorf("items = %d, want all 3 passed through", len(got.Items))
 			}
