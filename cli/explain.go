@@ -42,11 +42,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	set, code := readInput(paths, stderr)
+	set, code := readInput(opts.NewSet(), paths, stderr)
 	if code != 0 {
 		return code
 	}
-	p := master.Prepare(set, opts)
+	p := master.Prepare(set, opts.Options)
 	res, traces, ok := p.Explain(*node)
 	if !ok {
 		fmt.Fprintf(stderr, "nfd-fn explain: no NodeFeature for node %q (%s)\n", *node, knownNodes(p))
@@ -65,8 +65,8 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 
 // readInput reads the files; the errors in them are printed and the
 // objects they affect are left out, as the API server would refuse them.
-func readInput(paths []string, stderr io.Writer) (*objects.Set, int) {
-	set, ds, _, err := objects.ReadPaths(paths, false)
+func readInput(set *objects.Set, paths []string, stderr io.Writer) (*objects.Set, int) {
+	ds, _, err := set.ReadFiles(paths, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
 		return nil, 2

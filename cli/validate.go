@@ -10,7 +10,6 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR]...
@@ -72,20 +71,22 @@ var writers = map[string]func(io.Writer, diag.List) error{
 	},
 }
 
-// validateOptions reads nfd-master's settings from a functionConfig file.
-func validateOptions(path string, stderr io.Writer) (master.Options, int) {
+// validateOptions reads the settings (nfd-master's among them) from a
+// functionConfig file.
+func validateOptions(path string, stderr io.Writer) (fn.Settings, int) {
 	if path == "" {
-		return master.DefaultOptions(), 0
+		s, _, _ := fn.LoadSettings(nil)
+		return s, 0
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn validate: reading %q: %v\n", path, err)
-		return master.Options{}, 2
+		return fn.Settings{}, 2
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		fmt.Fprintf(stderr, "nfd-fn validate: %s: %v\n", path, err)
-		return master.Options{}, 2
+		return fn.Settings{}, 2
 	}
 	var root *yaml.Node
 	if len(doc.Content) > 0 {
@@ -99,9 +100,9 @@ func validateOptions(path string, stderr io.Writer) (master.Options, int) {
 		fmt.Fprintf(stderr, "%s: error: %s\n", path, e)
 	}
 	if len(errs) > 0 {
-		return master.Options{}, 2
+		return fn.Settings{}, 2
 	}
-	return s.Options, 0
+	return s, 0
 }
 
 // validateExit prints a summary to stderr and picks the exit code.

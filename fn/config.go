@@ -15,6 +15,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
@@ -53,6 +54,10 @@ type FunctionConfig struct {
 	DisableAnnotations       *bool               `json:"disableAnnotations,omitempty"`
 	DenyNodeFeatureLabels    *bool               `json:"denyNodeFeatureLabels,omitempty"`
 	AllowOverwrite           *bool               `json:"allowOverwrite,omitempty"`
+	// OpenShiftAlias reads NodeFeatureRules written in the OpenShift NFD
+	// operator's group (nfd.openshift.io/v1alpha1) as upstream ones, with
+	// an info result (default true; false makes them errors).
+	OpenShiftAlias *bool `json:"openShiftAlias,omitempty"`
 	// ValidateNodes predicts the API server's refusal of Node updates
 	// nfd-master sends but the server rejects (see master.Options).
 	ValidateNodes *bool `json:"validateNodes,omitempty"`
@@ -93,6 +98,8 @@ type Settings struct {
 	ExplainNode, ExplainRule string
 	// StampVersion adds the nfd-fn.dev/version annotation to Nodes.
 	StampVersion bool
+	// OpenShiftAlias reads nfd.openshift.io/v1alpha1 NodeFeatureRules.
+	OpenShiftAlias bool
 	// Nova holds the Nova provider config settings (fn/nova.go).
 	Nova novaSettings
 	// Discover holds the mode discover settings.
@@ -218,6 +225,8 @@ func (fc *FunctionConfig) resolve() (Settings, diag.List) {
 	}
 	s.ExplainNode, s.ExplainRule = fc.ExplainNode, fc.ExplainRule
 	setBool(&s.StampVersion, fc.StampVersion)
+	s.OpenShiftAlias = true
+	setBool(&s.OpenShiftAlias, fc.OpenShiftAlias)
 	if s.ExplainRule != "" && s.ExplainNode == "" {
 		problems = append(problems, cfgError(fc.field("explainRule"), "explainRule needs explainNode: the node to explain the rule on"))
 	}
@@ -322,4 +331,10 @@ func checkInstance(field, instance string) diag.List {
 		return diag.List{cfgWarning(field, fmt.Sprintf("instance name %q is accepted by nfd-master, but the annotations it names (%s.nfd.node.kubernetes.io/...) are not valid: %s", instance, instance, strings.Join(errs, "; ")))}
 	}
 	return nil
+}
+
+// NewSet returns an empty object set that reads objects as the settings
+// say.
+func (s Settings) NewSet() *objects.Set {
+	return &objects.Set{NoOpenShiftAlias: !s.OpenShiftAlias}
 }

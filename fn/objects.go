@@ -31,8 +31,8 @@ func keepItemNode(it *krm.Item) bool {
 // readSet builds the object set of a ResourceList and reports the items
 // that cannot be read: those that do not parse, and NFD objects that do
 // not decode cleanly.
-func readSet(rl *krm.ResourceList, r *report) *objects.Set {
-	set := &objects.Set{}
+func readSet(rl *krm.ResourceList, s Settings, r *report) *objects.Set {
+	set := s.NewSet()
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {
 			r.add(diag.Error, it, "", fmt.Sprintf("item %d (line %d) is not valid YAML and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))

@@ -11,7 +11,7 @@ import (
 // the rendered Nodes and NodeFeatureGroup status written back into the
 // list, then lint's checks, explain and the Nova provider config.
 func renderList(rl *krm.ResourceList, s Settings, r *report) {
-	set := readSet(rl, r)
+	set := readSet(rl, s, r)
 	p := master.Prepare(set, s.Options)
 	fleet := p.Render()
 	for i := range fleet.Nodes {
@@ -37,17 +37,17 @@ func renderList(rl *krm.ResourceList, s Settings, r *report) {
 // checks; hand-written Nova provider configs in the package are checked
 // against Nova's schema. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s Settings, r *report) {
-	set := readSet(rl, r)
+	set := readSet(rl, s, r)
 	_, findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
 	r.extend(findings)
 	findProviderConfigs(rl, r)
 	set.Place(r.list)
 }
 
-// nodeItem is the item of the first Node object of the name, or nil.
+// nodeItem is the item of the Node object of the name in use, or nil.
 func nodeItem(rl *krm.ResourceList, set *objects.Set, name string) *krm.Item {
-	for _, o := range set.Nodes {
-		if o.Obj.Name == name {
+	for i := range set.Nodes {
+		if o := &set.Nodes[i]; o.Used() && o.Obj.Name == name {
 			return rl.Items[o.Origin.Item]
 		}
 	}

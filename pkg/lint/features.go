@@ -17,7 +17,8 @@ type ruleAt struct {
 	ref   diag.ObjectRef
 	field string
 	rule  *api.Rule
-	// rejected marks rules of an object the API server would refuse.
+	// rejected marks rules of an object that takes no part in rendering
+	// (the API server would refuse it, or a later object replaces it).
 	rejected bool
 }
 
@@ -29,13 +30,13 @@ func (c *checker) allRules() []ruleAt {
 	var out []ruleAt
 	for _, o := range objs {
 		for i := range o.Obj.Spec.Rules {
-			out = append(out, ruleAt{o.Origin, objects.RuleRef(o.Obj), fmt.Sprintf("spec.rules[%d]", i), &o.Obj.Spec.Rules[i], o.Rejected})
+			out = append(out, ruleAt{o.Origin, objects.RuleRef(o.Obj), fmt.Sprintf("spec.rules[%d]", i), &o.Obj.Spec.Rules[i], !o.Used()})
 		}
 	}
 	for _, g := range c.set.Groups {
 		for i, gr := range g.Obj.Spec.Rules {
 			r := &api.Rule{Name: gr.Name, Vars: gr.Vars, VarsTemplate: gr.VarsTemplate, MatchFeatures: gr.MatchFeatures, MatchAny: gr.MatchAny}
-			out = append(out, ruleAt{g.Origin, objects.GroupRef(g.Obj), fmt.Sprintf("spec.featureGroupRules[%d]", i), r, g.Rejected})
+			out = append(out, ruleAt{g.Origin, objects.GroupRef(g.Obj), fmt.Sprintf("spec.featureGroupRules[%d]", i), r, !g.Used()})
 		}
 	}
 	return out

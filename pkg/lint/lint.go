@@ -61,19 +61,20 @@ func (c *checker) add(o objects.Origin, ref diag.ObjectRef, sev diag.Severity, c
 	return &c.findings[len(c.findings)-1]
 }
 
-// rejectedCompile reports the compile diagnostics of the objects the API
-// server would refuse: the pipeline compiles only the accepted ones, but a
-// user fixing a file wants every problem in it at once.
+// rejectedCompile reports the compile diagnostics of the objects the
+// pipeline does not compile (refused by the API server, or replaced by a
+// later object of the same name): a user fixing a file wants every
+// problem in it at once.
 func (c *checker) rejectedCompile() {
 	var rules []*api.NodeFeatureRule
-	for _, o := range c.set.Rules {
-		if o.Rejected {
-			rules = append(rules, o.Obj)
+	for i := range c.set.Rules {
+		if !c.set.Rules[i].Used() {
+			rules = append(rules, c.set.Rules[i].Obj)
 		}
 	}
 	_, diags := engine.Compile(rules)
-	for _, g := range c.set.Groups {
-		if g.Rejected {
+	for i := range c.set.Groups {
+		if g := &c.set.Groups[i]; !g.Used() {
 			_, gd := engine.CompileGroup(g.Obj)
 			diags = append(diags, gd...)
 		}

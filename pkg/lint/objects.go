@@ -7,38 +7,9 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// where describes a document position for messages about a second one.
-func where(d objects.Origin) string {
-	if d.File == "" {
-		return "elsewhere in the input"
-	}
-	if d.Node != nil && d.Node.Line > 0 {
-		return fmt.Sprintf("%s:%d", d.File, d.Node.Line)
-	}
-	return d.File
-}
-
-// duplicateObjects reports objects of one kind with the same namespace and
-// name (the API server keeps only one), and rule names used twice.
+// duplicateObjects reports rule names used twice (objects defined twice
+// are objects.Set's to report, as it decides which one is used).
 func (c *checker) duplicateObjects() {
-	seen := map[diag.ObjectRef]objects.Origin{}
-	check := func(ref diag.ObjectRef, doc objects.Origin) {
-		if prev, dup := seen[ref]; dup {
-			c.add(doc, ref, diag.Error, "duplicate-object", "metadata.name", false,
-				fmt.Sprintf("duplicate %s (also at %s): the API server keeps only one of them", ref, where(prev)))
-			return
-		}
-		seen[ref] = doc
-	}
-	for _, o := range c.set.Rules {
-		check(objects.RuleRef(o.Obj), o.Origin)
-	}
-	for _, o := range c.set.Groups {
-		check(objects.GroupRef(o.Obj), o.Origin)
-	}
-	for _, o := range c.set.Features {
-		check(objects.FeatureRef(o.Obj), o.Origin)
-	}
 	c.duplicateRuleNames()
 }
 

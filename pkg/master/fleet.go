@@ -116,7 +116,7 @@ func (p *Pipeline) existing(node string) *NodeState {
 func (p *Pipeline) attachFeatures() {
 	for i := range p.set.Features {
 		o := &p.set.Features[i]
-		if o.Rejected {
+		if !o.Used() {
 			continue
 		}
 		node := o.Obj.Metadata.Labels[api.NodeNameLabel]
@@ -158,18 +158,13 @@ func (p *Pipeline) namespaceSelected(ns string) bool {
 	return p.opts.NamespaceSelector.Matches(labels.Set(l))
 }
 
-// attachNodes indexes the Node objects by name; a second Node of a name
-// is an error and is not updated.
+// attachNodes indexes the Node objects in use by name (of a Node given
+// twice, the last; objects.Set reports the duplicate).
 func (p *Pipeline) attachNodes() {
 	for i := range p.set.Nodes {
-		o := &p.set.Nodes[i]
-		if prev, dup := p.nodes[o.Obj.Name]; dup {
-			p.diags = append(p.diags, diag.Diagnostic{Severity: diag.Error, Check: "duplicate-object", Object: objects.NodeRef(o.Obj.Name),
-				Field: "metadata.name", Pos: o.Origin.Position("metadata.name", false),
-				Message: fmt.Sprintf("duplicate Node %q (also at %s); only the first is updated", o.Obj.Name, prev.Origin.File)})
-			continue
+		if o := &p.set.Nodes[i]; o.Used() {
+			p.nodes[o.Obj.Name] = o
 		}
-		p.nodes[o.Obj.Name] = o
 	}
 }
 

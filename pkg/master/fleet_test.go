@@ -52,26 +52,38 @@ func TestRejectedNodeFeatureIsNotAttached(t *testing.T) {
 	}
 }
 
-func TestDuplicateNodeIsAnErrorAndOnlyTheFirstIsUpdated(t *testing.T) {
+// TestDuplicatesAreErrorsAndTheLastIsUsed checks that objects defined
+// twice are errors naming both places, and that the render shows what the
+// cluster holds after applying the input in order: the last of each.
+func TestDuplicatesAreErrorsAndTheLastIsUsed(t *testing.T) {
 	s := &objects.Set{}
-	s.ReadBytes([]byte(kubeNode("a", "labels: {team: first}", "", "")), "f1.yaml", false)
-	s.ReadBytes([]byte(kubeNode("a", "labels: {team: second}", "", "")+"---\n"+kubeNode("a", "labels: {team: third}", "", "")), "f2.yaml", false)
-	s.ReadBytes([]byte(ruleObject("r", "  - {name: all, labels: {x: \"1\"}}\n")), "r.yaml", false)
+	var ds diag.List
+	ds = append(ds, s.ReadBytes([]byte(kubeNode("a", "labels: {team: first}", "", "")), "f1.yaml", false)...)
+	ds = append(ds, s.ReadBytes([]byte(kubeNode("a", "labels: {team: second}", "", "")+"---\n"+kubeNode("a", "labels: {team: third}", "", "")), "f2.yaml", false)...)
+	ds = append(ds, s.ReadBytes([]byte(ruleObject("r", "  - {name: old, labels: {old: \"1\"}}\n")), "r1.yaml", false)...)
+	ds = append(ds, s.ReadBytes([]byte(ruleObject("r", "  - {name: new, labels: {new: \"1\"}}\n")), "r2.yaml", false)...)
+	var msgs []string
+	for _, d := range ds {
+		if d.Check != "duplicate-object" || d.Severity != diag.Error {
+			t.Errorf("unexpected diagnostic %v", d)
+		}
+		msgs = append(msgs, d.Pos.File+": "+d.Message)
+	}
+	want := []string{
+		"f2.yaml: Node a is defined twice, at f1.yaml:1 and at f2.yaml:1: applied in that order the cluster keeps only the last, so nfd-fn uses this one",
+		"f2.yaml: Node a is defined twice, at f2.yaml:1 and at f2.yaml:5: applied in that order the cluster keeps only the last, so nfd-fn uses this one",
+		"r2.yaml: NodeFeatureRule r is defined twice, at r1.yaml:1 and at r2.yaml:1: applied in that order the cluster keeps only the last, so nfd-fn uses this one",
+	}
+	if !reflect.DeepEqual(msgs, want) {
+		t.Errorf("diagnostics =\n%q\nwant\n%q", msgs, want)
+	}
 	f := Render(s, DefaultOptions())
-	dup := func(index int) diag.Diagnostic {
-		return diag.Diagnostic{Severity: diag.Error, Check: "duplicate-object", Object: diag.ObjectRef{Kind: "Node", Name: "a"},
-			Field: "metadata.name", Pos: diag.Position{File: "f2.yaml", Index: index, Line: 3 + 4*index, Column: 18},
-			Message: `duplicate Node "a" (also at f1.yaml); only the first is updated`}
+	if len(f.Diagnostics) != 0 {
+		t.Errorf("the pipeline repeats the duplicates: %v", lines(f.Diagnostics))
 	}
-	if want := (diag.List{dup(0), dup(1)}); !reflect.DeepEqual(f.Diagnostics, want) {
-		t.Errorf("Diagnostics =\n%#v\nwant\n%#v", f.Diagnostics, want)
-	}
-	if got := nodeNames(f); !reflect.DeepEqual(got, []string{"a"}) {
-		t.Fatalf("nodes = %v, want [a]", got)
-	}
-	want := map[string]string{"team": "first", "feature.node.kubernetes.io/x": "1"}
-	if got := f.Nodes[0].State.Labels; !reflect.DeepEqual(got, want) {
-		t.Errorf("labels = %v, want %v", got, want)
+	wantLabels := map[string]string{"team": "third", "feature.node.kubernetes.io/new": "1"}
+	if got := f.Nodes[0].State.Labels; !reflect.DeepEqual(got, wantLabels) {
+		t.Errorf("labels = %v, want %v", got, wantLabels)
 	}
 }
 
@@ -548,7 +560,6 @@ func TestEveryCheckTheMasterReportsIsInTheCatalogue(t *testing.T) {
 			"  - name: num\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Gt, value: [\"5\"]}}}]\n"),
 		groupObject("g", "  - {name: g}\n"),
 		kubeNode("n", "", "", ""),
-		kubeNode("n", "", "", ""),
 	)
 	f := Render(s, groupsOn())
 	seen := map[string]bool{}
@@ -557,7 +568,7 @@ func TestEveryCheckTheMasterReportsIsInTheCatalogue(t *testing.T) {
 			seen[d.Check] = true
 		}
 	}
-	for _, want := range []string{"no-node-name", "duplicate-object", "output-dropped", "rule-failed", "group-member-unnamed"} {
+	for _, want := range []string{"no-node-name", "output-dropped", "rule-failed", "group-member-unnamed"} {
 		if !seen[want] {
 			t.Fatalf("test input does not produce check %q (got %v)", want, seen)
 		}

@@ -17,7 +17,7 @@ import (
 func (p *Pipeline) renderGroups(f *Fleet) {
 	for i := range p.set.Groups {
 		g := &p.set.Groups[i]
-		if g.Rejected {
+		if !g.Used() {
 			continue
 		}
 		cg, diags := engine.CompileGroup(g.Obj)

@@ -43,6 +43,9 @@ type Decoded struct {
 	Obj any
 	// Errs are the strict decoding errors; non-empty means rejected.
 	Errs []*ys.FieldError
+	// Alias marks an NFD object written in an alias API group (the
+	// OpenShift NFD operator's), decoded as its upstream kind.
+	Alias bool
 }
 
 // Decode reads one document (a mapping node). It never fails: what is
@@ -61,6 +64,9 @@ func Decode(n *yaml.Node) *Decoded {
 		d.Class, d.Obj = KubeNamespace, &Namespace{Name: d.Ref.Name, Labels: ys.StringMap(ys.Mapping(md, "labels"))}
 	case d.Ref.APIVersion == api.APIVersion:
 		d.decodeNFD(n)
+	case d.openShiftAlias():
+		d.decodeNFD(n)
+		d.Alias = true
 	case groupOf(d.Ref.APIVersion) == api.Group:
 		d.Class = UnknownNFD
 	}
@@ -90,13 +96,24 @@ func groupOf(apiVersion string) string {
 }
 
 // Add files a decoded document under its kind and returns what is wrong
-// with it: strict decoding errors, an unknown NFD kind or API version.
-// Other objects are not added and give no diagnostic; the caller decides
-// whether they are worth a note (see OtherNote).
+// with it: strict decoding errors, an unknown NFD kind or API version, an
+// object defined twice. Other objects are not added and give no
+// diagnostic; the caller decides whether they are worth a note (see
+// OtherNote).
 func (s *Set) Add(d *Decoded, o Origin) diag.List {
 	s.index = nil
+	var ds diag.List
+	if d.Alias {
+		if s.NoOpenShiftAlias {
+			return diag.List{unknownNFD(d, o)}
+		}
+		ds = append(ds, aliasNote(d, o))
+	}
 	switch d.Class {
+	case UnknownNFD:
+		return diag.List{unknownNFD(d, o)}
 	case KubeNode:
+		ds = append(ds, s.supersede(d.Ref, o, len(s.Nodes))...)
 		s.Nodes = append(s.Nodes, Object[*Node]{Obj: d.Obj.(*Node), Origin: o})
 	case KubeNamespace:
 		s.Namespaces = append(s.Namespaces, Object[*Namespace]{Obj: d.Obj.(*Namespace), Origin: o})
@@ -104,17 +121,67 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 		rejected := len(d.Errs) > 0
 		switch obj := d.Obj.(type) {
 		case *api.NodeFeature:
-			s.Features = append(s.Features, Object[*api.NodeFeature]{obj, o, rejected})
+			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
+			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj, Origin: o, Rejected: rejected})
 		case *api.NodeFeatureRule:
-			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{obj, o, rejected})
+			ds = append(ds, s.supersede(d.Ref, o, len(s.Rules))...)
+			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{Obj: obj, Origin: o, Rejected: rejected})
 		case *api.NodeFeatureGroup:
-			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{obj, o, rejected})
+			ds = append(ds, s.supersede(d.Ref, o, len(s.Groups))...)
+			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{Obj: obj, Origin: o, Rejected: rejected})
 		}
-		return fieldErrors(d, o)
-	case UnknownNFD:
-		return diag.List{unknownNFD(d, o)}
+		ds = append(ds, fieldErrors(d, o)...)
 	}
-	return nil
+	return ds
+}
+
+// supersede records the object about to be appended at index i of its
+// kind's slice and, when an earlier object has the same kind, namespace
+// and name, marks that one Superseded: applied in input order, the cluster
+// keeps the last. The duplicate is an error naming both places.
+func (s *Set) supersede(ref diag.ObjectRef, o Origin, i int) diag.List {
+	key := ref.Key()
+	if s.seen == nil {
+		s.seen = map[diag.ObjectRef]int{}
+	}
+	prev, dup := s.seen[key]
+	s.seen[key] = i
+	if !dup {
+		return nil
+	}
+	var first Origin
+	switch ref.Kind {
+	case api.KindNodeFeature:
+		s.Features[prev].Superseded, first = true, s.Features[prev].Origin
+	case api.KindNodeFeatureRule:
+		s.Rules[prev].Superseded, first = true, s.Rules[prev].Origin
+	case api.KindNodeFeatureGroup:
+		s.Groups[prev].Superseded, first = true, s.Groups[prev].Origin
+	case "Node":
+		s.Nodes[prev].Superseded, first = true, s.Nodes[prev].Origin
+	}
+	return diag.List{{Severity: diag.Error, Check: "duplicate-object", Object: ref, Field: "metadata.name",
+		Pos: o.Position("metadata.name", false),
+		Message: fmt.Sprintf("%s is defined twice, at %s and at %s: applied in that order the cluster keeps only the last, so nfd-fn uses this one",
+			ref.Key(), first.Where(), o.Where())}}
+}
+
+// openShiftAlias reports a NodeFeatureRule in the OpenShift NFD
+// operator's API group, which vendors' OpenShift instructions use with
+// the same spec.
+func (d *Decoded) openShiftAlias() bool {
+	return d.Ref.APIVersion == OpenShiftAPIVersion && d.Ref.Kind == api.KindNodeFeatureRule
+}
+
+// OpenShiftAPIVersion is the OpenShift NFD operator's API version, an
+// alias of nfd.k8s-sigs.io/v1alpha1 for NodeFeatureRules.
+const OpenShiftAPIVersion = "nfd.openshift.io/v1alpha1"
+
+func aliasNote(d *Decoded, o Origin) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Info, Check: "api-version-alias", Object: d.Ref, Field: "apiVersion",
+		Pos: o.Position("apiVersion", true),
+		Message: fmt.Sprintf("%s is the OpenShift NFD operator's group: read as %s %s, the same spec (upstream nfd-master does not serve it)",
+			OpenShiftAPIVersion, api.APIVersion, api.KindNodeFeatureRule)}
 }
 
 // fieldErrors turns strict decoding errors into diagnostics.

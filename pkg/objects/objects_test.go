@@ -637,7 +637,7 @@ func TestReadPathsRefusesAFIFOInsteadOfHanging(t *testing.T) {
 	}
 }
 
-func TestSetOriginFindsTheFirstObjectOfAName(t *testing.T) {
+func TestSetOriginFindsTheObjectInUse(t *testing.T) {
 	s := &Set{}
 	s.ReadBytes([]byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeatureRule
@@ -659,8 +659,8 @@ metadata: {name: r}
 		file  string
 		index int
 	}{
-		{"first-rule-of-a-name-wins", diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}, true, "a.yaml", 0},
-		{"apiversion-ignored", diag.ObjectRef{APIVersion: api.APIVersion, Kind: "NodeFeatureRule", Name: "r"}, true, "a.yaml", 0},
+		{"last-rule-of-a-name-wins", diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}, true, "a.yaml", 2},
+		{"apiversion-ignored", diag.ObjectRef{APIVersion: api.APIVersion, Kind: "NodeFeatureRule", Name: "r"}, true, "a.yaml", 2},
 		{"feature-needs-its-namespace", diag.ObjectRef{Kind: "NodeFeature", Namespace: "nfd", Name: "r"}, true, "a.yaml", 1},
 		{"feature-without-namespace-is-not-found", diag.ObjectRef{Kind: "NodeFeature", Name: "r"}, false, "", 0},
 		{"node", diag.ObjectRef{Kind: "Node", Name: "r"}, true, "b.yaml", 0},

@@ -29,20 +29,31 @@ const MaxFileSize = 64 << 20
 // files are diagnostics; a file that cannot be read at all is an error.
 // With note, every document nfd-fn skips gets an info diagnostic.
 func ReadPaths(paths []string, note bool) (*Set, diag.List, int, error) {
-	files, err := CollectFiles(paths)
+	s := &Set{}
+	ds, n, err := s.ReadFiles(paths, note)
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	s := &Set{}
+	return s, ds, n, nil
+}
+
+// ReadFiles is ReadPaths into an existing set (whose settings, such as
+// NoOpenShiftAlias, apply); it returns the diagnostics and the number of
+// files read.
+func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
+	files, err := CollectFiles(paths)
+	if err != nil {
+		return nil, 0, err
+	}
 	var ds diag.List
 	for _, f := range files {
 		data, err := readFile(f)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, 0, err
 		}
 		ds = append(ds, s.ReadBytes(data, f, note)...)
 	}
-	return s, ds, len(files), nil
+	return ds, len(files), nil
 }
 
 // readFile reads a regular file of at most MaxFileSize bytes: a FIFO or a

@@ -1,6 +1,8 @@
 package objects
 
 import (
+	"fmt"
+
 	"go.yaml.in/yaml/v3"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -20,6 +22,20 @@ type Origin struct {
 	// Node is the object's YAML, kept to locate fields; nil when it was
 	// released to save memory.
 	Node *yaml.Node
+}
+
+// Where names the place for messages: file:line, the file, or the
+// ResourceList item.
+func (o Origin) Where() string {
+	switch {
+	case o.File != "" && o.Node != nil && o.Node.Line > 0:
+		return fmt.Sprintf("%s:%d", o.File, o.Node.Line)
+	case o.File != "":
+		return o.File
+	case o.Item >= 0:
+		return fmt.Sprintf("items[%d]", o.Item)
+	}
+	return "the input"
 }
 
 // Position is where the field (empty: the object itself) is in the input.
@@ -46,7 +62,14 @@ type Object[T any] struct {
 	// Rejected marks an object that did not decode cleanly: the API
 	// server would refuse it, so it is checked but never rendered.
 	Rejected bool
+	// Superseded marks an object a later one of the same kind, namespace
+	// and name replaces, as applying the input in order would.
+	Superseded bool
 }
+
+// Used reports whether the object takes part in rendering: it decoded
+// cleanly and no later object replaces it.
+func (o *Object[T]) Used() bool { return !o.Rejected && !o.Superseded }
 
 // Set is every object of one run, in input order per kind.
 type Set struct {
@@ -57,8 +80,14 @@ type Set struct {
 	// Namespaces are v1 Namespaces, read for their labels.
 	Namespaces []Object[*Namespace]
 
+	// NoOpenShiftAlias refuses NodeFeatureRules in the OpenShift NFD
+	// operator's group (nfd.openshift.io/v1alpha1) instead of reading them.
+	NoOpenShiftAlias bool
+
 	// index maps object keys to origins; built on first use.
 	index map[diag.ObjectRef]Origin
+	// seen maps object keys to their latest index in their kind's slice.
+	seen map[diag.ObjectRef]int
 }
 
 // FeatureRef names a NodeFeature for diagnostics. The object refs of
@@ -83,19 +112,20 @@ func NodeRef(name string) diag.ObjectRef {
 	return diag.ObjectRef{Kind: "Node", Name: name}
 }
 
-// AcceptedRules are the rules that decoded cleanly, in input order.
+// AcceptedRules are the rules that take part in rendering, in input order.
 func (s *Set) AcceptedRules() []*api.NodeFeatureRule {
 	out := make([]*api.NodeFeatureRule, 0, len(s.Rules))
-	for _, o := range s.Rules {
-		if !o.Rejected {
-			out = append(out, o.Obj)
+	for i := range s.Rules {
+		if s.Rules[i].Used() {
+			out = append(out, s.Rules[i].Obj)
 		}
 	}
 	return out
 }
 
 // Origin finds where the object ref names came from; ok is false when the
-// set does not hold it. The first object of a name wins.
+// set does not hold it. Of objects defined twice, the last (the one in
+// use) wins.
 func (s *Set) Origin(ref diag.ObjectRef) (Origin, bool) {
 	if s.index == nil {
 		s.buildIndex()
@@ -110,9 +140,7 @@ func (s *Set) Origin(ref diag.ObjectRef) (Origin, bool) {
 func (s *Set) buildIndex() {
 	s.index = map[diag.ObjectRef]Origin{}
 	add := func(ref diag.ObjectRef, o Origin) {
-		if _, dup := s.index[ref.Key()]; !dup {
-			s.index[ref.Key()] = o
-		}
+		s.index[ref.Key()] = o
 	}
 	for _, o := range s.Rules {
 		add(RuleRef(o.Obj), o.Origin)
