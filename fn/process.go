@@ -91,7 +91,7 @@ func collectInputs(rl *krm.ResourceList, r *results) inputs {
 	in := inputs{features: map[string][]render.NodeFeatureObject{}, nodes: map[string]*krm.Item{}}
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {
-			r.add(engine.SeverityError, it, "", fmt.Sprintf("item is not valid YAML and passes through unread: %v", it.ParseErr))
+			r.add(engine.SeverityError, it, "", fmt.Sprintf("items[%d] (line %d) cannot be read and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
 			continue
 		}
 		if isNode(it.APIVersion, it.Kind) {
