@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1
 LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
 IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
 
-.PHONY: all build test vet conformance bench bench-go bench-fleet clean image e2e
+.PHONY: all build test vet conformance bench bench-go bench-fleet clean image e2e fuzz
 
 all: vet test build
 
@@ -30,8 +30,8 @@ conformance: build
 # Speed and memory: Go benchmarks plus the whole-process fleet milestone.
 bench: bench-go bench-fleet
 
-bench-go:
-	go test -run '^$$' -bench . -benchmem ./...
+bench-go: $(FLEET)
+	NFD_FN_FLEET=$(CURDIR)/$(FLEET) go test -run '^$$' -bench . -benchmem ./...
 
 $(FLEET):
 	mkdir -p $(BIN)
@@ -42,6 +42,17 @@ bench-fleet: $(FLEET)
 	go build -o $(BIN)/nfd-fn .
 	go build -o $(BIN)/yamlbaseline ./internal/yamlbaseline
 	go run ./internal/benchfleet -input $(FLEET) -fn $(BIN)/nfd-fn -baseline $(BIN)/yamlbaseline
+
+# Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time);
+# crashers land in the package's testdata/fuzz and become regression tests.
+FUZZTIME ?= 1m
+FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzzing $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "$${t%%:*}"; \
+	done
 
 # The container image as an OCI archive, built offline with umoci (no
 # Docker engine): static nfd-fn, user 65534:65534. Load it with

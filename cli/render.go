@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
@@ -38,7 +39,7 @@ func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "nfd-fn render: unexpected arguments %q\n", args)
 		return 2
 	}
-	input, err := io.ReadAll(stdin)
+	input, err := krm.ReadInput(stdin, 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
 		return 1
@@ -65,7 +66,7 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "nfd-fn %s: unexpected arguments %q\n", cmd, args)
 		return 2
 	}
-	input, err := io.ReadAll(stdin)
+	input, err := krm.ReadInput(stdin, 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
 		return 1

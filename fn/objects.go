@@ -35,7 +35,7 @@ func readSet(rl *krm.ResourceList, s Settings, r *report) *objects.Set {
 	set := s.NewSet()
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {
-			r.add(diag.Error, it, "", fmt.Sprintf("item %d (line %d) is not valid YAML and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
+			r.add(diag.Error, it, "", fmt.Sprintf("items[%d] (line %d) cannot be read and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
 			continue
 		}
 		d, ok := it.Decoded.(*objects.Decoded)

@@ -36,9 +36,6 @@ type Item struct {
 	Pos, Line int
 	// Decoded is the caller's typed object, set by ReadOptions.Decode.
 	Decoded any
-
-	// indent is the column of the sequence dash in Raw.
-	indent int
 }
 
 // NewItem returns a changed item holding n, its identity read from n.
@@ -77,9 +74,8 @@ func (it *Item) SetNode(n *yaml.Node) {
 // item that does not parse. It is not safe for concurrent use on one item.
 func (it *Item) Tree() *yaml.Node {
 	if it.Node == nil && it.Raw != nil && it.ParseErr == nil {
-		var doc yaml.Node
-		if yaml.Unmarshal(itemBody(it.Raw, it.indent), &doc) == nil {
-			it.Node = DocContent(&doc)
+		if n, err := parseChunk(it.Raw); err == nil {
+			it.Node = n
 		}
 	}
 	return it.Node

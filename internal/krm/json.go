@@ -4,21 +4,43 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-// writeJSON writes n as indented JSON, keeping the order of mapping keys.
-func writeJSON(w *bytes.Buffer, n *yaml.Node) error {
+// writeJSON writes a list that was read from JSON: the input object with
+// its items and results replaced, every other key kept in place, indented.
+// Items and results become small trees one at a time; the compact text is
+// then indented in one linear pass.
+func (rl *ResourceList) writeJSON(w io.Writer, results []*framework.Result) error {
+	items, res := &yaml.Node{Kind: yaml.SequenceNode}, &yaml.Node{Kind: yaml.SequenceNode}
+	for _, it := range rl.Items {
+		if it.ParseErr == nil {
+			items.Content = append(items.Content, it.Node)
+		}
+	}
+	res.Content = append(res.Content, rl.Results...)
+	for _, r := range results {
+		res.Content = append(res.Content, resultNode(r))
+	}
+	return writeJSONNode(w, rl.wholeTop(items, res, len(res.Content) > 0))
+}
+
+// writeJSONNode writes n as indented JSON, keeping the order of mapping keys.
+func writeJSONNode(w io.Writer, n *yaml.Node) error {
 	var compact bytes.Buffer
 	if err := appendJSON(&compact, n); err != nil {
 		return fmt.Errorf("writing JSON: %w", err)
 	}
-	if err := json.Indent(w, compact.Bytes(), "", "  "); err != nil {
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
 		return fmt.Errorf("writing JSON: %w", err)
 	}
-	w.WriteByte('\n')
-	return nil
+	out.WriteByte('\n')
+	_, err := w.Write(out.Bytes())
+	return err
 }
 
 func appendJSON(w *bytes.Buffer, n *yaml.Node) error {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -43,50 +44,127 @@ type ReadOptions struct {
 	// others drop it to hold memory flat (Item.Tree parses it again).
 	// Without Keep every Node is kept.
 	Keep func(*Item) bool
+	// Limits bound the work done on the input; zero fields are defaults.
+	Limits Limits
 }
 
 // Read parses a ResourceList. Block-style lists are cut into items by the
 // fast splitter and each item is parsed on its own, in parallel; anything
-// else is parsed whole.
+// else is parsed whole. An item that does not parse, or exceeds a limit,
+// has ParseErr set and is left out of the output; the rest of the list is
+// read. Read fails when the list as a whole cannot be read.
 func Read(data []byte, opts ReadOptions) (*ResourceList, error) {
-	var rl *ResourceList
-	if sp, ok := splitDocument(data); ok {
-		var err error
-		if rl, err = readFast(sp, opts); err != nil {
-			return nil, err
-		}
-	} else {
-		var err error
-		if rl, err = readWhole(data, opts); err != nil {
-			return nil, err
-		}
+	opts.Limits = opts.Limits.withDefaults()
+	if len(data) > opts.Limits.MaxBytes {
+		return nil, fmt.Errorf("reading the ResourceList: %w: the input is %d bytes, more than %d", ErrLimit, len(data), opts.Limits.MaxBytes)
+	}
+	rl, err := read(data, opts)
+	if err != nil {
+		return nil, err
 	}
 	return rl, rl.checkHeader()
 }
 
-// readFast parses the sections and items the splitter found.
-func readFast(sp split, opts ReadOptions) (*ResourceList, error) {
-	rl := &ResourceList{sp: sp, fast: true}
+func read(data []byte, opts ReadOptions) (*ResourceList, error) {
+	sp, ok := splitDocument(data)
+	if !ok {
+		return readWhole(data, opts)
+	}
+	rl, why, err := readFast(sp, opts)
+	if err != nil || why == nil {
+		return rl, err
+	}
+	if rl != nil && len(data) > opts.Limits.MaxFallbackBytes {
+		return rl, nil // the broken items stay broken
+	}
+	whole, err := readWhole(data, opts)
+	var syntax *syntaxError
+	switch {
+	case err == nil:
+		return whole, nil
+	case !errors.As(err, &syntax):
+	case rl != nil:
+		// Not YAML as a whole, but the header and the other items are:
+		// keep them, with the broken items reported.
+		return rl, nil
+	case !errors.Is(why, errMisread):
+		return nil, why // the section that does not parse says it best
+	}
+	return nil, err
+}
+
+// Why the fast reading is not certain to be YAML's reading.
+var (
+	// errMisread: a section is not the one key the splitter saw, or a
+	// key appears twice.
+	errMisread = errors.New("the splitter misread the list")
+	// errBrokenItem: an item does not parse on its own.
+	errBrokenItem = errors.New("an item does not parse on its own")
+)
+
+// readFast parses the sections and items the splitter found. why is
+// non-nil when the reading may not be YAML's: the caller then parses the
+// whole input. When only items are broken, the list is returned too, to
+// be used if the input is not YAML as a whole either.
+func readFast(sp split, opts ReadOptions) (rl *ResourceList, why, err error) {
+	if len(sp.items) > opts.Limits.MaxItems {
+		return nil, nil, fmt.Errorf("reading the ResourceList: %w: %d items, more than %d", ErrLimit, len(sp.items), opts.Limits.MaxItems)
+	}
+	rl = &ResourceList{sp: sp, fast: true}
+	seen := map[string]bool{}
+	for _, s := range sp.sections {
+		if seen[s.key] {
+			return nil, errMisread, nil
+		}
+		seen[s.key] = true
+		if why, err := rl.readSection(s, opts.Limits); why != nil || err != nil {
+			return nil, why, err
+		}
+	}
 	rl.Items = make([]*Item, len(sp.items))
 	for i, c := range sp.items {
-		rl.Items[i] = &Item{Raw: c.raw, Pos: i, Line: c.line, indent: sp.indent}
+		rl.Items[i] = &Item{Raw: c.raw, Pos: i, Line: c.line}
 	}
+	var broken atomic.Bool
 	Parallel(len(rl.Items), func(i int) {
-		it := rl.Items[i]
-		var doc yaml.Node
-		if err := yaml.Unmarshal(itemBody(it.Raw, it.indent), &doc); err != nil {
-			it.ParseErr = err
-			return
+		if !rl.Items[i].parse(opts) {
+			broken.Store(true)
 		}
-		it.SetNode(DocContent(&doc))
-		opts.decode(it)
 	})
-	for _, s := range sp.sections {
-		if err := rl.readSection(s); err != nil {
-			return nil, err
-		}
+	if broken.Load() {
+		return rl, errBrokenItem, nil
 	}
-	return rl, nil
+	return rl, nil, nil
+}
+
+// parse parses a raw item, checks it against the limits and decodes it.
+// It returns false when the item is not YAML on its own.
+func (it *Item) parse(opts ReadOptions) bool {
+	n, err := parseChunk(it.Raw)
+	if err != nil {
+		it.ParseErr = relineError(err, it.Line)
+		return false
+	}
+	if err := checkTree(n, opts.Limits); err != nil {
+		it.ParseErr = err
+		return true
+	}
+	it.SetNode(n)
+	opts.decode(it)
+	return true
+}
+
+// relineError turns yaml's "yaml: line N: msg", N counted from the item's
+// first line, into "line M: msg" with M counted in the input.
+func relineError(err error, first int) error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	var n int
+	var rest string
+	if _, scanErr := fmt.Sscanf(msg, "line %d:", &n); scanErr == nil && first > 0 {
+		rest = msg[strings.Index(msg, ":")+1:]
+		return fmt.Errorf("line %d:%s", first+n-1, rest)
+	}
+	return errors.New(msg)
 }
 
 // decode runs the Decode hook and drops the tree unless Keep keeps it.
@@ -116,78 +194,126 @@ func (rl *ResourceList) checkHeader() error {
 
 // readSection parses a top-level section other than items. Every one is
 // parsed, small as they are, so that a broken header is an error rather
-// than echoed; only functionConfig and results are kept.
-func (rl *ResourceList) readSection(s section) error {
+// than echoed; only functionConfig and results are kept. A section that
+// does not parse, or not as exactly its one key, may be the splitter's
+// misreading: it is returned as why, for the caller to parse the input
+// whole.
+func (rl *ResourceList) readSection(s section, l Limits) (why, err error) {
 	if s.key == "items" {
-		return nil
+		return nil, nil
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(s.raw, &doc); err != nil {
-		return fmt.Errorf("parsing the ResourceList's %s: %w", s.key, err)
+		return fmt.Errorf("parsing the ResourceList's %s: %w", s.key, relineError(err, s.line)), nil
 	}
 	m := DocContent(&doc)
-	if m != nil && len(m.Content) >= 2 && m.Content[1].Kind == yaml.ScalarNode {
-		switch s.key {
-		case "apiVersion":
-			rl.APIVersion = m.Content[1].Value
-		case "kind":
-			rl.Kind = m.Content[1].Value
-		}
-	}
-	if m == nil || len(m.Content) < 2 || (s.key != "functionConfig" && s.key != "results") {
-		return nil
+	if m == nil || m.Kind != yaml.MappingNode || len(m.Content) != 2 || m.Content[0].Value != s.key {
+		return errMisread, nil
 	}
 	v := m.Content[1]
-	if s.key == "functionConfig" {
-		rl.FunctionConfig = v
-	} else if v.Kind == yaml.SequenceNode {
-		rl.Results = v.Content
+	if err := checkTree(v, l); err != nil {
+		return nil, fmt.Errorf("reading the ResourceList's %s: %w", s.key, err)
 	}
-	return nil
+	rl.setHeader(s.key, v)
+	return nil, nil
+}
+
+// setHeader records a top-level key other than items.
+func (rl *ResourceList) setHeader(key string, v *yaml.Node) {
+	switch key {
+	case "apiVersion":
+		if v.Kind == yaml.ScalarNode {
+			rl.APIVersion = v.Value
+		}
+	case "kind":
+		if v.Kind == yaml.ScalarNode {
+			rl.Kind = v.Value
+		}
+	case "functionConfig":
+		if !IsNull(v) {
+			rl.FunctionConfig = v
+		}
+	case "results":
+		if v.Kind == yaml.SequenceNode {
+			rl.Results = v.Content
+		}
+	}
 }
 
 // readWhole parses any ResourceList that the fast path does not handle:
 // flow style, JSON, a list under another apiVersion or kind (v1beta1, a
 // v1 List). It refuses a stream of several documents rather than drop all
-// but the first.
+// but the first, and top-level keys that YAML allows but a ResourceList
+// cannot mean (a key twice, a merge key).
 func readWhole(data []byte, opts ReadOptions) (*ResourceList, error) {
 	root, err := parseOneDocument(data)
 	if err != nil {
 		return nil, err
 	}
+	if err := checkTopLevelKeys(root); err != nil {
+		return nil, err
+	}
 	rl := &ResourceList{root: root, json: isJSON(data)}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i].Value, root.Content[i+1]
-		switch k {
-		case "apiVersion":
-			rl.APIVersion = v.Value
-		case "kind":
-			rl.Kind = v.Value
-		case "items":
-			if v.Kind != yaml.SequenceNode && !IsNull(v) {
-				return nil, fmt.Errorf("ResourceList.items must be a list, got %s", kindName(v))
+		if k == "items" {
+			if err := rl.wholeItems(v, opts.Limits); err != nil {
+				return nil, err
 			}
-			for pos, n := range v.Content {
-				it := &Item{Pos: pos, Line: n.Line}
-				it.SetNode(n)
-				rl.Items = append(rl.Items, it)
-			}
-		case "functionConfig":
-			if !IsNull(v) {
-				rl.FunctionConfig = v
-			}
-		case "results":
-			if v.Kind == yaml.SequenceNode {
-				rl.Results = v.Content
-			}
+			continue
 		}
+		if err := checkTree(v, opts.Limits); err != nil {
+			return nil, fmt.Errorf("reading the ResourceList's %s: %w", k, err)
+		}
+		rl.setHeader(k, v)
 	}
 	Parallel(len(rl.Items), func(i int) {
-		if opts.Decode != nil {
-			opts.Decode(rl.Items[i])
+		if it := rl.Items[i]; it.ParseErr == nil && opts.Decode != nil {
+			opts.Decode(it)
 		}
 	})
 	return rl, nil
+}
+
+// wholeItems records the items of a list parsed whole.
+func (rl *ResourceList) wholeItems(v *yaml.Node, l Limits) error {
+	if v.Kind != yaml.SequenceNode && !IsNull(v) {
+		return fmt.Errorf("ResourceList.items must be a list, got %s", kindName(v))
+	}
+	if len(v.Content) > l.MaxItems {
+		return fmt.Errorf("reading the ResourceList: %w: %d items, more than %d", ErrLimit, len(v.Content), l.MaxItems)
+	}
+	for pos, n := range v.Content {
+		it := &Item{Pos: pos, Line: n.Line}
+		if err := checkTree(n, l); err != nil {
+			it.ParseErr = err
+		} else {
+			it.SetNode(n)
+		}
+		rl.Items = append(rl.Items, it)
+	}
+	return nil
+}
+
+// checkTopLevelKeys refuses a key given twice and merge keys: YAML parsers
+// disagree on them (the last wins, the first wins, or an error), so what
+// nfd-fn would read is not what the author meant.
+func checkTopLevelKeys(root *yaml.Node) error {
+	seen := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if k.Value == "<<" && k.Tag == "!!merge" {
+			return fmt.Errorf("reading the ResourceList: line %d: a merge key (<<) at the top level is not supported", k.Line)
+		}
+		if first, dup := seen[k.Value]; dup {
+			return fmt.Errorf("reading the ResourceList: the top-level key %q is given twice (lines %d and %d)", k.Value, first, k.Line)
+		}
+		seen[k.Value] = k.Line
+	}
+	return nil
 }
 
 // parseOneDocument parses data as exactly one YAML (or JSON) document
@@ -199,13 +325,13 @@ func parseOneDocument(data []byte) (*yaml.Node, error) {
 		if err == io.EOF {
 			return nil, errors.New("the input is empty: expected a ResourceList")
 		}
-		return nil, fmt.Errorf("parsing the ResourceList: %w", err)
+		return nil, &syntaxError{err}
 	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == io.EOF:
 	case err != nil:
-		return nil, fmt.Errorf("parsing the ResourceList: %w", err)
+		return nil, &syntaxError{err}
 	case DocContent(&next) != nil && !IsNull(DocContent(&next)):
 		return nil, fmt.Errorf("the input holds more than one YAML document (a second one starts at line %d): nfd-fn reads one ResourceList", next.Line)
 	}
@@ -221,3 +347,9 @@ func isJSON(data []byte) bool {
 	t := bytes.TrimLeft(data, " \t\r\n")
 	return len(t) > 0 && t[0] == '{' && json.Valid(data)
 }
+
+// syntaxError is input that is not YAML.
+type syntaxError struct{ err error }
+
+func (e *syntaxError) Error() string { return "parsing the ResourceList: " + e.err.Error() }
+func (e *syntaxError) Unwrap() error { return e.err }

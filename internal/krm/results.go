@@ -33,15 +33,13 @@ func ErrorLines(w io.Writer, results []*framework.Result) {
 	}
 }
 
-// encodeResults encodes results as YAML nodes.
-func encodeResults(all []*framework.Result) []*yaml.Node {
-	var out []*yaml.Node
-	for _, res := range all {
-		var n yaml.Node
-		if err := n.Encode(res); err != nil {
-			continue
-		}
-		out = append(out, &n)
+// resultNode is res as a YAML tree; a result that does not encode (it
+// cannot: every field is a string, number or map of strings) is written
+// as its message.
+func resultNode(res *framework.Result) *yaml.Node {
+	var n yaml.Node
+	if err := n.Encode(res); err != nil {
+		return mapping(StrNode("message"), StrNode(res.Message))
 	}
-	return out
+	return &n
 }

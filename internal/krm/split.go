@@ -2,6 +2,9 @@ package krm
 
 import (
 	"bytes"
+	"errors"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // section is one top-level key of the ResourceList document, as raw text.
@@ -32,36 +35,36 @@ type split struct {
 // the items sequence into one raw chunk per item, without building a YAML
 // tree of the whole input. Items then pass through byte for byte, comments
 // and formatting included, and only the items the caller reads are parsed.
-// It returns ok=false when the document is not in the simple block layout
-// it understands; the caller then parses the document whole.
+//
+// It reads a strict subset of YAML and returns ok=false for anything else,
+// and the caller then parses the document whole: every line in column 0
+// must be blank, a comment, a plain or quoted "key:" followed by a space or
+// the line end, or a "- " entry of a sequence; one leading "---" is
+// allowed; line breaks YAML knows but the splitter does not (a lone CR,
+// NEL, LS, PS) send the input to the full parser. Readers of the result
+// still check that each section parses as exactly its one key.
 func splitDocument(data []byte) (sp split, ok bool) {
-	lines := splitLines(data)
-	i := 0
-	// Skip a leading document marker, comments and blank lines.
-	for i < len(lines) && (isBlankOrComment(lines[i]) || bytes.HasPrefix(lines[i], []byte("---"))) {
-		i++
+	if hasOddLineBreak(data) {
+		return split{}, false
 	}
+	lines := splitLines(data)
+	i := skipPreamble(lines)
 	for i < len(lines) {
-		line := lines[i]
-		if isBlankOrComment(line) {
+		if isBlankOrComment(lines[i]) {
 			i++
 			continue
 		}
-		if bytes.HasPrefix(line, []byte("...")) || bytes.HasPrefix(line, []byte("---")) {
-			// A second document or an end marker: leave it to the full parser.
-			return split{}, false
-		}
-		key, rest, isKey := topLevelKey(line)
+		key, rest, isKey := topLevelKey(lines[i])
 		if !isKey {
 			return split{}, false
 		}
-		end := i + 1
-		for end < len(lines) && !startsTopLevelKey(lines[end]) {
-			end++
+		end, good := sectionEnd(lines, i+1)
+		if !good {
+			return split{}, false
 		}
 		if key == "items" {
-			if len(bytes.TrimSpace(rest)) != 0 && !isComment(bytes.TrimSpace(rest)) {
-				return split{}, false // flow style or scalar
+			if !isBlankOrComment(rest) {
+				return split{}, false // flow style, a scalar, an anchor or a tag
 			}
 			items, indent, good := splitItems(lines[i+1:end], i+2)
 			if !good {
@@ -78,6 +81,80 @@ func splitDocument(data []byte) (sp split, ok bool) {
 		return split{}, false // empty: let the full parser say so
 	}
 	return sp, true
+}
+
+// skipPreamble returns the index of the first line after leading blank
+// lines, comments and at most one bare "---" document marker.
+func skipPreamble(lines [][]byte) int {
+	i, markers := 0, 0
+	for i < len(lines) {
+		switch {
+		case isBlankOrComment(lines[i]):
+		case isDocStart(lines[i]) && markers == 0:
+			markers++
+		default:
+			return i
+		}
+		i++
+	}
+	return i
+}
+
+// isDocStart recognises a "---" line with nothing after it but a comment.
+func isDocStart(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	rest := line[3:]
+	if len(rest) > 0 && rest[0] != ' ' && rest[0] != '\n' && rest[0] != '\r' {
+		return false
+	}
+	return isBlankOrComment(rest)
+}
+
+// sectionEnd returns the index of the line that starts the next top-level
+// key at or after from, or len(lines). Lines in between must be indented,
+// blank, comments or column-0 sequence entries; anything else in column 0
+// (a "? " key, a quoted scalar's continuation, "...", a tab) is not
+// understood and gives ok=false.
+func sectionEnd(lines [][]byte, from int) (end int, ok bool) {
+	for end = from; end < len(lines); end++ {
+		line := lines[end]
+		switch {
+		case isBlankOrComment(line), line[0] == ' ', isSeqEntry(line):
+		case startsTopLevelKey(line):
+			return end, true
+		default:
+			return 0, false
+		}
+	}
+	return end, true
+}
+
+// isSeqEntry recognises "-" followed by a space or the line end.
+func isSeqEntry(b []byte) bool {
+	return len(b) > 0 && b[0] == '-' && (len(b) == 1 || b[1] == ' ' || b[1] == '\n' || b[1] == '\r')
+}
+
+// hasOddLineBreak reports a line break that splitLines does not cut on
+// but YAML does: a CR not followed by LF, NEL, LS or PS.
+func hasOddLineBreak(data []byte) bool {
+	for rest := data; ; {
+		i := bytes.IndexByte(rest, '\r')
+		if i < 0 {
+			break
+		}
+		if i+1 >= len(rest) || rest[i+1] != '\n' {
+			return true
+		}
+		rest = rest[i+2:]
+	}
+	for _, brk := range []string{"\u0085", "\u2028", "\u2029"} {
+		if bytes.Contains(data, []byte(brk)) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitItems cuts the lines of a block sequence, the first of which is
@@ -98,8 +175,7 @@ func splitItems(lines [][]byte, first int) (items []chunk, indent int, ok bool) 
 			return nil, 0, false
 		}
 		if sp == indent {
-			rest := line[sp:]
-			if !(len(rest) == 1 && rest[0] == '-') && !bytes.HasPrefix(rest, []byte("- ")) {
+			if !isSeqEntry(line[sp:]) {
 				return nil, 0, false
 			}
 			if start >= 0 {
@@ -119,15 +195,21 @@ func splitItems(lines [][]byte, first int) (items []chunk, indent int, ok bool) 
 	return items, indent, true
 }
 
-// itemBody turns a raw item chunk ("- a: b\n  c: d") into a YAML document
-// by blanking the sequence dash, keeping every column where it was.
-func itemBody(chunk []byte, indent int) []byte {
-	body := make([]byte, len(chunk))
-	copy(body, chunk)
-	if indent < len(body) && body[indent] == '-' {
-		body[indent] = ' '
+// parseChunk parses a raw item chunk ("- a: b\n  c: d") as what it is, a
+// block sequence of one entry, and returns the entry: the item is read
+// in the same context as in the whole document (blanking the dash and
+// parsing the rest as a document of its own would accept continuation
+// lines that the sequence does not).
+func parseChunk(raw []byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, err
 	}
-	return body
+	seq := DocContent(&doc)
+	if seq == nil || seq.Kind != yaml.SequenceNode || len(seq.Content) != 1 {
+		return nil, errors.New("not one sequence entry")
+	}
+	return seq.Content[0], nil
 }
 
 func splitLines(data []byte) [][]byte {
@@ -163,11 +245,12 @@ func leadingSpaces(line []byte) int {
 	return n
 }
 
-func isComment(b []byte) bool { return len(b) > 0 && b[0] == '#' }
-
+// isBlankOrComment recognises a line of spaces, optionally followed by a
+// comment. Tabs and other white space are not blank here: YAML rejects
+// some of them where indentation is read, so such lines go to the parser.
 func isBlankOrComment(line []byte) bool {
-	t := bytes.TrimSpace(line)
-	return len(t) == 0 || t[0] == '#'
+	t := line[leadingSpaces(line):]
+	return len(t) == 0 || t[0] == '#' || t[0] == '\n' || (t[0] == '\r' && len(t) > 1 && t[1] == '\n')
 }
 
 func startsTopLevelKey(line []byte) bool {
@@ -175,24 +258,40 @@ func startsTopLevelKey(line []byte) bool {
 	return ok
 }
 
-// topLevelKey recognises "key:" or "key: value" at column 0.
+// topLevelKey recognises "key:" at column 0, followed by a space or the
+// line end: key is plain (letters, digits, "_", "-", "." and not starting
+// with "-" or ".") or wholly in single or double quotes. rest is what
+// follows the colon.
 func topLevelKey(line []byte) (key string, rest []byte, ok bool) {
-	if len(line) == 0 || line[0] == ' ' || line[0] == '\t' || line[0] == '-' || line[0] == '#' {
-		return "", nil, false
-	}
 	i := bytes.IndexByte(line, ':')
 	if i <= 0 {
 		return "", nil, false
 	}
-	k := bytes.Trim(line[:i], `"'`)
-	for _, c := range k {
-		if !(c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+	k := line[:i]
+	if q := k[0]; q == '"' || q == '\'' {
+		if len(k) < 3 || k[len(k)-1] != q {
 			return "", nil, false
 		}
+		k = k[1 : len(k)-1]
+	}
+	if !isPlainKey(k) {
+		return "", nil, false
 	}
 	after := line[i+1:]
-	if len(after) > 0 && after[0] != ' ' && after[0] != '\n' && after[0] != '\r' {
+	if len(after) > 0 && after[0] != ' ' && after[0] != '\n' && !(after[0] == '\r' && len(after) > 1 && after[1] == '\n') {
 		return "", nil, false
 	}
 	return string(k), after, true
+}
+
+func isPlainKey(k []byte) bool {
+	if len(k) == 0 || k[0] == '-' || k[0] == '.' {
+		return false
+	}
+	for _, c := range k {
+		if !(c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package krm
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -19,27 +20,30 @@ func (rl *ResourceList) Append(n *yaml.Node) *Item {
 }
 
 // Write writes the output list: unchanged items as their original bytes,
-// changed and new items encoded, then functionConfig and the input's
-// results followed by results.
+// changed and new items encoded, items with ParseErr left out, then the
+// input's results followed by results. It streams: each item and result
+// is encoded on its own, so the cost is linear in their number. A list
+// read from JSON is written as JSON.
 func (rl *ResourceList) Write(w io.Writer, results []*framework.Result) error {
-	all := append(append([]*yaml.Node(nil), rl.Results...), encodeResults(results)...)
-	var buf bytes.Buffer
+	bw := bufio.NewWriterSize(w, 256<<10)
 	var err error
-	if rl.fast {
-		err = rl.writeFast(&buf, all)
-	} else {
-		err = rl.writeWhole(&buf, all)
+	switch {
+	case rl.json:
+		err = rl.writeJSON(bw, results)
+	case rl.fast:
+		err = rl.writeFast(bw, results)
+	default:
+		err = rl.writeWhole(bw, results)
 	}
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return bw.Flush()
 }
 
 // writeFast writes a list read by the fast splitter: its sections in input
-// order, items in place of the items section.
-func (rl *ResourceList) writeFast(w *bytes.Buffer, all []*yaml.Node) error {
+// order, items in place of the items section, results last.
+func (rl *ResourceList) writeFast(w *bufio.Writer, results []*framework.Result) error {
 	wroteHeader := map[string]bool{}
 	for _, s := range rl.sp.sections {
 		switch s.key {
@@ -49,11 +53,9 @@ func (rl *ResourceList) writeFast(w *bytes.Buffer, all []*yaml.Node) error {
 			}
 		case "results":
 			// Written last, merged with ours.
-		case "apiVersion", "kind":
-			w.Write(withNewline(s.raw))
-			wroteHeader[s.key] = true
 		default:
 			w.Write(withNewline(s.raw))
+			wroteHeader[s.key] = true
 		}
 	}
 	if !wroteHeader["apiVersion"] {
@@ -67,37 +69,44 @@ func (rl *ResourceList) writeFast(w *bytes.Buffer, all []*yaml.Node) error {
 			return err
 		}
 	}
-	if len(all) > 0 {
-		return writeKeyValue(w, "results", &yaml.Node{Kind: yaml.SequenceNode, Content: all})
+	return rl.writeResults(w, results)
+}
+
+// writeWhole writes a list that was parsed whole, in block YAML: the input
+// document with its items and results replaced and every other top-level
+// key kept in place (so a v1beta1 list stays v1beta1). Each top-level key,
+// item and result is encoded on its own.
+func (rl *ResourceList) writeWhole(w *bufio.Writer, results []*framework.Result) error {
+	items, res := &yaml.Node{Kind: yaml.SequenceNode}, &yaml.Node{Kind: yaml.SequenceNode}
+	out := rl.wholeTop(items, res, len(rl.Results)+len(results) > 0)
+	for i := 0; i+1 < len(out.Content); i += 2 {
+		var err error
+		switch out.Content[i+1] {
+		case items:
+			err = rl.writeItems(w)
+		case res:
+			err = rl.writeResults(w, results)
+		default:
+			err = writeEncoded(w, mapping(out.Content[i], out.Content[i+1]))
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// writeWhole writes a list that was parsed whole: the input document with
-// its items and results replaced, every other top-level key kept in place
-// (so a v1beta1 list stays v1beta1), in block YAML, or in JSON when the
-// input was JSON.
-func (rl *ResourceList) writeWhole(w *bytes.Buffer, results []*yaml.Node) error {
+// wholeTop is the top-level mapping of a list parsed whole, with the given
+// placeholders for items and (when withResults) results.
+func (rl *ResourceList) wholeTop(items, res *yaml.Node, withResults bool) *yaml.Node {
 	out := &yaml.Node{Kind: yaml.MappingNode, Content: append([]*yaml.Node(nil), rl.root.Content...)}
-	items := &yaml.Node{Kind: yaml.SequenceNode, Content: make([]*yaml.Node, 0, len(rl.Items))}
-	for _, it := range rl.Items {
-		items.Content = append(items.Content, it.Node)
-	}
 	SetDefault(out, "apiVersion", StrNode(kio.ResourceListAPIVersion))
 	SetDefault(out, "kind", StrNode(kio.ResourceListKind))
 	SetField(out, "items", items)
-	if len(results) > 0 {
-		SetField(out, "results", &yaml.Node{Kind: yaml.SequenceNode, Content: results})
+	if withResults {
+		SetField(out, "results", res)
 	}
-	if rl.json {
-		return writeJSON(w, out)
-	}
-	text, err := Encode(out)
-	if err != nil {
-		return err
-	}
-	w.Write(text)
-	return nil
+	return out
 }
 
 func hasSection(ss []section, key string) bool {
@@ -109,22 +118,85 @@ func hasSection(ss []section, key string) bool {
 	return false
 }
 
-func (rl *ResourceList) writeItems(w *bytes.Buffer) error {
-	if len(rl.Items) == 0 {
-		w.WriteString("items: []\n")
-		return nil
-	}
-	w.WriteString("items:\n")
+// writeItems writes the items key: unchanged items read by the splitter
+// as their bytes, others encoded, broken ones left out.
+func (rl *ResourceList) writeItems(w *bufio.Writer) error {
+	wrote := false
 	for _, it := range rl.Items {
-		if it.Raw != nil && !it.Changed {
-			w.Write(withNewline(it.Raw))
+		if it.ParseErr != nil {
 			continue
 		}
-		if err := writeSeqItem(w, it.Node, rl.sp.indent); err != nil {
+		if !wrote {
+			w.WriteString("items:\n")
+			wrote = true
+		}
+		if err := rl.writeItem(w, it); err != nil {
 			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
 		}
 	}
+	if !wrote {
+		w.WriteString("items: []\n")
+	}
 	return nil
+}
+
+func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
+	switch {
+	case it.Raw != nil && !it.Changed:
+		w.Write(withNewline(it.Raw))
+		return nil
+	case rl.fast:
+		return writeSeqItem(w, it.Node, rl.sp.indent)
+	}
+	return writeElement(w, "items", it.Node)
+}
+
+// writeResults writes the input's results and then results, if any.
+func (rl *ResourceList) writeResults(w *bufio.Writer, results []*framework.Result) error {
+	if len(rl.Results)+len(results) == 0 {
+		return nil
+	}
+	w.WriteString("results:\n")
+	for _, n := range rl.Results {
+		if err := writeElement(w, "results", n); err != nil {
+			return fmt.Errorf("writing the input's results: %w", err)
+		}
+	}
+	for len(results) > 0 {
+		batch := results[:min(len(results), resultBatch)]
+		results = results[len(batch):]
+		if err := writeResultBatch(w, batch); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+	}
+	return nil
+}
+
+// resultBatch is how many results are encoded at a time: enough to make
+// the encoder's setup cost nothing, few enough to keep the text small.
+const resultBatch = 512
+
+// writeResultBatch encodes results straight from their structs (a yaml.Node
+// of each would cost an encode and a parse more) as elements of the
+// results sequence.
+func writeResultBatch(w *bufio.Writer, results []*framework.Result) error {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(resultsDoc{results}); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	text := buf.Bytes()
+	w.Write(text[bytes.IndexByte(text, '\n')+1:])
+	return nil
+}
+
+// resultsDoc is the shape results are encoded in: {results: [...]}.
+type resultsDoc struct {
+	Results []*framework.Result `yaml:"results"`
 }
 
 func withNewline(b []byte) []byte {
@@ -135,7 +207,7 @@ func withNewline(b []byte) []byte {
 }
 
 // writeSeqItem encodes n as an element of a block sequence at indent.
-func writeSeqItem(w *bytes.Buffer, n *yaml.Node, indent int) error {
+func writeSeqItem(w *bufio.Writer, n *yaml.Node, indent int) error {
 	text, err := Encode(n)
 	if err != nil {
 		return err
@@ -153,12 +225,30 @@ func writeSeqItem(w *bytes.Buffer, n *yaml.Node, indent int) error {
 	return nil
 }
 
-func writeKeyValue(w *bytes.Buffer, key string, v *yaml.Node) error {
-	m := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}}
-	text, err := Encode(m)
+// writeElement writes n as an element of the block sequence under the
+// top-level key: the lines that encoding {key: [n]} gives after the key,
+// which are what encoding the whole sequence gives for n.
+func writeElement(w *bufio.Writer, key string, n *yaml.Node) error {
+	text, err := Encode(mapping(StrNode(key), &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{n}}))
+	if err != nil {
+		return err
+	}
+	if i := bytes.IndexByte(text, '\n'); i >= 0 {
+		text = text[i+1:]
+	}
+	w.Write(text)
+	return nil
+}
+
+func writeEncoded(w *bufio.Writer, n *yaml.Node) error {
+	text, err := Encode(n)
 	if err != nil {
 		return err
 	}
 	w.Write(text)
 	return nil
+}
+
+func mapping(k, v *yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{k, v}}
 }

@@ -1,0 +1,120 @@
+package krm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Default limits; the package documentation says why each is where it is.
+const (
+	// DefaultMaxBytes caps the input: 1 GiB, above a 5,000-node fleet
+	// (about 900 MB).
+	DefaultMaxBytes = 1 << 30
+	// DefaultMaxItems caps the number of items.
+	DefaultMaxItems = 1_000_000
+	// DefaultMaxDepth caps the nesting of collections in any item or
+	// section, aliases expanded.
+	DefaultMaxDepth = 1000
+	// DefaultMaxAliasNodes caps, per item or section, the nodes reached
+	// through aliases when they are expanded.
+	DefaultMaxAliasNodes = 100_000
+	// DefaultMaxFallbackBytes caps the block lists that are parsed again
+	// whole when an item does not parse on its own.
+	DefaultMaxFallbackBytes = 64 << 20
+)
+
+// ErrLimit is wrapped by every error about a limit being exceeded.
+var ErrLimit = errors.New("over a limit")
+
+// Limits bound the work Read does on untrusted input. A zero field means
+// its default.
+type Limits struct {
+	// MaxBytes is the largest input read.
+	MaxBytes int
+	// MaxItems is the largest number of items.
+	MaxItems int
+	// MaxDepth is the deepest nesting of mappings and sequences.
+	MaxDepth int
+	// MaxAliasNodes is the most nodes an item (or functionConfig) may
+	// reach through aliases: a billion-laughs item stops here.
+	MaxAliasNodes int
+	// MaxFallbackBytes is the largest block list parsed again whole when
+	// one of its items does not parse on its own (an alias to an anchor
+	// in another item, a quoted string spanning items). Larger lists
+	// report such items as broken instead of building a tree of the
+	// whole input.
+	MaxFallbackBytes int
+}
+
+func (l Limits) withDefaults() Limits {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&l.MaxBytes, DefaultMaxBytes)
+	def(&l.MaxItems, DefaultMaxItems)
+	def(&l.MaxDepth, DefaultMaxDepth)
+	def(&l.MaxAliasNodes, DefaultMaxAliasNodes)
+	def(&l.MaxFallbackBytes, DefaultMaxFallbackBytes)
+	return l
+}
+
+// ReadInput reads all of r, refusing more than limit bytes (DefaultMaxBytes
+// when limit is 0) without reading further.
+func ReadInput(r io.Reader, limit int) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > limit {
+		return nil, fmt.Errorf("%w: the input is larger than %d bytes", ErrLimit, limit)
+	}
+	return data, nil
+}
+
+// checkTree walks n with its aliases expanded and fails once it nests
+// deeper than MaxDepth or reaches more than MaxAliasNodes nodes through
+// aliases. Aliases that refer to their own anchor stop at the depth limit.
+func checkTree(n *yaml.Node, l Limits) error {
+	w := treeWalk{maxDepth: l.MaxDepth, maxAlias: l.MaxAliasNodes}
+	return w.walk(n, 0, false)
+}
+
+type treeWalk struct {
+	maxDepth, maxAlias int
+	// aliased counts the nodes reached through aliases so far.
+	aliased int
+}
+
+func (w *treeWalk) walk(n *yaml.Node, depth int, viaAlias bool) error {
+	if n == nil {
+		return nil
+	}
+	if viaAlias {
+		w.aliased++
+		if w.aliased > w.maxAlias {
+			return fmt.Errorf("%w: its aliases expand to more than %d nodes", ErrLimit, w.maxAlias)
+		}
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return w.walk(n.Alias, depth, true)
+	case yaml.MappingNode, yaml.SequenceNode, yaml.DocumentNode:
+		if depth >= w.maxDepth {
+			return fmt.Errorf("%w: nested deeper than %d levels", ErrLimit, w.maxDepth)
+		}
+		for _, c := range n.Content {
+			if err := w.walk(c, depth+1, viaAlias); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
