@@ -18,6 +18,7 @@ const usage = `nfd-fn renders node-feature-discovery rules offline.
 
 Usage:
   nfd-fn [render] < resourcelist.yaml     render Nodes (the KRM function; default)
+  nfd-fn render [FILE|DIR|-]...           render the objects in files, directories or kubectl exports
   nfd-fn validate [FILE|DIR]...           check rules before they reach a cluster (stdin: a ResourceList)
   nfd-fn explain --node NAME FILE|DIR...  show why each rule matched or not on one node
   nfd-fn discover [flags]                 print the NodeFeature nfd-worker would publish for this host

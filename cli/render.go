@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 
@@ -11,21 +10,41 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
-// runRender implements `nfd-fn [render]`: the KRM function on stdin.
-// With --output nova it prints only the Nova provider config file, and the
-// results on stderr.
+const renderUsage = `Usage: nfd-fn render [flags] [FILE|DIR|-]...
+
+With no arguments, the KRM function: a ResourceList on stdin, the
+ResourceList with rendered Nodes, NodeFeatureGroup status and results on
+stdout. With FILE, DIR or - (stdin) arguments, the objects in them
+(kubectl get -o yaml|json exports, multi-document YAML, JSON, v1 Lists;
+directories walked for *.yaml, *.yml and *.json) are rendered the same
+way, and the output is the same ResourceList.
+
+Exit status: 1 when there is an error result, 2 on bad usage, else 0.
+
+Flags:
+`
+
+// runRender implements `nfd-fn [render]`: the KRM function on stdin, or
+// the same over files and directories. With --output nova it prints only
+// the Nova provider config file, and the results on stderr.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("render", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("render", renderUsage, stderr)
 	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output) or nova (the Nova provider config file alone)")
-	if err := fs.Parse(args); err != nil {
+	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
+	paths, err := parseInterspersed(fs, args)
+	if err != nil {
 		return 2
 	}
-	switch *output {
-	case "resourcelist":
-		return runFunction("render", fs.Args(), stdin, stdout, stderr)
-	case "nova":
-		return runNovaOutput(fs.Args(), stdin, stdout, stderr)
+	switch {
+	case *output == "resourcelist" && len(paths) > 0:
+		return runFiles(paths, *config, stdin, stdout, stderr)
+	case *config != "":
+		fmt.Fprintln(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
+		return 2
+	case *output == "resourcelist":
+		return runFunction("render", nil, stdin, stdout, stderr)
+	case *output == "nova":
+		return runNovaOutput(paths, stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "nfd-fn render: unknown --output %q: want resourcelist or nova\n", *output)
 	return 2
@@ -89,4 +108,24 @@ func modeFor(cmd string) string {
 		return "validate"
 	}
 	return ""
+}
+
+// runFiles renders the objects in files and directories.
+func runFiles(paths []string, config string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fc, err := readConfig(config)
+	if err != nil {
+		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
+		return 2
+	}
+	var out bytes.Buffer
+	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr})
+	if err != nil {
+		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
+		return 1
+	}
+	if _, err := stdout.Write(out.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", err)
+		return 1
+	}
+	return code
 }

@@ -4,12 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR]...
@@ -78,19 +78,10 @@ func validateOptions(path string, stderr io.Writer) (fn.Settings, int) {
 		s, _, _ := fn.LoadSettings(nil)
 		return s, 0
 	}
-	b, err := os.ReadFile(path)
+	root, err := readConfig(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn validate: reading %q: %v\n", path, err)
+		fmt.Fprintf(stderr, "nfd-fn validate: %v\n", err)
 		return fn.Settings{}, 2
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn validate: %s: %v\n", path, err)
-		return fn.Settings{}, 2
-	}
-	var root *yaml.Node
-	if len(doc.Content) > 0 {
-		root = doc.Content[0]
 	}
 	s, errs, warnings := fn.LoadSettings(root)
 	for _, w := range warnings {
@@ -149,4 +140,23 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, args[0])
 		args = args[1:]
 	}
+}
+
+// readConfig reads a functionConfig file (nil for path "").
+func readConfig(path string) (*yaml.Node, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := objects.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %q: %w", path, err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
 }

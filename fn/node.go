@@ -11,17 +11,18 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
-// writeNode updates an existing Node item in place, or appends a new Node
+// writeNode updates an existing Node (an item, or an item of a List item)
+// in place, or appends a new Node
 // item, with the rendered state. nfd-master writes no annotation of its
 // own beyond its tracking annotations, and by default neither does nfd-fn;
 // with stamp, a Node nfd-fn changes records the nfd-fn version.
-func writeNode(rl *krm.ResourceList, existing *krm.Item, n *master.NodeResult, stamp bool) {
+func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, stamp bool) {
 	if existing != nil {
-		if updateNodeItem(existing.Node, &n.State) {
+		if updateNodeItem(existing.Origin.Node, &n.State) {
 			if stamp {
-				stampVersion(existing.Node)
+				stampVersion(existing.Origin.Node)
 			}
-			existing.Changed = true
+			rl.Items[existing.Origin.Item].Changed = true
 		}
 		return
 	}

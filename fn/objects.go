@@ -7,25 +7,43 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"go.yaml.in/yaml/v3"
 )
 
-// decodeItem reads an item as an object nfd-fn knows (objects.Decode). It
-// runs in parallel over items.
-func decodeItem(it *krm.Item) {
-	if it.Node != nil {
-		it.Decoded = objects.Decode(it.Node)
-	}
+// decodedItem is what decodeItem stores: the item's objects, several
+// when the item is a v1 List (as kpt or kustomize hand over a file that
+// holds one).
+type decodedItem struct {
+	objects []*objects.Decoded
+	nodes   []*yaml.Node
 }
 
-// keepItemNode keeps the trees of the items nfd-fn may rewrite: Nodes and
-// NodeFeatureGroups.
+// decodeItem reads an item as the objects nfd-fn knows (objects.Decode).
+// It runs in parallel over items.
+func decodeItem(it *krm.Item) {
+	if it.Node == nil {
+		return
+	}
+	d := &decodedItem{nodes: objects.Documents(it.Node)}
+	for _, n := range d.nodes {
+		d.objects = append(d.objects, objects.Decode(n))
+	}
+	it.Decoded = d
+}
+
+// keepItemNode keeps the trees of the items nfd-fn may rewrite: those
+// holding Nodes or NodeFeatureGroups.
 func keepItemNode(it *krm.Item) bool {
-	d, ok := it.Decoded.(*objects.Decoded)
+	d, ok := it.Decoded.(*decodedItem)
 	if !ok {
 		return false
 	}
-	_, group := d.Obj.(*api.NodeFeatureGroup)
-	return d.Class == objects.KubeNode || group
+	for _, o := range d.objects {
+		if _, group := o.Obj.(*api.NodeFeatureGroup); group || o.Class == objects.KubeNode {
+			return true
+		}
+	}
+	return false
 }
 
 // readSet builds the object set of a ResourceList and reports the items
@@ -38,16 +56,21 @@ func readSet(rl *krm.ResourceList, s Settings, r *report) *objects.Set {
 			r.add(diag.Error, it, "", fmt.Sprintf("items[%d] (line %d) cannot be read and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
 			continue
 		}
-		d, ok := it.Decoded.(*objects.Decoded)
+		d, ok := it.Decoded.(*decodedItem)
 		if !ok {
 			continue
 		}
-		r.extend(set.Add(d, originOf(it)))
+		for i, o := range d.objects {
+			if o.Class == objects.NotObject && len(d.nodes) > 1 {
+				r.add(diag.Error, it, fmt.Sprintf("items[%d]", i), "an item of this List is not an object (a mapping with apiVersion and kind)")
+				continue
+			}
+			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
+			if it.Node != nil {
+				origin.Node = d.nodes[i]
+			}
+			r.extend(set.Add(o, origin))
+		}
 	}
 	return set
-}
-
-// originOf is where an item's object came from.
-func originOf(it *krm.Item) objects.Origin {
-	return objects.Origin{File: it.File, Index: it.Index, Item: it.Pos, Node: it.Node}
 }

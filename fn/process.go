@@ -33,7 +33,13 @@ func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &report{}
+	return process(rl, out, opts, &report{})
+}
+
+// process runs the mode the functionConfig asks for on a read list and
+// writes the output list; r may already hold problems met before the list
+// existed (in the files it was read from).
+func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report) (*report, error) {
 	settings, problems := loadConfig(rl.FunctionConfig)
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
@@ -52,12 +58,11 @@ func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
 	default:
 		renderList(rl, settings, r)
 	}
-	all := Results(r.list)
-	if err := rl.Write(out, all); err != nil {
+	if err := rl.Write(out, Results(r.list)); err != nil {
 		return nil, err
 	}
 	if opts.ErrorLog != nil {
-		krm.ErrorLines(opts.ErrorLog, all)
+		r.logErrors(opts.ErrorLog)
 	}
 	return r, nil
 }
@@ -77,23 +82,25 @@ type RunOptions struct {
 	NovaFile *[]byte
 }
 
-func setGroupStatus(it *krm.Item, members []string) {
+// setGroupStatus writes the members into a NodeFeatureGroup's
+// status.nodes; it reports whether anything changed.
+func setGroupStatus(n *yaml.Node, members []string) bool {
 	list := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, m := range members {
 		list.Content = append(list.Content, &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{krm.StrNode("name"), krm.StrNode(m)}})
 	}
-	old := krm.ValueAt(krm.MapAt(it.Node, "status"), "nodes")
+	old := krm.ValueAt(krm.MapAt(n, "status"), "nodes")
 	if old != nil && sameMembers(old, members) {
-		return
+		return false
 	}
 	if len(members) == 0 {
 		if old == nil {
-			return
+			return false
 		}
 		list.Style = yaml.FlowStyle
 	}
-	krm.SetField(krm.EnsureMap(it.Node, "status"), "nodes", list)
-	it.Changed = true
+	krm.SetField(krm.EnsureMap(n, "status"), "nodes", list)
+	return true
 }
 
 func sameMembers(n *yaml.Node, members []string) bool {

@@ -15,10 +15,12 @@ func renderList(rl *krm.ResourceList, s Settings, r *report) {
 	p := master.Prepare(set, s.Options)
 	fleet := p.Render()
 	for i := range fleet.Nodes {
-		writeNode(rl, nodeItem(rl, set, fleet.Nodes[i].Name), &fleet.Nodes[i], s.StampVersion)
+		writeNode(rl, nodeObject(set, fleet.Nodes[i].Name), &fleet.Nodes[i], s.StampVersion)
 	}
 	for _, g := range fleet.Groups {
-		setGroupStatus(rl.Items[g.Group.Origin.Item], g.Members)
+		if setGroupStatus(g.Group.Origin.Node, g.Members) {
+			rl.Items[g.Group.Origin.Item].Changed = true
+		}
 	}
 	findings := lint.Static(set, lint.Options{Master: s.Options})
 	findings = append(findings, lint.Fleet(set, fleet, s.Options)...)
@@ -44,11 +46,11 @@ func validateList(rl *krm.ResourceList, s Settings, r *report) {
 	set.Place(r.list)
 }
 
-// nodeItem is the item of the Node object of the name in use, or nil.
-func nodeItem(rl *krm.ResourceList, set *objects.Set, name string) *krm.Item {
+// nodeObject is the Node object of the name in use, or nil.
+func nodeObject(set *objects.Set, name string) *objects.Object[*objects.Node] {
 	for i := range set.Nodes {
 		if o := &set.Nodes[i]; o.Used() && o.Obj.Name == name {
-			return rl.Items[o.Origin.Item]
+			return o
 		}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package fn
 
 import (
+	"fmt"
+	"io"
 	"sync"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
@@ -12,6 +14,10 @@ import (
 type report struct {
 	mu   sync.Mutex
 	list diag.List
+	// lines says the items' line numbers are their files' (files mode);
+	// in a ResourceList they count from the list, not from any file the
+	// user has, and are left out.
+	lines bool
 }
 
 // add records a diagnostic about an item (nil: about the run as a whole)
@@ -50,4 +56,19 @@ func (r *report) exitCode() int {
 // itemRef names an item's object.
 func itemRef(it *krm.Item) diag.ObjectRef {
 	return diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Name: it.Name, Namespace: it.Namespace}
+}
+
+// logErrors writes one line per error to w, in diag's text form
+// (file:line:col: error: Kind/name field: message), for orchestrators that
+// show a failing function's stderr but not its results (kustomize).
+func (r *report) logErrors(w io.Writer) {
+	for _, d := range r.list {
+		if d.Severity != diag.Error {
+			continue
+		}
+		if !r.lines {
+			d.Pos.Line, d.Pos.Column = 0, 0
+		}
+		fmt.Fprintf(w, "nfd-fn: %s\n", d.Text())
+	}
 }

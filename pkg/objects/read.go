@@ -47,7 +47,7 @@ func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
 	}
 	var ds diag.List
 	for _, f := range files {
-		data, err := readFile(f)
+		data, err := ReadFile(f)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -56,9 +56,9 @@ func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
 	return ds, len(files), nil
 }
 
-// readFile reads a regular file of at most MaxFileSize bytes: a FIFO or a
+// ReadFile reads a regular file of at most MaxFileSize bytes: a FIFO or a
 // device is refused rather than read (it could block forever).
-func readFile(path string) ([]byte, error) {
+func ReadFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -132,35 +132,59 @@ func isManifest(path string) bool {
 	return false
 }
 
-// ReadBytes adds every document of one file's text to the set. A syntax
-// error is a diagnostic at its line; the documents before it are kept.
-func (s *Set) ReadBytes(data []byte, file string, note bool) diag.List {
+// Doc is one document of a file: a List's items are documents of their
+// own, with the List's index.
+type Doc struct {
+	Node  *yaml.Node
+	Index int
+}
+
+// ReadDocuments splits one file's text into its documents (v1 Lists
+// expanded, empty documents skipped). A syntax error is a diagnostic at
+// its line; the documents before it are returned.
+func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var ds diag.List
+	var docs []Doc
 	for i := 0; ; i++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
 		if errors.Is(err, io.EOF) {
-			return ds
+			return docs, nil
 		}
 		if err != nil {
-			return append(ds, syntaxError(file, i, err))
+			d := syntaxError(file, i, err)
+			return docs, &d
 		}
 		if len(n.Content) == 0 || isNullDoc(n.Content[0]) {
 			continue
 		}
 		for _, doc := range Documents(n.Content[0]) {
-			o := Origin{File: file, Index: i, Item: -1, Node: doc}
-			d := Decode(doc)
-			if d.Class == Other || d.Class == NotObject {
-				if note {
-					ds = append(ds, OtherNote(d, o))
-				}
-				continue
-			}
-			ds = append(ds, s.Add(d, o)...)
+			docs = append(docs, Doc{Node: doc, Index: i})
 		}
 	}
+}
+
+// ReadBytes adds every document of one file's text to the set. A syntax
+// error is a diagnostic at its line; the documents before it are kept.
+// With note, every document nfd-fn skips gets an info diagnostic.
+func (s *Set) ReadBytes(data []byte, file string, note bool) diag.List {
+	docs, bad := ReadDocuments(data, file)
+	var ds diag.List
+	for _, doc := range docs {
+		o := Origin{File: file, Index: doc.Index, Item: -1, Node: doc.Node}
+		d := Decode(doc.Node)
+		if d.Class == Other || d.Class == NotObject {
+			if note {
+				ds = append(ds, OtherNote(d, o))
+			}
+			continue
+		}
+		ds = append(ds, s.Add(d, o)...)
+	}
+	if bad != nil {
+		ds = append(ds, *bad)
+	}
+	return ds
 }
 
 // Documents expands a v1 List (what kubectl get -o yaml prints) into its

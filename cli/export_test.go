@@ -1,0 +1,246 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+const exportDir = "../testdata/cluster-export"
+
+// renderedNode is the part of an output Node the export test compares.
+type renderedNode struct {
+	Labels      map[string]string `json:"labels"`
+	Annotations map[string]string `json:"annotations"`
+	Taints      []map[string]any  `json:"taints"`
+	Capacity    map[string]string `json:"capacity"`
+	Allocatable map[string]string `json:"allocatable"`
+}
+
+// renderedNodes runs nfd-fn with args (and stdin) and returns its Nodes by
+// name; it fails the test on a non-zero exit or any error result.
+func renderedNodes(t *testing.T, stdin string, args ...string) map[string]renderedNode {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := Main(args, strings.NewReader(stdin), &out, &errOut); code != 0 {
+		t.Fatalf("nfd-fn %s: exit %d\n%s", strings.Join(args, " "), code, errOut.String())
+	}
+	var list struct {
+		Items []struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name        string            `json:"name"`
+				Labels      map[string]string `json:"labels"`
+				Annotations map[string]string `json:"annotations"`
+			} `json:"metadata"`
+			Spec struct {
+				Taints []map[string]any `json:"taints"`
+			} `json:"spec"`
+			Status struct {
+				Capacity    map[string]string `json:"capacity"`
+				Allocatable map[string]string `json:"allocatable"`
+			} `json:"status"`
+		} `json:"items"`
+		Results []struct {
+			Severity string `json:"severity"`
+			Message  string `json:"message"`
+		} `json:"results"`
+	}
+	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
+		t.Fatalf("output is not a ResourceList: %v", err)
+	}
+	for _, r := range list.Results {
+		if r.Severity == "error" {
+			t.Errorf("error result: %s", r.Message)
+		}
+	}
+	nodes := map[string]renderedNode{}
+	for _, it := range list.Items {
+		if it.Kind != "Node" {
+			continue
+		}
+		ann := map[string]string{}
+		for k, v := range it.Metadata.Annotations {
+			if !strings.Contains(k, "config.kubernetes.io/") {
+				ann[k] = v
+			}
+		}
+		nodes[it.Metadata.Name] = renderedNode{Labels: it.Metadata.Labels, Annotations: ann, Taints: it.Spec.Taints,
+			Capacity: it.Status.Capacity, Allocatable: it.Status.Allocatable}
+	}
+	return nodes
+}
+
+// TestClusterExportRendersTheSameInEveryShape is the README's "Run your
+// rules against your cluster" end to end: the export and the rules
+// directory as files, the export as JSON, everything split over a
+// directory, and everything inside a ResourceList on stdin give the same
+// Nodes, with no error result, and those are nfd-master's.
+func TestClusterExportRendersTheSameInEveryShape(t *testing.T) {
+	snapshot := filepath.Join(exportDir, "snapshot.yaml")
+	rules := filepath.Join(exportDir, "rules")
+	config := filepath.Join(exportDir, "config.yaml")
+	files := renderedNodes(t, "", "render", "--config", config, snapshot, rules)
+
+	tmp := t.TempDir()
+	asJSON := filepath.Join(tmp, "snapshot.json")
+	writeJSONOf(t, snapshot, asJSON)
+	shapes := map[string]map[string]renderedNode{
+		"json-export":     renderedNodes(t, "", "render", "--config", config, asJSON, rules),
+		"split-directory": renderedNodes(t, "", "render", "--config", config, splitExport(t, snapshot, rules)),
+		"stdin-dash":      renderedNodes(t, readFile(t, snapshot), "render", "--config", config, "-", rules),
+		"resourcelist":    renderedNodes(t, resourceListFrom(t, config, snapshot, rules)),
+	}
+	for name, got := range shapes {
+		if !reflect.DeepEqual(got, files) {
+			t.Errorf("%s: Nodes differ from the file render:\n got %v\nwant %v", name, got, files)
+		}
+	}
+	checkAgainstNfdMaster(t, files)
+}
+
+// checkAgainstNfdMaster compares the Nodes with expected.json, what
+// nfd-master v0.19.0 produced for the same objects.
+func checkAgainstNfdMaster(t *testing.T, got map[string]renderedNode) {
+	t.Helper()
+	var want struct {
+		Nodes map[string]struct {
+			Labels      map[string]string `json:"labels"`
+			Annotations map[string]string `json:"annotations"`
+			Capacity    map[string]string `json:"capacity"`
+		} `json:"nodes"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(exportDir, "expected.json"))), &want); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want.Nodes) {
+		t.Errorf("%d Nodes, want %d", len(got), len(want.Nodes))
+	}
+	for name, w := range want.Nodes {
+		g := got[name]
+		if !reflect.DeepEqual(g.Labels, w.Labels) {
+			t.Errorf("%s labels:\n got %v\nwant %v", name, g.Labels, w.Labels)
+		}
+		for k, v := range w.Annotations {
+			if g.Annotations[k] != v {
+				t.Errorf("%s annotation %s = %q, want %q", name, k, g.Annotations[k], v)
+			}
+		}
+		for k, v := range w.Capacity {
+			if g.Capacity[k] != v {
+				t.Errorf("%s capacity %s = %q, want %q", name, k, g.Capacity[k], v)
+			}
+		}
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// writeJSONOf writes the YAML file src as JSON (kubectl -o json) to dst.
+func writeJSONOf(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := yaml.YAMLToJSON([]byte(readFile(t, src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, b, "", "    "); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dst, pretty.String())
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// exportItems reads the items of the export's v1 List.
+func exportItems(t *testing.T, snapshot string) []map[string]any {
+	t.Helper()
+	var list struct {
+		Items []map[string]any `json:"items"`
+	}
+	if err := yaml.Unmarshal([]byte(readFile(t, snapshot)), &list); err != nil {
+		t.Fatal(err)
+	}
+	return list.Items
+}
+
+// splitExport writes each object of the export to a file of its own in
+// nested folders, alternately YAML and JSON, with the rules beside them.
+func splitExport(t *testing.T, snapshot, rules string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i, it := range exportItems(t, snapshot) {
+		md := it["metadata"].(map[string]any)
+		name := filepath.Join(dir, strings.ToLower(it["kind"].(string)), md["name"].(string))
+		if i%2 == 0 {
+			b, _ := yaml.Marshal(it)
+			writeFile(t, name+".yaml", string(b))
+		} else {
+			b, _ := json.MarshalIndent(it, "", "  ")
+			writeFile(t, name+".json", string(b))
+		}
+	}
+	if err := filepath.Walk(rules, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(rules, p)
+		writeFile(t, filepath.Join(dir, "rules", rel), readFile(t, p))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// resourceListFrom wraps the export's objects, the rules and the config
+// in a ResourceList, as kpt would hand them to the function.
+func resourceListFrom(t *testing.T, config, snapshot, rules string) string {
+	t.Helper()
+	var fc map[string]any
+	if err := yaml.Unmarshal([]byte(readFile(t, config)), &fc); err != nil {
+		t.Fatal(err)
+	}
+	items := exportItems(t, snapshot)
+	if err := filepath.Walk(rules, func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		for _, doc := range strings.Split(readFile(t, p), "\n---\n") {
+			var obj map[string]any
+			if err := yaml.Unmarshal([]byte(doc), &obj); err != nil {
+				t.Fatal(err)
+			}
+			items = append(items, obj) // a v1 List stays one item, as kpt hands it over
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := yaml.Marshal(map[string]any{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "functionConfig": fc, "items": items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
