@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -243,4 +244,63 @@ func resourceListFrom(t *testing.T, config, snapshot, rules string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestApplyOutputSendsOnlyWhatNFDOwns shows the apply-ready form: for
+// `kubectl apply --server-side --field-manager=nfd-fn -f -` (and
+// `--subresource=status` for extended resources), each Node carries only
+// its name and what NFD owns; nothing of the export's own metadata or
+// status, and no kpt annotation.
+func TestApplyOutputSendsOnlyWhatNFDOwns(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"render", "--output", "apply", "--config", filepath.Join(exportDir, "config.yaml"),
+		filepath.Join(exportDir, "snapshot.yaml"), filepath.Join(exportDir, "rules")}
+	if code := Main(args, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	docs := strings.Split(out.String(), "\n---\n")
+	if len(docs) != 4 {
+		t.Fatalf("%d documents, want the 4 Nodes:\n%s", len(docs), out.String())
+	}
+	for _, doc := range docs {
+		var node map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &node); err != nil {
+			t.Fatal(err)
+		}
+		if keys := sortedKeys(node); !reflect.DeepEqual(keys, []string{"apiVersion", "kind", "metadata"}) &&
+			!reflect.DeepEqual(keys, []string{"apiVersion", "kind", "metadata", "status"}) {
+			t.Errorf("top-level keys %v", keys)
+		}
+		md := node["metadata"].(map[string]any)
+		if keys := sortedKeys(md); !reflect.DeepEqual(keys, []string{"annotations", "labels", "name"}) {
+			t.Errorf("%v: metadata keys %v, want annotations, labels, name", md["name"], keys)
+		}
+		for k := range md["labels"].(map[string]any) {
+			if strings.HasPrefix(k, "kubernetes.io/") || strings.HasPrefix(k, "node-role") {
+				t.Errorf("%v: label %s is not NFD's", md["name"], k)
+			}
+		}
+		for k := range md["annotations"].(map[string]any) {
+			if !strings.Contains(k, "nfd.node.kubernetes.io/") && !strings.HasPrefix(k, "feature.node.kubernetes.io/") {
+				t.Errorf("%v: annotation %s is not NFD's", md["name"], k)
+			}
+		}
+		if st, ok := node["status"].(map[string]any); ok {
+			if keys := sortedKeys(st); !reflect.DeepEqual(keys, []string{"allocatable", "capacity"}) {
+				t.Errorf("%v: status keys %v", md["name"], keys)
+			}
+			if _, ok := st["capacity"].(map[string]any)["cpu"]; ok {
+				t.Errorf("%v: status carries the node's own capacity", md["name"])
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -29,15 +29,18 @@ Flags:
 // the Nova provider config file, and the results on stderr.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("render", renderUsage, stderr)
-	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output) or nova (the Nova provider config file alone)")
+	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side) or nova (the Nova provider config file alone)")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
 	switch {
-	case *output == "resourcelist" && len(paths) > 0:
-		return runFiles(paths, *config, stdin, stdout, stderr)
+	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
+		return runFiles(paths, *config, *output == "apply", stdin, stdout, stderr)
+	case *output == "apply":
+		fmt.Fprintln(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
+		return 2
 	case *config != "":
 		fmt.Fprintln(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
 		return 2
@@ -46,7 +49,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *output == "nova":
 		return runNovaOutput(paths, stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "nfd-fn render: unknown --output %q: want resourcelist or nova\n", *output)
+	fmt.Fprintf(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply or nova\n", *output)
 	return 2
 }
 
@@ -111,14 +114,14 @@ func modeFor(cmd string) string {
 }
 
 // runFiles renders the objects in files and directories.
-func runFiles(paths []string, config string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout, stderr io.Writer) int {
 	fc, err := readConfig(config)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
 		return 2
 	}
 	var out bytes.Buffer
-	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr})
+	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply})
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
 		return 1

@@ -54,6 +54,10 @@ type FunctionConfig struct {
 	DisableAnnotations       *bool               `json:"disableAnnotations,omitempty"`
 	DenyNodeFeatureLabels    *bool               `json:"denyNodeFeatureLabels,omitempty"`
 	AllowOverwrite           *bool               `json:"allowOverwrite,omitempty"`
+	// NodeOutput is how Nodes are written: "preview" (default: existing
+	// Nodes patched in place, new ones local-config) or "apply" (each Node
+	// as only what NFD owns, for kubectl apply --server-side).
+	NodeOutput string `json:"nodeOutput,omitempty"`
 	// OpenShiftAlias reads NodeFeatureRules written in the OpenShift NFD
 	// operator's group (nfd.openshift.io/v1alpha1) as upstream ones, with
 	// an info result (default true; false makes them errors).
@@ -100,6 +104,8 @@ type Settings struct {
 	StampVersion bool
 	// OpenShiftAlias reads nfd.openshift.io/v1alpha1 NodeFeatureRules.
 	OpenShiftAlias bool
+	// NodeOutput is NodeOutputPreview or NodeOutputApply.
+	NodeOutput string
 	// Nova holds the Nova provider config settings (fn/nova.go).
 	Nova novaSettings
 	// Discover holds the mode discover settings.
@@ -226,6 +232,13 @@ func (fc *FunctionConfig) resolve() (Settings, diag.List) {
 	s.ExplainNode, s.ExplainRule = fc.ExplainNode, fc.ExplainRule
 	setBool(&s.StampVersion, fc.StampVersion)
 	s.OpenShiftAlias = true
+	switch s.NodeOutput = fc.NodeOutput; s.NodeOutput {
+	case "":
+		s.NodeOutput = NodeOutputPreview
+	case NodeOutputPreview, NodeOutputApply:
+	default:
+		problems = append(problems, cfgError(fc.field("nodeOutput"), fmt.Sprintf("unknown nodeOutput %q: want %s or %s", fc.NodeOutput, NodeOutputPreview, NodeOutputApply)))
+	}
 	setBool(&s.OpenShiftAlias, fc.OpenShiftAlias)
 	if s.ExplainRule != "" && s.ExplainNode == "" {
 		problems = append(problems, cfgError(fc.field("explainRule"), "explainRule needs explainNode: the node to explain the rule on"))

@@ -16,7 +16,12 @@ import (
 // item, with the rendered state. nfd-master writes no annotation of its
 // own beyond its tracking annotations, and by default neither does nfd-fn;
 // with stamp, a Node nfd-fn changes records the nfd-fn version.
-func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, stamp bool) {
+func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s Settings) {
+	stamp := s.StampVersion
+	if s.NodeOutput == NodeOutputApply {
+		writeApplyNode(rl, existing, n, s)
+		return
+	}
 	if existing != nil {
 		if updateNodeItem(existing.Origin.Node, &n.State) {
 			if stamp {
@@ -31,11 +36,58 @@ func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n 
 		// nothing worth writing either.
 		return
 	}
-	node := newNodeItem(n.Name, &n.State)
+	node := newNodeItem(n.Name, &n.State, true)
 	if stamp {
 		stampVersion(node)
 	}
-	rl.Items = append(rl.Items, &krm.Item{Node: node, APIVersion: "v1", Kind: "Node", Name: n.Name})
+	rl.Append(node)
+}
+
+// The values of the nodeOutput setting.
+const (
+	// NodeOutputPreview writes Nodes as nfd-master leaves them: existing
+	// Nodes patched in place, new ones as local-config previews.
+	NodeOutputPreview = "preview"
+	// NodeOutputApply writes every Node as only what NFD owns on it, for
+	// kubectl apply --server-side.
+	NodeOutputApply = "apply"
+)
+
+// writeApplyNode writes the apply-ready form of a node: only the labels,
+// annotations, taints and extended resources NFD owns, for
+// `kubectl apply --server-side --field-manager=nfd-fn` (the status part
+// with `--subresource=status`). An existing Node item is replaced by it in
+// place, a new one appended; neither is local-config.
+func writeApplyNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s Settings) {
+	st := s.Options.OwnedState(&n.State)
+	if existing == nil && isEmptyState(&st) {
+		return
+	}
+	node := newNodeItem(n.Name, &st, false)
+	if s.StampVersion {
+		stampVersion(node)
+	}
+	if existing == nil {
+		rl.Append(node)
+		return
+	}
+	it := rl.Items[existing.Origin.Item]
+	keepPlace(node, existing.Origin.Node)
+	*existing.Origin.Node = *node
+	it.Changed = true
+}
+
+// keepPlace copies the file annotations of old onto n, so that the Node is
+// written back where it was read from.
+func keepPlace(n, old *yaml.Node) {
+	oldAnn := krm.MapAt(krm.MapAt(old, "metadata"), "annotations")
+	ann := krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations")
+	for _, k := range []string{kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation} {
+		krm.RemoveField(ann, k)
+		if v := krm.ValueAt(oldAnn, k); v != nil {
+			krm.SetField(ann, k, v)
+		}
+	}
 }
 
 // LocalConfigAnnotation marks an object that tools must not apply.
@@ -53,14 +105,17 @@ func isEmptyState(s *master.NodeState) bool {
 }
 
 // newNodeItem builds a Node object for a node that is not in the input,
-// with path annotations so kpt writes it to nodes/<name>.yaml. It is a
-// preview of what nfd-master would set, not an object to create: it is
-// marked local-config, so kpt live apply, Argo CD, Flux and kustomize
-// build never create a Node from it.
-func newNodeItem(name string, s *master.NodeState) *yaml.Node {
+// with path annotations so kpt writes it to nodes/<name>.yaml. A preview
+// of what nfd-master would set is not an object to create: it is marked
+// local-config, so kpt live apply, Argo CD, Flux and kustomize build
+// never create a Node from it.
+func newNodeItem(name string, s *master.NodeState, preview bool) *yaml.Node {
 	path := NodePathPrefix + name + ".yaml"
 	annotations := map[string]string{kioutil.PathAnnotation: path, kioutil.IndexAnnotation: "0",
-		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0", LocalConfigAnnotation: "true"}
+		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0"}
+	if preview {
+		annotations[LocalConfigAnnotation] = "true"
+	}
 	for k, v := range s.Annotations {
 		annotations[k] = v
 	}

@@ -47,6 +47,9 @@ func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report
 	if opts.NovaFile != nil {
 		settings.Nova.enabled, settings.Nova.capture = true, opts.NovaFile
 	}
+	if opts.ApplyNodes {
+		settings.NodeOutput = NodeOutputApply
+	}
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
 	}
@@ -58,13 +61,22 @@ func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report
 	default:
 		renderList(rl, settings, r)
 	}
-	if err := rl.Write(out, Results(r.list)); err != nil {
+	if err := write(rl, out, opts, r); err != nil {
 		return nil, err
 	}
 	if opts.ErrorLog != nil {
 		r.logErrors(opts.ErrorLog)
 	}
 	return r, nil
+}
+
+// write writes the output: the ResourceList, or with ApplyNodes the
+// apply-ready Nodes alone.
+func write(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report) error {
+	if !opts.ApplyNodes {
+		return rl.Write(out, Results(r.list))
+	}
+	return rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed })
 }
 
 // RunOptions adjust Run from the command line.
@@ -80,6 +92,10 @@ type RunOptions struct {
 	// NovaFile, when set, switches the Nova provider config on and
 	// receives the file (nfd-fn render --output nova).
 	NovaFile *[]byte
+	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
+	// as a YAML stream for kubectl apply --server-side (nfd-fn render
+	// --output apply); the results go to ErrorLog only.
+	ApplyNodes bool
 }
 
 // setGroupStatus writes the members into a NodeFeatureGroup's

@@ -15,7 +15,7 @@ func renderList(rl *krm.ResourceList, s Settings, r *report) {
 	p := master.Prepare(set, s.Options)
 	fleet := p.Render()
 	for i := range fleet.Nodes {
-		writeNode(rl, nodeObject(set, fleet.Nodes[i].Name), &fleet.Nodes[i], s.StampVersion)
+		writeNode(rl, nodeObject(set, fleet.Nodes[i].Name), &fleet.Nodes[i], s)
 	}
 	for _, g := range fleet.Groups {
 		if setGroupStatus(g.Group.Origin.Node, g.Members) {

@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 )
 
 // Append adds n to the list as a new item, encoded on output, and returns it.
@@ -251,4 +252,59 @@ func writeEncoded(w *bufio.Writer, n *yaml.Node) error {
 
 func mapping(k, v *yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{k, v}}
+}
+
+// WriteObjects writes the items keep selects as a stream of YAML
+// documents, each without the kpt path and index annotations: what
+// `kubectl apply -f -` takes.
+func (rl *ResourceList) WriteObjects(w io.Writer, keep func(*Item) bool) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	first := true
+	for _, it := range rl.Items {
+		if it.ParseErr != nil || !keep(it) {
+			continue
+		}
+		n := it.Tree()
+		if n == nil {
+			continue
+		}
+		if !first {
+			bw.WriteString("---\n")
+		}
+		first = false
+		if err := writeEncoded(bw, withoutPlace(n)); err != nil {
+			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		}
+	}
+	return bw.Flush()
+}
+
+// withoutPlace is a copy of n without the kpt path and index annotations
+// (and without annotations at all when those were the only ones).
+func withoutPlace(n *yaml.Node) *yaml.Node {
+	out := *n
+	out.Content = append([]*yaml.Node(nil), n.Content...)
+	md := MapAt(&out, "metadata")
+	ann := MapAt(md, "annotations")
+	if ann == nil {
+		return &out
+	}
+	mdCopy := *md
+	mdCopy.Content = append([]*yaml.Node(nil), md.Content...)
+	annCopy := *ann
+	annCopy.Content = nil
+	for i := 0; i+1 < len(ann.Content); i += 2 {
+		switch ann.Content[i].Value {
+		case kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation, kioutil.IdAnnotation, kioutil.LegacyIdAnnotation:
+			continue
+		}
+		annCopy.Content = append(annCopy.Content, ann.Content[i], ann.Content[i+1])
+	}
+	if len(annCopy.Content) == 0 {
+		RemoveField(&mdCopy, "annotations")
+	} else {
+		SetField(&mdCopy, "annotations", &annCopy)
+	}
+	SetField(&out, "metadata", &mdCopy)
+	return &out
 }

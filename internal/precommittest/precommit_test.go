@@ -46,7 +46,7 @@ spec:
 // line and column of the offending nodes.
 var wantBad = []string{
 	`bad.yaml:13:26: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.vendor.op: invalid Op "in": did you mean "In"?`,
-	`bad.yaml:14:42: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.class.value: invalid expressiom, 'value' field must only contain valid regexps`,
+	`bad.yaml:14:42: warning: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.class.value: invalid expressiom, 'value' field must only contain valid regexps`,
 }
 
 func TestPreCommitHookPassesGoodAndFailsBadRules(t *testing.T) {

@@ -35,3 +35,40 @@ func owned(list string, values map[string]string) map[string]string {
 	}
 	return out
 }
+
+// OwnedState is the part of a rendered node NFD owns, as its tracking
+// annotations say: the labels, feature annotations, extended resources and
+// taints it set, and the tracking annotations themselves. Applied with
+// server-side apply under one field manager, it gives a node what
+// nfd-master's patches give it, and removes what that manager applied
+// before and no longer wants.
+func (o *Options) OwnedState(st *NodeState) NodeState {
+	labels, resources := o.Owned(st)
+	out := NodeState{Labels: labels, Annotations: owned(st.Annotations[o.annotationName(api.FeatureAnnotationsTrackingAnnotation)], st.Annotations)}
+	for _, name := range []string{api.FeatureLabelsAnnotation, api.ExtendedResourceAnnotation, api.FeatureAnnotationsTrackingAnnotation} {
+		if v, ok := st.Annotations[o.annotationName(name)]; ok {
+			out.Annotations[o.annotationName(name)] = v
+		}
+	}
+	if v, ok := st.Annotations[taintsAnnotation()]; ok {
+		out.Annotations[taintsAnnotation()] = v
+		if ts, err := parseTaints(v); err == nil {
+			for _, t := range ts {
+				for _, cur := range st.Taints {
+					if sameTaint(cur, t) {
+						out.Taints = append(out.Taints, cur)
+					}
+				}
+			}
+		}
+	}
+	if len(resources) > 0 {
+		out.Capacity, out.Allocatable = resources, map[string]string{}
+		for k := range resources {
+			if v, ok := st.Allocatable[k]; ok {
+				out.Allocatable[k] = v
+			}
+		}
+	}
+	return out
+}
