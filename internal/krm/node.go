@@ -6,59 +6,18 @@ import (
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
-// ValueAt returns the value node of key in mapping m, following aliases,
-// or nil when m is not a mapping or has no such key.
-func ValueAt(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			v := m.Content[i+1]
-			for v.Kind == yaml.AliasNode && v.Alias != nil {
-				v = v.Alias
-			}
-			return v
-		}
-	}
-	return nil
-}
-
-// MapAt returns the mapping at key in m, or nil.
-func MapAt(m *yaml.Node, key string) *yaml.Node {
-	v := ValueAt(m, key)
-	if v == nil || v.Kind != yaml.MappingNode {
-		return nil
-	}
-	return v
-}
-
-// ScalarAt returns the scalar at key in m, or "" when it is absent, null
-// or not a scalar.
-func ScalarAt(m *yaml.Node, key string) string {
-	v := ValueAt(m, key)
-	if v == nil || v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-		return ""
-	}
-	return v.Value
-}
-
-// StringMap reads a mapping of scalars; entries that are not scalars are
-// left out.
-func StringMap(m *yaml.Node) map[string]string {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	out := make(map[string]string, len(m.Content)/2)
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if v := m.Content[i+1]; v.Kind == yaml.ScalarNode {
-			out[m.Content[i].Value] = v.Value
-		}
-	}
-	return out
-}
+// ValueAt, MapAt, ScalarAt and StringMap read a mapping node; they are
+// pkg/yamlstrict's accessors, the one copy of them.
+var (
+	ValueAt   = yamlstrict.Value
+	MapAt     = yamlstrict.Mapping
+	ScalarAt  = yamlstrict.Scalar
+	StringMap = yamlstrict.StringMap
+)
 
 // EnsureMap returns the mapping at key in m, creating it (or replacing a
 // value that is not a mapping) if needed.

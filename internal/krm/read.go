@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 )
@@ -126,7 +127,7 @@ func readFast(sp split, opts ReadOptions) (rl *ResourceList, why, err error) {
 		rl.Items[i] = &Item{Raw: c.raw, Pos: i, Line: c.line}
 	}
 	var broken atomic.Bool
-	Parallel(len(rl.Items), func(i int) {
+	parallel.For(len(rl.Items), func(i int) {
 		if !rl.Items[i].parse(opts) {
 			broken.Store(true)
 		}
@@ -267,7 +268,7 @@ func readWhole(data []byte, opts ReadOptions) (*ResourceList, error) {
 		}
 		rl.setHeader(k, v)
 	}
-	Parallel(len(rl.Items), func(i int) {
+	parallel.For(len(rl.Items), func(i int) {
 		if it := rl.Items[i]; it.ParseErr == nil && opts.Decode != nil {
 			opts.Decode(it)
 		}

@@ -2,11 +2,10 @@ package master
 
 import (
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
@@ -82,7 +81,7 @@ func (p *Pipeline) HasNode(name string) bool { _, ok := p.features[name]; return
 // Render renders every node and the groups.
 func (p *Pipeline) Render() *Fleet {
 	f := &Fleet{Nodes: make([]NodeResult, len(p.names)), Diagnostics: append(diag.List(nil), p.diags...)}
-	parallel(len(p.names), func(i int) {
+	parallel.For(len(p.names), func(i int) {
 		f.Nodes[i] = p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
 	})
 	if p.opts.NodeFeatureGroups {
@@ -209,25 +208,4 @@ func compileCheck(field string) string {
 		return "rule-name"
 	}
 	return "rule"
-}
-
-// parallel runs f(0..n-1) on all CPUs.
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	next := make(chan int, workers*4)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

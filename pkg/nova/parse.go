@@ -32,7 +32,7 @@ func LooksLikeProviderConfig(data []byte) bool {
 	if root.Kind != yaml.MappingNode {
 		return false
 	}
-	return valueOf(valueOf(root, "meta"), "schema_version") != nil || valueOf(root, "providers") != nil
+	return yamlstrict.Value(yamlstrict.Value(root, "meta"), "schema_version") != nil || yamlstrict.Value(root, "providers") != nil
 }
 
 // Parse reads a provider config file and checks it as nova-compute would
@@ -57,13 +57,13 @@ func Parse(data []byte) (*Document, diag.List) {
 		p.fail("", "a provider config is a YAML mapping with meta and providers, got %s", yamlstrict.Describe(root))
 		return p.doc, p.issues
 	}
-	if valueOf(root, "__source_file") != nil {
+	if yamlstrict.Value(root, "__source_file") != nil {
 		p.fail("__source_file", "__source_file is reserved for nova-compute's own use and must not be set")
 	}
-	if !p.meta(valueOf(root, "meta")) {
+	if !p.meta(yamlstrict.Value(root, "meta")) {
 		return p.doc, p.issues
 	}
-	p.providers(valueOf(root, "providers"))
+	p.providers(yamlstrict.Value(root, "providers"))
 	return p.doc, p.issues
 }
 
@@ -108,7 +108,7 @@ func (p *parser) meta(n *yaml.Node) bool {
 		p.fail("meta", "meta must be a mapping holding schema_version, got %s", yamlstrict.Describe(n))
 		return false
 	}
-	v := valueOf(n, "schema_version")
+	v := yamlstrict.Value(n, "schema_version")
 	const path = "meta.schema_version"
 	switch {
 	case v == nil:
@@ -159,16 +159,16 @@ func (p *parser) provider(n *yaml.Node, path string, out *Provider) {
 		p.fail(path, "a provider must be a mapping with identification, got %s", yamlstrict.Describe(n))
 		return
 	}
-	id := valueOf(n, "identification")
+	id := yamlstrict.Value(n, "identification")
 	if id == nil {
 		p.fail(path+".identification", "identification is required: uuid or name of the resource provider")
 	} else {
 		out.Identification = p.identification(id, path+".identification")
 	}
-	if inv := valueOf(n, "inventories"); inv != nil {
+	if inv := yamlstrict.Value(n, "inventories"); inv != nil {
 		out.Inventories = p.inventories(inv, path+".inventories")
 	}
-	if tr := valueOf(n, "traits"); tr != nil {
+	if tr := yamlstrict.Value(n, "traits"); tr != nil {
 		out.Traits = p.traits(tr, path+".traits")
 	}
 	if declaresNothing(n) {
@@ -184,7 +184,7 @@ func (p *parser) provider(n *yaml.Node, path string, out *Provider) {
 // no trait at all, valid or not.
 func declaresNothing(n *yaml.Node) bool {
 	for _, section := range []string{"inventories", "traits"} {
-		add := valueOf(valueOf(n, section), "additional")
+		add := yamlstrict.Value(yamlstrict.Value(n, section), "additional")
 		if add != nil && (add.Kind == yaml.MappingNode || add.Kind == yaml.SequenceNode) && len(add.Content) > 0 {
 			return false
 		}
@@ -207,7 +207,7 @@ func (p *parser) identification(n *yaml.Node, path string) Identification {
 		}
 		return id
 	}
-	v := valueOf(n, keys[0])
+	v := yamlstrict.Value(n, keys[0])
 	sub := path + "." + keys[0]
 	switch keys[0] {
 	case "uuid":
@@ -241,7 +241,7 @@ func (p *parser) inventories(n *yaml.Node, path string) []Inventory {
 		p.fail(path, "inventories must be a mapping with additional, got %s", yamlstrict.Describe(n))
 		return nil
 	}
-	add := valueOf(n, "additional")
+	add := yamlstrict.Value(n, "additional")
 	path += ".additional"
 	switch {
 	case add == nil || isNull(add):
@@ -347,7 +347,7 @@ func (p *parser) traits(n *yaml.Node, path string) []string {
 		p.fail(path, "traits must be a mapping with additional, got %s", yamlstrict.Describe(n))
 		return nil
 	}
-	add := valueOf(n, "additional")
+	add := yamlstrict.Value(n, "additional")
 	path += ".additional"
 	if add == nil || isNull(add) {
 		return nil
@@ -453,18 +453,6 @@ func formatRatio(f float64) string {
 		s += ".0"
 	}
 	return s
-}
-
-func valueOf(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return resolve(m.Content[i+1])
-		}
-	}
-	return nil
 }
 
 // unknownKeys lists the keys of mapping m that are not in known, in order.
