@@ -125,8 +125,47 @@ func cfgWarning(field, msg string) diag.Diagnostic {
 // loadConfig reads the functionConfig (nil means all defaults).
 func loadConfig(n *yaml.Node) (Settings, diag.List) {
 	fc, problems := parseFunctionConfig(n)
-	s, more := fc.resolve()
+	fc.Default()
+	problems = append(problems, fc.Validate()...)
+	s, more := fc.settings()
 	return s, append(problems, more...)
+}
+
+// Default fills what the functionConfig leaves out with nfd-fn's
+// defaults (the kyaml fn/framework convention: Default, then Validate).
+func (fc *FunctionConfig) Default() {
+	if fc.Mode == "" {
+		fc.Mode = "render"
+	}
+	if fc.NodeOutput == "" {
+		fc.NodeOutput = NodeOutputPreview
+	}
+	if fc.OpenShiftAlias == nil {
+		on := true
+		fc.OpenShiftAlias = &on
+	}
+}
+
+// Validate checks the settings that need no compiling: the mode, the
+// node output, explainRule's pairing with explainNode, the instance name.
+// Regexps, selectors, feature gates and the Nova and discover settings
+// are checked as they are compiled (settings).
+func (fc *FunctionConfig) Validate() diag.List {
+	var problems diag.List
+	switch fc.Mode {
+	case "render", "validate", "discover":
+	default:
+		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)))
+	}
+	switch fc.NodeOutput {
+	case NodeOutputPreview, NodeOutputApply:
+	default:
+		problems = append(problems, cfgError(fc.field("nodeOutput"), fmt.Sprintf("unknown nodeOutput %q: want %s or %s", fc.NodeOutput, NodeOutputPreview, NodeOutputApply)))
+	}
+	if fc.ExplainRule != "" && fc.ExplainNode == "" {
+		problems = append(problems, cfgError(fc.field("explainRule"), "explainRule needs explainNode: the node to explain the rule on"))
+	}
+	return append(problems, checkInstance(fc.field("instance"), fc.Instance)...)
 }
 
 func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, diag.List) {
@@ -218,37 +257,18 @@ func SplitList(s string) []string {
 }
 
 // resolve applies defaults and validates.
-func (fc *FunctionConfig) resolve() (Settings, diag.List) {
+// settings compiles a defaulted functionConfig into what the modes use.
+func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	var problems diag.List
-	s := Settings{Mode: fc.Mode, Options: master.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults())}
-	if s.Mode == "" {
-		s.Mode = "render"
-	}
-	switch s.Mode {
-	case "render", "validate", "discover":
-	default:
-		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)))
-	}
-	s.ExplainNode, s.ExplainRule = fc.ExplainNode, fc.ExplainRule
+	s := Settings{Mode: fc.Mode, Options: master.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults()),
+		ExplainNode: fc.ExplainNode, ExplainRule: fc.ExplainRule, NodeOutput: fc.NodeOutput}
 	setBool(&s.StampVersion, fc.StampVersion)
-	s.OpenShiftAlias = true
-	switch s.NodeOutput = fc.NodeOutput; s.NodeOutput {
-	case "":
-		s.NodeOutput = NodeOutputPreview
-	case NodeOutputPreview, NodeOutputApply:
-	default:
-		problems = append(problems, cfgError(fc.field("nodeOutput"), fmt.Sprintf("unknown nodeOutput %q: want %s or %s", fc.NodeOutput, NodeOutputPreview, NodeOutputApply)))
-	}
 	setBool(&s.OpenShiftAlias, fc.OpenShiftAlias)
-	if s.ExplainRule != "" && s.ExplainNode == "" {
-		problems = append(problems, cfgError(fc.field("explainRule"), "explainRule needs explainNode: the node to explain the rule on"))
-	}
 	o := &s.Options
 	if fc.NfdNamespace != "" {
 		o.Namespace = fc.NfdNamespace
 	}
 	o.Instance = fc.Instance
-	problems = append(problems, checkInstance(fc.field("instance"), o.Instance)...)
 	setBool(&o.EnableTaints, fc.EnableTaints)
 	setBool(&o.DisableLabels, fc.DisableLabels)
 	setBool(&o.DisableExtendedResources, fc.DisableExtendedResources)
