@@ -304,3 +304,34 @@ func sortedKeys(m map[string]any) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TestBrokenExportsAreErrorsNamingThePlace covers a truncated export and a
+// List whose items are not objects: exit 1, an error naming the file and
+// line, and stdout still a complete ResourceList with the rest.
+func TestBrokenExportsAreErrorsNamingThePlace(t *testing.T) {
+	snapshot := readFile(t, filepath.Join(exportDir, "snapshot.yaml"))
+	tests := []struct {
+		name, data, want string
+	}{
+		{"truncated-export", snapshot[:len(snapshot)/2] + "\n  - {unclosed: [\n", "broken.yaml:"},
+		{"list-of-scalars", "apiVersion: v1\nkind: List\nitems:\n- just a string\n- 42\n", "broken.yaml:4:3: error: document is not a YAML mapping"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "broken.yaml"), tt.data)
+			var out, errOut bytes.Buffer
+			code := Main([]string{"render", filepath.Join(dir, "broken.yaml"), filepath.Join(exportDir, "rules")}, strings.NewReader(""), &out, &errOut)
+			if code != 1 || !strings.Contains(errOut.String(), tt.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant it to name %q", code, errOut.String(), tt.want)
+			}
+			var list struct {
+				Kind  string           `json:"kind"`
+				Items []map[string]any `json:"items"`
+			}
+			if err := yaml.Unmarshal(out.Bytes(), &list); err != nil || list.Kind != "ResourceList" || len(list.Items) < 7 {
+				t.Errorf("stdout is not a complete ResourceList with the rules (%v, %d items)", err, len(list.Items))
+			}
+		})
+	}
+}

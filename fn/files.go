@@ -62,6 +62,12 @@ func readFiles(paths []string, stdin io.Reader) ([]krm.Doc, diag.List, error) {
 			}
 			ds, bad := objects.ReadDocuments(data, name)
 			for _, d := range ds {
+				if d.Node.Kind != yaml.MappingNode {
+					// Not an object: it cannot be an item of the output list.
+					o := objects.Origin{File: name, Index: d.Index, Item: -1, Node: d.Node}
+					found = append(found, objects.OtherNote(objects.Decode(d.Node), o))
+					continue
+				}
 				docs = append(docs, krm.Doc{Node: d.Node, File: name, Index: d.Index})
 			}
 			if bad != nil {
