@@ -30,11 +30,12 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
+	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict {
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" {
 		return runFunction("validate", nil, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
@@ -50,7 +51,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	findings, files, err := validateFiles(paths, opts)
+	findings, files, err := validateFiles(paths, *context, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn validate: %v\n", err)
 		return 2

@@ -84,7 +84,14 @@ func TestPreCommitHookPassesGoodAndFailsBadRules(t *testing.T) {
 // preCommit runs the hook on one file and returns its output and exit code.
 func preCommit(t *testing.T, dir, file string) (string, int) {
 	t.Helper()
-	cmd := exec.Command("pre-commit", "run", "--files", file)
+	return runPreCommit(t, dir, "run", "--files", file)
+}
+
+// runPreCommit runs pre-commit with args in dir, with the module cache
+// shared so that the hook builds offline.
+func runPreCommit(t *testing.T, dir string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("pre-commit", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PRE_COMMIT_HOME="+filepath.Join(dir, ".cache"), "GOMODCACHE="+goEnv(t, "GOMODCACHE"), "GOFLAGS=-mod=mod")
 	out, err := cmd.CombinedOutput()
