@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -30,12 +31,13 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
+	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
 	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" {
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" {
 		return runFunction("validate", nil, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
@@ -50,6 +52,9 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, code := validateOptions(*config, stderr)
 	if code != 0 {
 		return code
+	}
+	if *ignore != "" {
+		opts.Ignore = strings.Trim(opts.Ignore+","+*ignore, ",")
 	}
 	findings, files, err := validateFiles(paths, *context, opts)
 	if err != nil {

@@ -33,6 +33,7 @@ func validateFiles(paths []string, context string, s fn.Settings) (diag.List, in
 	if context != "" {
 		ds = onlyIn(ds, paths)
 	}
+	ds = set.Suppress(ds, s.Ignore, diag.Diagnostic{Message: "--ignore", Field: "--ignore"})
 	ds.SortByPosition()
 	return ds, files, nil
 }

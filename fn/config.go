@@ -54,6 +54,10 @@ type FunctionConfig struct {
 	DisableAnnotations       *bool               `json:"disableAnnotations,omitempty"`
 	DenyNodeFeatureLabels    *bool               `json:"denyNodeFeatureLabels,omitempty"`
 	AllowOverwrite           *bool               `json:"allowOverwrite,omitempty"`
+	// Ignore accepts known findings for the whole run: check IDs or names
+	// (NFD020, matches-no-node), optionally CHECK:rule name, comma
+	// separated in a ConfigMap. docs/checks.md lists the checks.
+	Ignore []string `json:"ignore,omitempty"`
 	// NodeOutput is how Nodes are written: "preview" (default: existing
 	// Nodes patched in place, new ones local-config) or "apply" (each Node
 	// as only what NFD owns, for kubectl apply --server-side).
@@ -106,6 +110,9 @@ type Settings struct {
 	OpenShiftAlias bool
 	// NodeOutput is NodeOutputPreview or NodeOutputApply.
 	NodeOutput string
+	// Ignore is the run's suppressions (the ignore key), and IgnoreField
+	// where they are written.
+	Ignore, IgnoreField string
 	// Nova holds the Nova provider config settings (fn/nova.go).
 	Nova novaSettings
 	// Discover holds the mode discover settings.
@@ -261,7 +268,8 @@ func SplitList(s string) []string {
 func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	var problems diag.List
 	s := Settings{Mode: fc.Mode, Options: master.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults()),
-		ExplainNode: fc.ExplainNode, ExplainRule: fc.ExplainRule, NodeOutput: fc.NodeOutput}
+		ExplainNode: fc.ExplainNode, ExplainRule: fc.ExplainRule, NodeOutput: fc.NodeOutput,
+		Ignore: strings.Join(fc.Ignore, ","), IgnoreField: fc.field("ignore")}
 	setBool(&s.StampVersion, fc.StampVersion)
 	setBool(&s.OpenShiftAlias, fc.OpenShiftAlias)
 	o := &s.Options

@@ -2,6 +2,7 @@ package fn
 
 import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -32,6 +33,7 @@ func renderList(rl *krm.ResourceList, s Settings, r *report) {
 	renderNova(rl, s, fleet.Nodes, r)
 	r.extend(fleet.NodeDiagnostics)
 	set.Place(r.list)
+	r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
 }
 
 // validateList is mode validate: decoding, the rule engine's compile
@@ -44,6 +46,18 @@ func validateList(rl *krm.ResourceList, s Settings, r *report) {
 	r.extend(findings)
 	findProviderConfigs(rl, r)
 	set.Place(r.list)
+	r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
+}
+
+// ignoreSource is where the run's suppressions are written: the
+// functionConfig's ignore field.
+func ignoreSource(rl *krm.ResourceList, s Settings) diag.Diagnostic {
+	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
+	if rl.FunctionConfig != nil {
+		it = &krm.Item{}
+		it.SetNode(rl.FunctionConfig)
+	}
+	return diag.Diagnostic{Object: itemRef(it), Field: s.IgnoreField, Pos: diag.Position{File: it.File, Index: it.Index}}
 }
 
 // nodeObject is the Node object of the name in use, or nil.

@@ -7,9 +7,13 @@ import (
 )
 
 // Text renders a diagnostic for people and editors:
-// path:line:col: severity: Kind/name field: message.
+// path:line:col: severity: Kind/name field: message [NFDnnn].
 func (d Diagnostic) Text() string {
-	return fmt.Sprintf("%s: %s: %s", d.Pos.text(), d.Severity, d.Describe())
+	text := fmt.Sprintf("%s: %s: %s", d.Pos.text(), d.Severity, d.Describe())
+	if id := d.ID(); id != "" {
+		text += " [" + id + "]"
+	}
+	return text
 }
 
 func (p Position) text() string {

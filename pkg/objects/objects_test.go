@@ -380,7 +380,7 @@ items:
 			name:  "list-of-another-group-is-not-expanded",
 			data:  "apiVersion: example.com/v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: hidden}}\n",
 			note:  true,
-			diags: []string{`in.yaml:2:1: info: List kind: example.com/v1 List "" is not an NFD kind: skipped`},
+			diags: []string{`in.yaml:2:1: info: List kind: example.com/v1 List "" is not an NFD kind: skipped [NFD023]`},
 		},
 		{
 			name: "notes-for-skipped-documents-and-list-items",
@@ -394,8 +394,8 @@ items:
 `,
 			note: true,
 			diags: []string{
-				`in.yaml:5:3: info: ConfigMap/cm kind: v1 ConfigMap "cm" is not an NFD kind: skipped`,
-				"in.yaml:7:3: error: document is not a YAML mapping (an object with apiVersion and kind)",
+				`in.yaml:5:3: info: ConfigMap/cm kind: v1 ConfigMap "cm" is not an NFD kind: skipped [NFD023]`,
+				"in.yaml:7:3: error: document is not a YAML mapping (an object with apiVersion and kind) [NFD001]",
 			},
 		},
 		{
@@ -571,8 +571,8 @@ func TestReadPathsGivesPositionsAndNotes(t *testing.T) {
 	}
 	file := filepath.Join(dir, "a.yaml")
 	want := []string{
-		file + `:2:1: info: Service/svc kind: v1 Service "svc" is not an NFD kind: skipped`,
-		file + `:10:5: error: NodeFeatureRule/r spec.rules[0].nme: unknown field "nme": did you mean "name"?; the API server would reject this NodeFeatureRule, so nfd-fn ignores it`,
+		file + `:2:1: info: Service/svc kind: v1 Service "svc" is not an NFD kind: skipped [NFD023]`,
+		file + `:10:5: error: NodeFeatureRule/r spec.rules[0].nme: unknown field "nme": did you mean "name"?; the API server would reject this NodeFeatureRule, so nfd-fn ignores it [NFD003]`,
 	}
 	if got := messages(ds); !reflect.DeepEqual(got, want) {
 		t.Errorf("diagnostics =\n%q\nwant\n%q", got, want)
@@ -759,9 +759,9 @@ func TestOtherNoteDescribesSkippedDocuments(t *testing.T) {
 		yaml string
 		want string
 	}{
-		{"kind-and-version", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", `f:2:1: info: Secret/s kind: v1 Secret "s" is not an NFD kind: skipped`},
-		{"no-apiversion-no-kind", "metadata: {name: s}\n", `f:1:1: info: /s kind: document without apiVersion and kind "s" is not an NFD kind: skipped`},
-		{"not-a-mapping", "[a]\n", "f:1:1: error: document is not a YAML mapping (an object with apiVersion and kind)"},
+		{"kind-and-version", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n", `f:2:1: info: Secret/s kind: v1 Secret "s" is not an NFD kind: skipped [NFD023]`},
+		{"no-apiversion-no-kind", "metadata: {name: s}\n", `f:1:1: info: /s kind: document without apiVersion and kind "s" is not an NFD kind: skipped [NFD023]`},
+		{"not-a-mapping", "[a]\n", "f:1:1: error: document is not a YAML mapping (an object with apiVersion and kind) [NFD001]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
