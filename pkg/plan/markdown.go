@@ -65,7 +65,7 @@ func (m *mdWriter) rows(n, limit int, row func(i int) string, more func(left int
 func mdHeadline(p *Plan) string {
 	s := &p.Summary
 	if !p.HasChanges() {
-		return "**No changes.** " + upper(nothingChanges(s)) + "." + problemCount(s)
+		return "**No changes.** " + upper(nothingChanges(s)) + "." + withProblems(s, " ", ".")
 	}
 	out := fmt.Sprintf("**%d of %s change** (%s)", s.NodesChanged, pluralize(s.Nodes, "node", "nodes"), pluralize(s.Changes, "distinct change", "distinct changes"))
 	if s.Workloads > 0 {
@@ -74,7 +74,7 @@ func mdHeadline(p *Plan) string {
 			out += fmt.Sprintf(", :x: %d left with none", s.WorkloadsWithoutNodes)
 		}
 	}
-	return out + problemCount(s)
+	return out + withProblems(s, " · ", "")
 }
 
 func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
@@ -123,8 +123,9 @@ func (m *mdWriter) problems(ds diag.List) {
 	m.line(fmt.Sprintf("<details><summary>Problems: %s, %s, %s</summary>", pluralize(c[diag.Error], "error", "errors"),
 		pluralize(c[diag.Warning], "warning", "warnings"), pluralize(c[diag.Info], "note", "notes")))
 	m.line("")
+	ds = bySeverity(ds)
 	m.rows(len(ds), maxDetailRows, func(i int) string {
-		return fmt.Sprintf("- **%s** %s", ds[i].Severity, escape(Clip(strings.TrimPrefix(ds[i].Text(), ""), 400)))
+		return "- " + escape(Clip(ds[i].Text(), 400))
 	}, func(left int) string { return fmt.Sprintf("- … %s more", pluralize(left, "problem", "problems")) })
 	m.line("")
 	m.line("</details>")
@@ -204,4 +205,17 @@ func counted(nodes []string) string {
 		return ""
 	}
 	return fmt.Sprintf("%d: %s", len(nodes), examples(nodes))
+}
+
+// bySeverity is a copy of ds, errors first, then warnings, then notes.
+func bySeverity(ds diag.List) diag.List {
+	out := make(diag.List, 0, len(ds))
+	for _, sev := range []diag.Severity{diag.Error, diag.Warning, diag.Info} {
+		for i := range ds {
+			if ds[i].Severity == sev {
+				out = append(out, ds[i])
+			}
+		}
+	}
+	return out
 }

@@ -48,7 +48,7 @@ func WriteText(w io.Writer, p *Plan, opts TextOptions) error {
 func Headline(p *Plan) string {
 	s := &p.Summary
 	if !p.HasChanges() {
-		return fmt.Sprintf("no changes: %s.", nothingChanges(s)) + problemCount(s)
+		return fmt.Sprintf("no changes: %s.", nothingChanges(s)) + withProblems(s, " ", ".")
 	}
 	out := fmt.Sprintf("%d of %s change (%s)", s.NodesChanged, pluralize(s.Nodes, "node", "nodes"), pluralize(s.Changes, "distinct change", "distinct changes"))
 	if s.Workloads > 0 {
@@ -57,15 +57,16 @@ func Headline(p *Plan) string {
 			out += fmt.Sprintf(", %d left with none", s.WorkloadsWithoutNodes)
 		}
 	}
-	return out + "." + problemCount(s)
+	return out + "." + withProblems(s, " ", ".")
 }
 
-// problemCount is " 1 error, 2 warnings." or "".
-func problemCount(s *Summary) string {
+// withProblems is "1 error, 2 warnings" between before and after, or ""
+// when there are neither.
+func withProblems(s *Summary, before, after string) string {
 	if s.Errors == 0 && s.Warnings == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" %s, %s.", pluralize(s.Errors, "error", "errors"), pluralize(s.Warnings, "warning", "warnings"))
+	return before + pluralize(s.Errors, "error", "errors") + ", " + pluralize(s.Warnings, "warning", "warnings") + after
 }
 
 func nothingChanges(s *Summary) string {
@@ -108,19 +109,31 @@ func (t *textWriter) changes(cs []Change) {
 	clip := func(s string) string { return Clip(s, valueWidth) }
 	width := 0
 	for i := range cs {
-		width = max(width, len(cs[i].Describe(clip)))
-	}
-	width = min(width, textWidth)
-	for i := range cs {
 		c := &cs[i]
 		if i == 0 || cs[i-1].Field != c.Field {
 			t.line("")
 			t.line(fieldTitle(c.Field) + ":")
+			width = sectionWidth(cs[i:], clip)
 		}
 		d := c.Describe(clip)
 		pad := strings.Repeat(" ", max(0, width-len(d)))
 		t.line("  " + t.paint(opColors[c.Op], c.Op.Symbol()+" "+d) + pad + "  on " + diag.DescribeNodes(c.Nodes))
 	}
+}
+
+// sectionWidth is the column the node counts of a field's changes (the
+// first of cs and those after it in the same field) are aligned to.
+func sectionWidth(cs []Change, clip func(string) string) int {
+	width := 0
+	for i := range cs {
+		if cs[i].Field != cs[0].Field {
+			break
+		}
+		if n := len(cs[i].Describe(clip)); n <= textWidth {
+			width = max(width, n)
+		}
+	}
+	return width
 }
 
 // fieldTitle is a field's heading: "Labels".
@@ -139,10 +152,16 @@ func (t *textWriter) workloads(ws []WorkloadChange) {
 		width = max(width, len(ws[i].String()))
 	}
 	width = min(width, textWidth)
+	blank := ""
+	for i := range ws {
+		if ws[i].LeftWithout() {
+			blank = "       "
+		}
+	}
 	for i := range ws {
 		wc := &ws[i]
 		name := wc.String() + strings.Repeat(" ", max(0, width-len(wc.String())))
-		mark := "       "
+		mark := blank
 		if wc.LeftWithout() {
 			mark = t.paint(red, "error: ")
 		}
