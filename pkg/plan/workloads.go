@@ -26,33 +26,59 @@ func planWorkloads(ws []*workload.Workload, names []string, before, after []*obj
 			afterNodes[i] = workload.Node(names[i], after[i])
 		}
 	}
-	results := make([]*WorkloadChange, len(ws))
-	problems := make([]*diag.Diagnostic, len(ws))
-	parallel.For(len(ws), func(i int) {
-		m, problem := workload.NewMatcher(ws[i])
+	classes, classOf := constraintClasses(ws)
+	results := make([]*WorkloadChange, len(classes))
+	problems := make([]*diag.Diagnostic, len(classes))
+	parallel.For(len(classes), func(i int) {
+		m, problem := workload.NewMatcher(ws[classes[i]])
 		problems[i] = problem
-		results[i] = compare(ws[i], m, names, beforeNodes, afterNodes, changed)
+		results[i] = compare(m, names, beforeNodes, afterNodes, changed)
 	})
 	out := []WorkloadChange{}
-	for i, r := range results {
-		if problems[i] != nil {
-			ds = append(ds, *problems[i])
+	for i, w := range ws {
+		if p := problems[classOf[i]]; p != nil {
+			p := *p
+			p.Object, p.Pos = w.Ref(), w.Pos
+			ds = append(ds, p)
 		}
+		r := results[classOf[i]]
 		if r == nil {
 			continue
 		}
-		out = append(out, *r)
-		if r.LeftWithout() {
-			ds = append(ds, leftWithout(ws[i], r))
+		c := *r
+		c.Kind, c.Namespace, c.Name = w.Kind, w.Namespace, w.Name
+		out = append(out, c)
+		if c.LeftWithout() {
+			ds = append(ds, leftWithout(w, &c))
 		}
 	}
 	sortWorkloads(out)
 	return out, ds
 }
 
-// compare is the workload's change; nil when its eligible nodes are the
+// constraintClasses groups workloads whose pods have the same scheduling
+// constraints (workload.Constraints): classes holds the index of each
+// class's first workload, classOf each workload's class.
+func constraintClasses(ws []*workload.Workload) (classes, classOf []int) {
+	keys := make([]string, len(ws))
+	parallel.For(len(ws), func(i int) { keys[i] = workload.Constraints(ws[i]) })
+	seen := map[string]int{}
+	classOf = make([]int, len(ws))
+	for i, k := range keys {
+		c, ok := seen[k]
+		if !ok {
+			c = len(classes)
+			seen[k] = c
+			classes = append(classes, i)
+		}
+		classOf[i] = c
+	}
+	return classes, classOf
+}
+
+// compare is a class's change (without the workload's name); nil when its eligible nodes are the
 // same on both sides.
-func compare(w *workload.Workload, m *workload.Matcher, names []string, before, after []*corev1.Node, changed []int) *WorkloadChange {
+func compare(m *workload.Matcher, names []string, before, after []*corev1.Node, changed []int) *WorkloadChange {
 	eligible := make([]bool, len(names))
 	count := 0
 	for i, n := range before {
@@ -60,7 +86,7 @@ func compare(w *workload.Workload, m *workload.Matcher, names []string, before, 
 			count++
 		}
 	}
-	c := &WorkloadChange{Kind: w.Kind, Namespace: w.Namespace, Name: w.Name, EligibleBefore: count, EligibleAfter: count,
+	c := &WorkloadChange{EligibleBefore: count, EligibleAfter: count,
 		LostNodes: []string{}, GainedNodes: []string{}}
 	for _, i := range changed {
 		now := m.Eligible(after[i])

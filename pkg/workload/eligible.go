@@ -1,14 +1,15 @@
 package workload
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	resourcehelper "k8s.io/component-helpers/resource"
 	schedulingcorev1 "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
-	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/klog/v2"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -43,6 +44,27 @@ func NewMatcher(w *Workload) (*Matcher, *diag.Diagnostic) {
 		}
 	}
 	return m, nil
+}
+
+// Constraints is a canonical form of what decides a workload's eligible
+// nodes: workloads with equal Constraints are eligible on the same nodes,
+// so a plan evaluates each distinct form once.
+func Constraints(w *Workload) string {
+	spec := &w.Pod.Spec
+	var required *corev1.NodeSelector
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		required = a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+	}
+	key := struct {
+		DaemonSet    bool
+		HostNetwork  bool
+		NodeSelector map[string]string
+		Required     *corev1.NodeSelector
+		Tolerations  []corev1.Toleration
+		Resources    corev1.ResourceList
+	}{w.Kind == "DaemonSet", spec.HostNetwork, spec.NodeSelector, required, spec.Tolerations, extendedRequests(w.Pod)}
+	b, _ := json.Marshal(key)
+	return string(b)
 }
 
 // Eligible reports whether the pod could be placed on the node: the
