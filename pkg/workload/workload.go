@@ -14,9 +14,10 @@ import (
 
 // Workload is one object that runs pods.
 type Workload struct {
-	// Kind, Namespace and Name name the object; Namespace is empty when
-	// the manifest has none (Helm output usually leaves it to the install).
-	Kind, Namespace, Name string
+	// APIVersion, Kind, Namespace and Name name the object; Namespace is
+	// empty when the manifest has none (Helm output usually leaves it to
+	// the install).
+	APIVersion, Kind, Namespace, Name string
 	// Pos is where the object is in its file.
 	Pos diag.Position
 	// Pod is a pod the object makes: its template's metadata and spec.
@@ -25,7 +26,7 @@ type Workload struct {
 
 // Ref names the workload for diagnostics.
 func (w *Workload) Ref() diag.ObjectRef {
-	return diag.ObjectRef{Kind: w.Kind, Namespace: w.Namespace, Name: w.Name}
+	return diag.ObjectRef{APIVersion: w.APIVersion, Kind: w.Kind, Namespace: w.Namespace, Name: w.Name}
 }
 
 // String is "Kind namespace/name", or "Kind name" without a namespace.
@@ -74,7 +75,7 @@ func IsWorkloadKind(apiVersion, kind string) bool {
 // the object and the file position pos.
 func FromDocument(n *yaml.Node, pos diag.Position) (*Workload, *diag.Diagnostic) {
 	md := ys.Mapping(n, "metadata")
-	w := &Workload{Kind: ys.Scalar(n, "kind"), Namespace: ys.Scalar(md, "namespace"), Name: ys.Scalar(md, "name"), Pos: pos}
+	w := &Workload{APIVersion: ys.Scalar(n, "apiVersion"), Kind: ys.Scalar(n, "kind"), Namespace: ys.Scalar(md, "namespace"), Name: ys.Scalar(md, "name"), Pos: pos}
 	path := templatePaths[w.Kind]
 	tmpl := n
 	for _, key := range path {
