@@ -5,7 +5,7 @@ FLEET  ?= $(BIN)/fleet-1000.yaml
 
 # The version built into nfd-fn (nfd-fn --version, the nfd-fn.dev/version
 # annotation) and the image tag.
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1.0-dev)
+VERSION ?= $(shell git describe --tags --dirty --match "v[0-9]*" 2>/dev/null || echo v0.1.0-dev)
 LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
 IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
 

@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -16,11 +16,19 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
+const discoverUsage = `Usage: nfd-fn discover [flags]
+
+Prints the NodeFeature nfd-worker v0.19.0 would publish for this host (or
+for the host root given), named after the node. Nothing is written to the
+host; no hook is run.
+
+Flags:
+`
+
 // runDiscover implements `nfd-fn discover`: print the NodeFeature that
 // nfd-worker would publish for this host.
 func runDiscover(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("discover", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("discover", discoverUsage, stderr)
 	var o fn.DiscoverOptions
 	fs.StringVar(&o.NodeName, "node-name", "", "node name (default: $NODE_NAME, else the host name)")
 	fs.StringVar(&o.Namespace, "namespace", discover.DefaultNamespace, "namespace of the NodeFeature")
@@ -30,14 +38,22 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	skip := fs.String("skip-sources", "", "comma-separated sources to skip")
 	fs.StringVar(&o.WorkerConfig, "config", "", "nfd-worker configuration file (core and sources settings, custom rules)")
 	fs.StringVar(&o.Arch, "arch", "", "reproduce nfd-worker on this architecture: "+strings.Join(discover.SupportedArchs(), " or ")+" (default: this machine's)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	rest, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "nfd-fn discover: unexpected arguments %q\n", fs.Args())
-		return 2
+	if len(rest) > 0 {
+		return usageError(fs, "unexpected arguments %q", rest)
 	}
 	o.Sources, o.SkipSources = fn.SplitList(*sources), fn.SplitList(*skip)
+	if o.Arch != "" && !slices.Contains(discover.SupportedArchs(), o.Arch) {
+		return usageError(fs, "unknown --arch %q: want %s", o.Arch, strings.Join(discover.SupportedArchs(), " or "))
+	}
+	for _, name := range append(slices.Clone(o.Sources), o.SkipSources...) {
+		if !slices.Contains(discover.SourceNames(), name) {
+			return usageError(fs, "unknown source %q: want %s", name, strings.Join(discover.SourceNames(), ", "))
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), fn.DiscoverTimeout)
 	defer cancel()
 	nf, warnings, err := hostDiscoverTo(ctx, o, stderr, false)

@@ -54,9 +54,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.output, "o", "text", "short for --output")
 	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors")
 	fs.StringVar(&f.config, "config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	paths, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
 	write, ok := planWriters(stdout)[f.output]
 	switch {
@@ -119,7 +119,7 @@ func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, int)
 
 // planWriters are the output formats; text is coloured on a terminal.
 func planWriters(stdout io.Writer) map[string]func(io.Writer, *plan.Plan) error {
-	color := isTerminal(stdout)
+	color := takesColour(stdout)
 	return map[string]func(io.Writer, *plan.Plan) error{
 		"text":     func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) },
 		"markdown": plan.WriteMarkdown,
@@ -127,13 +127,12 @@ func planWriters(stdout io.Writer) map[string]func(io.Writer, *plan.Plan) error 
 	}
 }
 
-// isTerminal reports whether w is a terminal that takes colour: a
-// character device, with neither NO_COLOR set nor TERM=dumb.
-func isTerminal(w io.Writer) bool {
+// takesColour reports whether w is a terminal that takes colour: neither
+// NO_COLOR set nor TERM=dumb.
+func takesColour(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
 		return false
 	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return isTerminal(f)
 }

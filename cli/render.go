@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"golang.org/x/term"
 )
 
 const renderUsage = `Usage: nfd-fn render [flags] [FILE|DIR|-]...
@@ -31,9 +33,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("render", renderUsage, stderr)
 	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side) or nova (the Nova provider config file alone)")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	paths, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
 	switch {
 	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
@@ -88,6 +90,11 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "nfd-fn %s: unexpected arguments %q\n", cmd, args)
 		return 2
 	}
+	if isTerminal(stdin) {
+		fmt.Fprintf(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal.\n"+
+			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.\n", cmd, cmd, cmd, cmd)
+		return 2
+	}
 	input, err := krm.ReadInput(stdin, 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
@@ -131,4 +138,11 @@ func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout
 		return 1
 	}
 	return code
+}
+
+// isTerminal reports whether r is a terminal, where nobody will pipe a
+// ResourceList in.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -31,11 +30,12 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
+	paths, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict {
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" {
 		return runFunction("validate", nil, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
@@ -51,7 +51,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	findings, files, err := validateFiles(paths, opts)
+	findings, files, err := validateFiles(paths, *context, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn validate: %v\n", err)
 		return 2
@@ -118,34 +118,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// newFlagSet returns a flag set that reports errors and usage on stderr.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	return fs
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments, as pre-commit appends file names to the args.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
 }
 
 // readConfig reads a functionConfig file (nil for path "").

@@ -99,9 +99,14 @@ func skipped(rl *krm.ResourceList) diag.List {
 			continue
 		}
 		for i, o := range d.objects {
-			if o.Class == objects.Other || o.Class == objects.NotObject {
-				out = append(out, objects.OtherNote(o, objects.Origin{File: it.File, Index: it.Index, Item: it.Pos, Node: d.nodes[i]}))
+			if o.Class != objects.Other && o.Class != objects.NotObject {
+				continue
 			}
+			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
+			if d.nodes != nil {
+				origin.Node = d.nodes[i]
+			}
+			out = append(out, objects.OtherNote(o, origin))
 		}
 	}
 	return out

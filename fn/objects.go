@@ -32,7 +32,9 @@ func decodeItem(it *krm.Item) {
 }
 
 // keepItemNode keeps the trees of the items nfd-fn may rewrite: those
-// holding Nodes or NodeFeatureGroups.
+// holding Nodes or NodeFeatureGroups. The trees of the others are let go,
+// the decoded item's references included, to hold memory flat on large
+// fleets.
 func keepItemNode(it *krm.Item) bool {
 	d, ok := it.Decoded.(*decodedItem)
 	if !ok {
@@ -43,6 +45,7 @@ func keepItemNode(it *krm.Item) bool {
 			return true
 		}
 	}
+	d.nodes = nil
 	return false
 }
 
@@ -61,12 +64,12 @@ func readSet(rl *krm.ResourceList, s Settings, r *report) *objects.Set {
 			continue
 		}
 		for i, o := range d.objects {
-			if o.Class == objects.NotObject && len(d.nodes) > 1 {
+			if o.Class == objects.NotObject && len(d.objects) > 1 {
 				r.add(diag.Error, it, fmt.Sprintf("items[%d]", i), "an item of this List is not an object (a mapping with apiVersion and kind)")
 				continue
 			}
 			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
-			if it.Node != nil {
+			if d.nodes != nil {
 				origin.Node = d.nodes[i]
 			}
 			r.extend(set.Add(o, origin))

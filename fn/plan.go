@@ -3,6 +3,8 @@ package fn
 import (
 	"fmt"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -38,11 +40,11 @@ func readWorkloads(rl *krm.ResourceList) ([]*workload.Workload, diag.List) {
 			continue
 		}
 		for i, o := range d.objects {
-			if o.Class != objects.Other {
+			if o.Class != objects.Other || !workload.IsWorkloadKind(o.Ref.APIVersion, o.Ref.Kind) {
 				continue
 			}
 			pos := diag.Position{File: it.File, Index: it.Index}
-			w, problem, ok := workload.Document(d.nodes[i], pos)
+			w, problem, ok := workload.Document(itemDocument(it, d, i), pos)
 			switch {
 			case !ok:
 			case problem != nil:
@@ -54,6 +56,22 @@ func readWorkloads(rl *krm.ResourceList) ([]*workload.Workload, diag.List) {
 		}
 	}
 	return out, problems
+}
+
+// itemDocument is the i-th object of an item, parsed again when the
+// reader let the item's tree go.
+func itemDocument(it *krm.Item, d *decodedItem, i int) *yaml.Node {
+	if d.nodes != nil {
+		return d.nodes[i]
+	}
+	tree := it.Tree()
+	if tree == nil {
+		return nil
+	}
+	if docs := objects.Documents(tree); i < len(docs) {
+		return docs[i]
+	}
+	return nil
 }
 
 // planResults are the plan as info results.

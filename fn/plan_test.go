@@ -37,3 +37,35 @@ func TestModePlanGatesOnThePlansErrors(t *testing.T) {
 	}
 	golden.Check(t, "../../../fn/testdata/plan/stale-labels-results.golden", []byte(results))
 }
+
+// TestModePlanOnStdinReadsWorkloadItems: as kpt sends it, a ResourceList
+// whose items' trees the reader lets go; the workload is read all the
+// same and loses its node to the stale label's removal.
+func TestModePlanOnStdinReadsWorkloadItems(t *testing.T) {
+	items := `- apiVersion: v1
+  kind: Node
+  metadata:
+    name: n1
+    labels: {feature.node.kubernetes.io/old: "true"}
+    annotations: {nfd.node.kubernetes.io/feature-labels: old}
+- apiVersion: nfd.k8s-sigs.io/v1alpha1
+  kind: NodeFeature
+  metadata:
+    name: n1
+    namespace: node-feature-discovery
+    labels: {nfd.node.kubernetes.io/node-name: n1}
+  spec: {}
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: app}
+  spec:
+    template:
+      spec:
+        nodeSelector: {feature.node.kubernetes.io/old: "true"}
+        containers: [{name: c}]
+`
+	out, code := runList(t, configList("{mode: plan}", items))
+	if code != 1 || !strings.Contains(out, "no node is eligible for its pods after the change (before: node n1)") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}

@@ -278,3 +278,28 @@ func nodeLabels(t *testing.T, list []byte, name string) map[string]string {
 	}
 	return md.Labels
 }
+
+// TestUnreadableItemIsAnErrorResultAndLeftOut checks that an item that does
+// not parse fails the run with a result naming its position and line,
+// while the output still parses and holds every other item.
+func TestUnreadableItemIsAnErrorResultAndLeftOut(t *testing.T) {
+	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" + oneNodeItems +
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: *undefined\n"
+	out, code := runList(t, in)
+	if code != 1 {
+		t.Fatalf("exit code %d, want 1; output:\n%s", code, out)
+	}
+	var got resultList
+	if err := yaml.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output does not parse: %v\n%s", err, out)
+	}
+	if len(got.Items) != 4 { // three input items and the new Node
+		t.Errorf("output has %d items, want 4", len(got.Items))
+	}
+	for _, r := range got.Results {
+		if r.Severity == "error" && strings.Contains(r.Message, "items[3] (line 32)") && strings.Contains(r.Message, "unknown anchor") {
+			return
+		}
+	}
+	t.Errorf("no error result names items[3] at line 40:\n%s", out)
+}

@@ -38,6 +38,7 @@ var Checks = map[string]string{
 	"group-member-unnamed":     "Group member without a system.name nodename, listed with an empty name",
 	"explain":                  "Why a rule matched or not on a node (explainNode)",
 	"config":                   "Problem in the functionConfig",
+	"template-file":            "A template file (Helm) that is YAML only once rendered, not checked",
 	"api-version-alias":        "NodeFeatureRule in the OpenShift NFD operator's group, read as upstream",
 	"feature-gate":             "Feature gate setting nfd-master refuses or warns about",
 	"namespace-not-selected":   "NodeFeature in a namespace nodeFeatureNamespaceSelector does not select",

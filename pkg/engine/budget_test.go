@@ -98,7 +98,7 @@ func TestTemplateSizeCapMatchesNFD(t *testing.T) {
 		t.Errorf("template of %d bytes: %v", MaxTemplateSize, err)
 	}
 	_, err := parseKVTemplate(pad(MaxTemplateSize+1), env)
-	if err == nil || err.Error() != fmt.Sprintf("template exceeds maximum allowed size: %d bytes > %d limit", MaxTemplateSize+1, MaxTemplateSize) {
+	if err == nil || !errors.Is(err, errTemplateTooLarge) || err.Error() != fmt.Sprintf("the template is larger than nfd-master accepts: %d bytes > %d limit", MaxTemplateSize+1, MaxTemplateSize) {
 		t.Errorf("template over the cap: %v", err)
 	}
 }

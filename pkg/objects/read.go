@@ -46,14 +46,56 @@ func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
 		return nil, 0, err
 	}
 	var ds diag.List
+	read := 0
 	for _, f := range files {
 		data, err := ReadFile(f)
 		if err != nil {
 			return nil, 0, err
 		}
+		if s.OnlyNFDFiles && !MentionsNFD(data) {
+			continue
+		}
+		read++
+		if template, ok := templateNote(data, f); ok {
+			ds = append(ds, template)
+			continue
+		}
 		ds = append(ds, s.ReadBytes(data, f, note)...)
 	}
-	return ds, len(files), nil
+	return ds, read, nil
+}
+
+// MentionsNFD reports whether a file's text names an NFD API group or kind:
+// the files worth reading in a repository that also holds Helm charts,
+// kustomizations and other manifests.
+func MentionsNFD(data []byte) bool {
+	for _, s := range []string{"nfd.k8s-sigs.io", "nfd.openshift.io", "NodeFeature"} {
+		if bytes.Contains(data, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// templateNote recognises a template (Helm's {{ }}) that is not YAML until
+// rendered: it is noted and not checked, rather than reported as broken.
+func templateNote(data []byte, file string) (diag.Diagnostic, bool) {
+	if !bytes.Contains(data, []byte("{{")) {
+		return diag.Diagnostic{}, false
+	}
+	var probe yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		err := dec.Decode(&probe)
+		if errors.Is(err, io.EOF) {
+			return diag.Diagnostic{}, false
+		}
+		if err != nil {
+			break
+		}
+	}
+	return diag.Diagnostic{Severity: diag.Info, Check: "template-file", Pos: diag.Position{File: file},
+		Message: "a template ({{ }}) that is YAML only once rendered: not checked (validate what helm template renders instead)"}, true
 }
 
 // ReadFile reads a regular file of at most MaxFileSize bytes: a FIFO or a
