@@ -23,6 +23,7 @@ Usage:
   nfd-fn render --output nova < list.yaml    the OpenStack Nova provider config file
   nfd-fn validate [FILE|DIR]...              check rules before they reach a cluster (stdin: a ResourceList)
   nfd-fn explain --node NAME FILE|DIR...     show why each rule matched or not on one node
+  nfd-fn plan [--base PATH] PATH...          show what a rule change does to nodes and workloads
   nfd-fn discover [flags]                    print the NodeFeature nfd-worker would publish for this host
   nfd-fn version | --version                 print the version
   nfd-fn COMMAND --help                      a command's flags
@@ -45,6 +46,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runValidate(args, stdin, stdout, stderr)
 	case "explain":
 		return runExplain(args, stdout, stderr)
+	case "plan":
+		return runPlan(args, stdout, stderr)
 	case "discover":
 		return runDiscover(args, stdout, stderr)
 	case "version", "--version":

@@ -79,13 +79,19 @@ var writers = map[string]func(io.Writer, diag.List) error{
 // validateOptions reads the settings (nfd-master's among them) from a
 // functionConfig file.
 func validateOptions(path string, stderr io.Writer) (fn.Settings, int) {
+	return settingsFrom("validate", path, stderr)
+}
+
+// settingsFrom is validateOptions for the subcommand cmd, named in its
+// messages.
+func settingsFrom(cmd, path string, stderr io.Writer) (fn.Settings, int) {
 	if path == "" {
 		s, _, _ := fn.LoadSettings(nil)
 		return s, 0
 	}
 	root, err := readConfig(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn validate: %v\n", err)
+		fmt.Fprintf(stderr, "nfd-fn %s: %v\n", cmd, err)
 		return fn.Settings{}, 2
 	}
 	s, errs, warnings := fn.LoadSettings(root)

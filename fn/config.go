@@ -33,7 +33,7 @@ type FunctionConfig struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`
 	Metadata   map[string]any `json:"metadata,omitempty"`
-	// Mode is render (default), validate or discover.
+	// Mode is render (default), validate, discover or plan.
 	Mode         string   `json:"mode,omitempty"`
 	NfdNamespace string   `json:"nfdNamespace,omitempty"`
 	Instance     string   `json:"instance,omitempty"`
@@ -160,9 +160,9 @@ func (fc *FunctionConfig) Default() {
 func (fc *FunctionConfig) Validate() diag.List {
 	var problems diag.List
 	switch fc.Mode {
-	case "render", "validate", "discover":
+	case "render", "validate", "discover", "plan":
 	default:
-		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)))
+		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate, discover or plan", fc.Mode)))
 	}
 	switch fc.NodeOutput {
 	case NodeOutputPreview, NodeOutputApply:

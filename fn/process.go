@@ -58,6 +58,8 @@ func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report
 		validateList(rl, settings, r)
 	case "discover":
 		discoverList(rl, opts.Discover, r)
+	case "plan":
+		planList(rl, settings, r)
 	default:
 		renderList(rl, settings, r)
 	}
