@@ -91,6 +91,18 @@ var Catalogue = []Check{
 		"a vendor NodeFeature outside the selected namespaces", "Label the namespace, or widen the selector, if nfd-master should read it."},
 	{"NFD040", "unused-suppression", "A suppression that silences nothing",
 		"`nfd-fn.dev/ignore: NFD020` on a rule that matches nodes", "Remove the suppression."},
+	{"NFD041", "plan", "What a rule change does to the nodes and workloads (nfd-fn plan, mode plan), informational",
+		"`+ feature.node.kubernetes.io/avx2=true on 412 nodes`", "Nothing to fix: review it."},
+	{"NFD042", "plan-base", "Objects in the --base paths the plan does not use (only their rules and groups count)",
+		"NodeFeatures under --base", "Give the snapshot once, with the head's paths."},
+	{"NFD043", "plan-no-eligible-node", "A workload the change leaves with no node it can run on",
+		"a Deployment selecting `feature.node.kubernetes.io/gpu=true` after the label's rule is removed", "Keep the label, or change the workload's selector in the same change."},
+	{"NFD044", "workload-affinity", "A workload affinity the API server would refuse: it matches no node",
+		"`nodeAffinity` with an `In` requirement without values", "Fix the affinity; the API server rejects the object as written."},
+	{"NFD045", "workload-kind", "A document among the workloads that is not a workload kind, skipped",
+		"a Service in the Helm output", "Nothing to fix."},
+	{"NFD046", "workload-template", "A workload whose pod template cannot be found or read, not planned",
+		"a Deployment without spec.template.spec", "Give the workload a pod template, or leave it out of --workloads."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

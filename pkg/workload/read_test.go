@@ -72,8 +72,8 @@ func TestHelmOutputGivesEveryWorkloadKindAndNotesTheRest(t *testing.T) {
 		notes = append(notes, d.Text())
 	}
 	wantNotes := []string{
-		"chart.yaml: info: v1 ConfigMap: 2 objects skipped, not a workload kind (CronJob, DaemonSet, Deployment, Job, Pod, ReplicaSet, StatefulSet)",
-		"chart.yaml: info: v1 Service: 1 object skipped, not a workload kind (CronJob, DaemonSet, Deployment, Job, Pod, ReplicaSet, StatefulSet)",
+		"chart.yaml: info: v1 ConfigMap: 2 objects skipped, not a workload kind (CronJob, DaemonSet, Deployment, Job, Pod, ReplicaSet, StatefulSet) [NFD045]",
+		"chart.yaml: info: v1 Service: 1 object skipped, not a workload kind (CronJob, DaemonSet, Deployment, Job, Pod, ReplicaSet, StatefulSet) [NFD045]",
 	}
 	if strings.Join(notes, "\n") != strings.Join(wantNotes, "\n") {
 		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(notes, "\n"), strings.Join(wantNotes, "\n"))
