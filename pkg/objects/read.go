@@ -250,11 +250,26 @@ func isNullDoc(n *yaml.Node) bool {
 var yamlErrLine = regexp.MustCompile(`line (\d+)`)
 
 func syntaxError(file string, index int, err error) diag.Diagnostic {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = strings.TrimPrefix(msg, m[0]+": ")
+		if parserProblem(msg) {
+			line++
+		}
+	}
 	d := diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: file, Index: index},
-		Message: fmt.Sprintf("YAML does not parse: %v; the rest of the file is not checked", strings.TrimPrefix(err.Error(), "yaml: "))}
-	if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
-		d.Pos.Line, _ = strconv.Atoi(m[1])
-		d.Pos.Column = 1
+		Message: fmt.Sprintf("YAML does not parse: %s; the rest of the file is not checked", msg)}
+	if line > 0 {
+		d.Pos.Line, d.Pos.Column = line, 1
 	}
 	return d
+}
+
+// parserProblem reports a problem of yaml.v3's parser (not its scanner):
+// the parser reports its line counting from 0 (the line of the construct
+// the problem is in, or of the offending token), the scanner from 1.
+func parserProblem(msg string) bool {
+	return strings.HasPrefix(msg, "did not find expected") || strings.HasPrefix(msg, "found undefined tag handle")
 }
