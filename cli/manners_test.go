@@ -55,3 +55,20 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderEndsWithASummaryLine checks the one-line summary a render of
+// files ends with on stderr.
+func TestRenderEndsWithASummaryLine(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"render", "--config", "../testdata/cluster-export/config.yaml", "../testdata/cluster-export/snapshot.yaml", "../testdata/cluster-export/rules"}
+	if code := Main(args, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(errOut.String()), "\n")
+	last := lines[len(lines)-1]
+	for _, want := range []string{"nfd-fn render: 4 nodes, 28 rules; ", " labels and 0 taints set; 0 errors, ", " warnings; ", "s"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("last stderr line %q lacks %q", last, want)
+		}
+	}
+}

@@ -101,7 +101,12 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		return 1
 	}
 	var out bytes.Buffer
-	code, err := fn.Run(input, &out, fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr})
+	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr)}
+	if opts.Progress != nil {
+		// A person at a terminal, not kpt or kustomize: end with the summary.
+		opts.Summary = stderr
+	}
+	code, err := fn.Run(input, &out, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
 		return 1
@@ -128,7 +133,8 @@ func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout
 		return 2
 	}
 	var out bytes.Buffer
-	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply})
+	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply,
+		Summary: stderr, Progress: terminal(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
 		return 1
@@ -145,4 +151,12 @@ func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout
 func isTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminal returns w when it is a terminal (for progress lines), else nil.
+func terminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return w
+	}
+	return nil
 }

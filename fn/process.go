@@ -3,6 +3,7 @@ package fn
 import (
 	"bytes"
 	"io"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -61,7 +62,11 @@ func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report
 	case "plan":
 		planList(rl, settings, r)
 	default:
-		renderList(rl, settings, r)
+		sum := &summary{start: time.Now()}
+		renderList(rl, settings, r, sum, opts.Progress)
+		if opts.Summary != nil {
+			defer sum.write(opts.Summary, "render", r.list)
+		}
 	}
 	if err := write(rl, out, opts, r); err != nil {
 		return nil, err
@@ -94,6 +99,11 @@ type RunOptions struct {
 	// NovaFile, when set, switches the Nova provider config on and
 	// receives the file (nfd-fn render --output nova).
 	NovaFile *[]byte
+	// Summary, when set, receives the one-line summary a render ends with.
+	Summary io.Writer
+	// Progress, when set, receives progress lines as nodes are rendered
+	// (the command line passes stderr when it is a terminal).
+	Progress io.Writer
 	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
 	// as a YAML stream for kubectl apply --server-side (nfd-fn render
 	// --output apply); the results go to ErrorLog only.

@@ -1,6 +1,8 @@
 package fn
 
 import (
+	"io"
+
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
@@ -11,10 +13,14 @@ import (
 // renderList is mode render: the fleet pipeline over the list's objects,
 // the rendered Nodes and NodeFeatureGroup status written back into the
 // list, then lint's checks, explain and the Nova provider config.
-func renderList(rl *krm.ResourceList, s Settings, r *report) {
+func renderList(rl *krm.ResourceList, s Settings, r *report, sum *summary, progressTo io.Writer) {
 	set := readSet(rl, s, r)
 	p := master.Prepare(set, s.Options)
+	if progressTo != nil {
+		p.Progress = progress(progressTo)
+	}
 	fleet := p.Render()
+	sum.count(set, fleet)
 	for i := range fleet.Nodes {
 		writeNode(rl, nodeObject(set, fleet.Nodes[i].Name), &fleet.Nodes[i], s)
 	}
