@@ -50,10 +50,11 @@ func Write(w io.Writer, res *master.NodeResult, traces []engine.RuleTrace, filte
 	return err
 }
 
-// Rule explains one rule's trace as indented text.
+// Rule explains one rule's trace as a tree: the rule, its matchers, their
+// terms and each term's expressions with what they saw on the node, then
+// the rule's outputs.
 func Rule(tr *engine.RuleTrace) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %q: %s\n", tr.Source.Object, tr.Source.Field, tr.Source.RuleName, verdict(tr))
 	for _, m := range tr.Matchers {
 		fmt.Fprintf(&b, "  %s: %s\n", shortField(m.Field, tr.Source.Field), matchWord(m.Matched))
 		for _, t := range m.Terms {
@@ -62,6 +63,53 @@ func Rule(tr *engine.RuleTrace) string {
 	}
 	if tr.Matched {
 		writeOutput(&b, &tr.Output)
+	}
+	return fmt.Sprintf("%s %s %q: %s\n", tr.Source.Object, tr.Source.Field, tr.Source.RuleName, verdict(tr)) + tree(b.String())
+}
+
+// tree draws lines indented by two spaces a level (the first level at two)
+// as a tree with box-drawing branches.
+func tree(indented string) string {
+	lines := strings.Split(strings.TrimSuffix(indented, "\n"), "\n")
+	if indented == "" {
+		return ""
+	}
+	depth := make([]int, len(lines))
+	for i, l := range lines {
+		depth[i] = (len(l)-len(strings.TrimLeft(l, " ")))/2 - 1
+		lines[i] = strings.TrimLeft(l, " ")
+	}
+	// last[i] says line i is the last child of its parent.
+	last := make([]bool, len(lines))
+	for i := range lines {
+		last[i] = true
+		for j := i + 1; j < len(lines) && depth[j] >= depth[i]; j++ {
+			if depth[j] == depth[i] {
+				last[i] = false
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	open := []bool{} // open[k]: the ancestor at depth k has siblings below
+	for i, l := range lines {
+		d := max(depth[i], 0)
+		open = append(open[:min(d, len(open))], make([]bool, max(0, d-len(open)))...)
+		for k := 0; k < d; k++ {
+			if open[k] {
+				b.WriteString("│  ")
+			} else {
+				b.WriteString("   ")
+			}
+		}
+		if last[i] {
+			b.WriteString("└─ ")
+		} else {
+			b.WriteString("├─ ")
+		}
+		b.WriteString(l)
+		b.WriteString("\n")
+		open = append(open[:d], !last[i])
 	}
 	return b.String()
 }
@@ -142,6 +190,9 @@ func writeExpr(b *strings.Builder, e *engine.ExprTrace) {
 	if len(seen) == 0 {
 		seen = []string{"nothing"}
 	}
+	if len(e.Near) > 0 {
+		more += "; closest: " + strings.Join(e.Near, ", ")
+	}
 	fmt.Fprintf(b, "      %s: %s (%s %s%s)\n", expr, result, label, strings.Join(seen, ", "), more)
 }
 
@@ -162,7 +213,11 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 	write("annotations", o.Annotations)
 	write("extendedResources", o.ExtendedResources)
 	for _, t := range o.Taints {
-		fmt.Fprintf(b, "  taint: %s=%s:%s\n", t.Key, t.Value, t.Effect)
+		if t.Value == "" {
+			fmt.Fprintf(b, "  taint: %s:%s\n", t.Key, t.Effect)
+		} else {
+			fmt.Fprintf(b, "  taint: %s=%s:%s\n", t.Key, t.Value, t.Effect)
+		}
 	}
 }
 
