@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
@@ -29,7 +30,7 @@ Flags:
 // nfd-worker would publish for this host.
 func runDiscover(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("discover", discoverUsage, stderr)
-	var o fn.DiscoverOptions
+	var o config.DiscoverOptions
 	fs.StringVar(&o.NodeName, "node-name", "", "node name (default: $NODE_NAME, else the host name)")
 	fs.StringVar(&o.Namespace, "namespace", discover.DefaultNamespace, "namespace of the NodeFeature")
 	fs.StringVar(&o.HostRoot, "host-root", "/", "read sys/, proc/, etc/, boot/, lib/, usr/lib/ and features.d under this directory")
@@ -45,7 +46,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	if len(rest) > 0 {
 		return usageError(fs, "unexpected arguments %q", rest)
 	}
-	o.Sources, o.SkipSources = fn.SplitList(*sources), fn.SplitList(*skip)
+	o.Sources, o.SkipSources = config.SplitList(*sources), config.SplitList(*skip)
 	if o.Arch != "" && !slices.Contains(discover.SupportedArchs(), o.Arch) {
 		return usageError(fs, "unknown --arch %q: want %s", o.Arch, strings.Join(discover.SupportedArchs(), " or "))
 	}
@@ -82,7 +83,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 // configuration and features.d paths are read below it, and no file's
 // contents reach the warnings); the host-name fallback for the node name
 // comes back as a warning.
-func hostDiscover(ctx context.Context, o fn.DiscoverOptions) (*api.NodeFeature, []string, error) {
+func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
 	var note strings.Builder
 	nf, warnings, err := hostDiscoverTo(ctx, o, &note, true)
 	if s := strings.TrimSpace(note.String()); s != "" {
@@ -95,7 +96,7 @@ func hostDiscover(ctx context.Context, o fn.DiscoverOptions) (*api.NodeFeature, 
 // (noted on notes when it falls back to the host name). With confine, the
 // worker configuration and features.d paths name files below the host
 // root; without, files of this machine.
-func hostDiscoverTo(ctx context.Context, o fn.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
+func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
 	opts := discover.Options{HostRoot: o.HostRoot, FeaturesDir: o.FeaturesDir, Namespace: o.Namespace,
 		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, Version: version.Version,
 		WorkerConfigPath: o.WorkerConfig, Confine: confine, NodeName: resolveNodeName(o.NodeName, notes)}

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -78,23 +79,23 @@ var writers = map[string]func(io.Writer, diag.List) error{
 
 // validateOptions reads the settings (nfd-master's among them) from a
 // functionConfig file.
-func validateOptions(path string, stderr io.Writer) (fn.Settings, int) {
+func validateOptions(path string, stderr io.Writer) (config.Settings, int) {
 	return settingsFrom("validate", path, stderr)
 }
 
 // settingsFrom is validateOptions for the subcommand cmd, named in its
 // messages.
-func settingsFrom(cmd, path string, stderr io.Writer) (fn.Settings, int) {
+func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
 	if path == "" {
-		s, _, _ := fn.LoadSettings(nil)
+		s, _, _ := config.LoadSettings(nil)
 		return s, 0
 	}
 	root, err := readConfig(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "nfd-fn %s: %v\n", cmd, err)
-		return fn.Settings{}, 2
+		return config.Settings{}, 2
 	}
-	s, errs, warnings := fn.LoadSettings(root)
+	s, errs, warnings := config.LoadSettings(root)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "%s: warning: %s\n", path, w)
 	}
@@ -102,7 +103,7 @@ func settingsFrom(cmd, path string, stderr io.Writer) (fn.Settings, int) {
 		fmt.Fprintf(stderr, "%s: error: %s\n", path, e)
 	}
 	if len(errs) > 0 {
-		return fn.Settings{}, 2
+		return config.Settings{}, 2
 	}
 	return s, 0
 }

@@ -3,7 +3,7 @@ package cli
 import (
 	"path/filepath"
 
-	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -16,7 +16,7 @@ import (
 // only the staged files) are read too, so that references resolve against
 // every rule file, but only problems in the files under paths are
 // reported. It returns the diagnostics and the number of files checked.
-func validateFiles(paths []string, context string, s fn.Settings) (diag.List, int, error) {
+func validateFiles(paths []string, context string, s config.Settings) (diag.List, int, error) {
 	set := s.NewSet()
 	set.OnlyNFDFiles = true
 	ds, files, err := set.ReadFiles(paths, true)

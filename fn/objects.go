@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -52,7 +53,7 @@ func keepItemNode(it *krm.Item) bool {
 // readSet builds the object set of a ResourceList and reports the items
 // that cannot be read: those that do not parse, and NFD objects that do
 // not decode cleanly.
-func readSet(rl *krm.ResourceList, s Settings, r *report) *objects.Set {
+func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {

@@ -5,6 +5,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -19,7 +20,7 @@ import (
 // with no eligible node) are error results a pipeline can gate on, and
 // the plan itself comes as info results: a summary, one per distinct
 // change and one per workload whose eligible nodes change.
-func planList(rl *krm.ResourceList, s Settings, r *report) {
+func planList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, s, r)
 	r.list = dropWorkloadNotes(r.list)
 	ws, problems := readWorkloads(rl)

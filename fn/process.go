@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 )
 
@@ -41,15 +42,15 @@ func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
 // writes the output list; r may already hold problems met before the list
 // existed (in the files it was read from).
 func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report) (*report, error) {
-	settings, problems := loadConfig(rl.FunctionConfig)
+	settings, problems := config.Load(rl.FunctionConfig)
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
 	}
 	if opts.NovaFile != nil {
-		settings.Nova.enabled, settings.Nova.capture = true, opts.NovaFile
+		settings.Nova.Enabled, settings.Nova.Capture = true, opts.NovaFile
 	}
 	if opts.ApplyNodes {
-		settings.NodeOutput = NodeOutputApply
+		settings.NodeOutput = config.NodeOutputApply
 	}
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)

@@ -3,6 +3,7 @@ package fn
 import (
 	"io"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
@@ -13,7 +14,7 @@ import (
 // renderList is mode render: the fleet pipeline over the list's objects,
 // the rendered Nodes and NodeFeatureGroup status written back into the
 // list, then lint's checks, explain and the Nova provider config.
-func renderList(rl *krm.ResourceList, s Settings, r *report, sum *summary, progressTo io.Writer) {
+func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer) {
 	set := readSet(rl, s, r)
 	p := master.Prepare(set, s.Options)
 	if progressTo != nil {
@@ -46,7 +47,7 @@ func renderList(rl *krm.ResourceList, s Settings, r *report, sum *summary, progr
 // checks, lint's checks and, when the list holds NodeFeatures, the fleet
 // checks; hand-written Nova provider configs in the package are checked
 // against Nova's schema. Items pass through untouched.
-func validateList(rl *krm.ResourceList, s Settings, r *report) {
+func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, s, r)
 	_, findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
 	r.extend(findings)
@@ -57,7 +58,7 @@ func validateList(rl *krm.ResourceList, s Settings, r *report) {
 
 // ignoreSource is where the run's suppressions are written: the
 // functionConfig's ignore field.
-func ignoreSource(rl *krm.ResourceList, s Settings) diag.Diagnostic {
+func ignoreSource(rl *krm.ResourceList, s config.Settings) diag.Diagnostic {
 	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
 	if rl.FunctionConfig != nil {
 		it = &krm.Item{}

@@ -1,4 +1,4 @@
-package fn
+package config
 
 import (
 	"errors"
@@ -114,7 +114,7 @@ type Settings struct {
 	// where they are written.
 	Ignore, IgnoreField string
 	// Nova holds the Nova provider config settings (fn/nova.go).
-	Nova novaSettings
+	Nova NovaSettings
 	// Discover holds the mode discover settings.
 	Discover DiscoverOptions
 }
@@ -129,8 +129,9 @@ func cfgWarning(field, msg string) diag.Diagnostic {
 	return diag.Diagnostic{Severity: diag.Warning, Check: "config", Field: field, Message: msg}
 }
 
-// loadConfig reads the functionConfig (nil means all defaults).
-func loadConfig(n *yaml.Node) (Settings, diag.List) {
+// Load reads the functionConfig (nil means all defaults): decoded from
+// either form, defaulted, validated and compiled into Settings.
+func Load(n *yaml.Node) (Settings, diag.List) {
 	fc, problems := parseFunctionConfig(n)
 	fc.Default()
 	problems = append(problems, fc.Validate()...)
@@ -341,19 +342,6 @@ func setBool(dst *bool, v *bool) {
 	}
 }
 
-// config records a functionConfig problem on the functionConfig object.
-func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
-	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
-	if fc != nil {
-		it = &krm.Item{}
-		it.SetNode(fc)
-	}
-	d.Object = itemRef(it)
-	d.Pos = diag.Position{File: it.File, Index: it.Index}
-	d.Message = "functionConfig: " + d.Message
-	r.extend(diag.List{d})
-}
-
 // instancePattern is the instance name nfd-master accepts at start-up.
 var instancePattern = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
 
@@ -379,3 +367,13 @@ func checkInstance(field, instance string) diag.List {
 func (s Settings) NewSet() *objects.Set {
 	return &objects.Set{NoOpenShiftAlias: !s.OpenShiftAlias}
 }
+
+// The values of the nodeOutput setting.
+const (
+	// NodeOutputPreview writes Nodes as nfd-master leaves them: existing
+	// Nodes patched in place, new ones as local-config previews.
+	NodeOutputPreview = "preview"
+	// NodeOutputApply writes every Node as only what NFD owns on it, for
+	// kubectl apply --server-side.
+	NodeOutputApply = "apply"
+)
