@@ -29,7 +29,7 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 // run is Run, returning the run's diagnostics (the output's results) for
 // callers that report them otherwise (RenderNova).
 func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
-	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, Keep: keepItemNode})
+	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeItemRaw, Keep: keepItemNode})
 	if err != nil {
 		return nil, err
 	}
