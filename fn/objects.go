@@ -41,6 +41,7 @@ func decodeItemRaw(it *krm.Item) bool {
 	}
 	md := &d.Obj.(*api.NodeFeature).Metadata
 	it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
+	d.Lean(it.Raw)
 	it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 	return true
 }

@@ -13,7 +13,7 @@ import (
 func renderList(rl *krm.ResourceList, s Settings, r *report) {
 	set := readSet(rl, s, r)
 	p := master.Prepare(set, s.Options)
-	fleet := p.Render()
+	fleet := p.RenderLean()
 	for i := range fleet.Nodes {
 		writeNode(rl, nodeObject(set, fleet.Nodes[i].Name), &fleet.Nodes[i], s)
 	}

@@ -79,14 +79,32 @@ func (p *Pipeline) NodeNames() []string { return p.names }
 func (p *Pipeline) HasNode(name string) bool { _, ok := p.features[name]; return ok }
 
 // Render renders every node and the groups.
-func (p *Pipeline) Render() *Fleet {
+func (p *Pipeline) Render() *Fleet { return p.render(true) }
+
+// RenderLean is Render without the nodes' merged features in the result
+// (NodeResult.Features is nil): each node's features are let go as soon
+// as the node and its group memberships are rendered, so that memory
+// does not hold every node's features at once.
+func (p *Pipeline) RenderLean() *Fleet { return p.render(false) }
+
+func (p *Pipeline) render(keepFeatures bool) *Fleet {
 	f := &Fleet{Nodes: make([]NodeResult, len(p.names)), Diagnostics: append(diag.List(nil), p.diags...)}
-	parallel.For(len(p.names), func(i int) {
-		f.Nodes[i] = p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
-	})
+	var groups []compiledGroup
 	if p.opts.NodeFeatureGroups {
-		p.renderGroups(f)
+		groups = p.compileGroups(f)
 	}
+	member := make([][]groupMatch, len(p.names))
+	parallel.For(len(p.names), func(i int) {
+		res := p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
+		if p.HasNode(res.Name) {
+			member[i] = matchGroups(groups, &res)
+		}
+		if !keepFeatures {
+			res.Features = nil
+		}
+		f.Nodes[i] = res
+	})
+	f.Groups = groupResults(groups, member)
 	f.fold()
 	return f
 }
@@ -132,7 +150,7 @@ func (p *Pipeline) attachFeatures() {
 				Message: fmt.Sprintf("NodeFeature has no %s label, so nfd-master attaches it to no node", api.NodeNameLabel)})
 			continue
 		}
-		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec})
+		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec, Load: o.LoadSpec})
 	}
 }
 

@@ -43,6 +43,40 @@ func DecodeFast(raw []byte) (d *Decoded, ok bool) {
 	return &Decoded{Class: NFD, Ref: ref, Obj: nf}, true
 }
 
+// Lean lets go of the features of a NodeFeature DecodeFast read from raw,
+// keeping their names (what lint reads of the input's features) and
+// spec.labels: LoadSpec decodes the whole spec again from raw, which must
+// not change, whenever the node is rendered. A fleet then holds one
+// node's features at a time rather than every node's.
+func (d *Decoded) Lean(raw []byte) {
+	nf := d.Obj.(*api.NodeFeature)
+	nf.Spec.Features = api.Features{
+		Flags:      namesOnly(nf.Spec.Features.Flags),
+		Attributes: namesOnly(nf.Spec.Features.Attributes),
+		Instances:  namesOnly(nf.Spec.Features.Instances),
+	}
+	d.LoadSpec = func() *api.NodeFeatureSpec {
+		full, ok := DecodeFast(raw)
+		if !ok {
+			panic("objects: DecodeFast no longer reads a NodeFeature it read before: its text changed")
+		}
+		return &full.Obj.(*api.NodeFeature).Spec
+	}
+}
+
+// namesOnly is m with every value zero.
+func namesOnly[T any](m map[string]T) map[string]T {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]T, len(m))
+	for k := range m {
+		var zero T
+		out[k] = zero
+	}
+	return out
+}
+
 // nodeFeature reads a NodeFeature mapping at column ind.
 func (p *block) nodeFeature(ind int) (*api.NodeFeature, bool) {
 	nf := &api.NodeFeature{}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
 // slowDecode is the general path DecodeFast must agree with: yaml.v3 parses
@@ -183,4 +185,30 @@ func FuzzFastDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkAgrees(t, raw)
 	})
+}
+
+func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
+	raw := []byte(entry(kubectlNodeFeature, 0))
+	full, _ := DecodeFast(raw)
+	d, ok := DecodeFast(raw)
+	if !ok {
+		t.Fatal("DecodeFast fell back")
+	}
+	d.Lean(raw)
+	nf := d.Obj.(*api.NodeFeature)
+	want := full.Obj.(*api.NodeFeature)
+	if got := nf.Spec.Features.Flags["cpu.cpuid"].Elements; got != nil {
+		t.Errorf("lean NodeFeature keeps its elements: %v", got)
+	}
+	for name := range want.Spec.Features.Attributes {
+		if _, ok := nf.Spec.Features.Attributes[name]; !ok {
+			t.Errorf("lean NodeFeature lost the feature name %s", name)
+		}
+	}
+	if got := d.LoadSpec(); !reflect.DeepEqual(got, &want.Spec) {
+		t.Errorf("LoadSpec = %+v, want %+v", got, want.Spec)
+	}
+	if !reflect.DeepEqual(nf.Metadata, want.Metadata) {
+		t.Errorf("lean metadata = %+v, want %+v", nf.Metadata, want.Metadata)
+	}
 }
