@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -100,19 +99,42 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
 		return 1
 	}
-	var out bytes.Buffer
+	out := &stdoutWriter{w: stdout}
 	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr)}
 	if opts.Progress != nil {
 		// A person at a terminal, not kpt or kustomize: end with the summary.
 		opts.Summary = stderr
 	}
-	code, err := fn.Run(input, &out, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
-		return 1
+	code, err := fn.Run(input, out, opts)
+	return out.exit(code, err, "nfd-fn", stderr)
+}
+
+// stdoutWriter streams the output list to stdout and remembers the first
+// write error, so that a failing stdout is reported as such rather than
+// as an error of the run.
+type stdoutWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stdoutWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
 	}
-	if _, err := stdout.Write(out.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", err)
+	n, err := s.w.Write(p)
+	s.err = err
+	return n, err
+}
+
+// exit reports the run's error (prefix names the command) and returns the
+// exit code.
+func (s *stdoutWriter) exit(code int, err error, prefix string, stderr io.Writer) int {
+	switch {
+	case s.err != nil:
+		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", s.err)
+		return 1
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
 		return 1
 	}
 	return code
@@ -132,18 +154,10 @@ func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout
 		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
 		return 2
 	}
-	var out bytes.Buffer
-	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply,
+	out := &stdoutWriter{w: stdout}
+	code, err := fn.RunFiles(paths, stdin, fc, out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply,
 		Summary: stderr, Progress: terminal(stderr)})
-	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
-		return 1
-	}
-	if _, err := stdout.Write(out.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", err)
-		return 1
-	}
-	return code
+	return out.exit(code, err, "nfd-fn render", stderr)
 }
 
 // isTerminal reports whether r is a terminal, where nobody will pipe a

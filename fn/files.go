@@ -1,7 +1,6 @@
 package fn
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 
@@ -23,7 +22,7 @@ const StdinPath = "-"
 // functionConfig, and the output is the ResourceList stdin mode writes.
 // Documents that are not objects nfd-fn reads are skipped with an info
 // result; errors name file:line:col on ErrorLog. "-" reads stdin.
-func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out *bytes.Buffer, opts RunOptions) (int, error) {
+func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer, opts RunOptions) (int, error) {
 	docs, found, err := readFiles(paths, stdin)
 	if err != nil {
 		return 1, err

@@ -1,8 +1,8 @@
 package fn
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -45,8 +45,7 @@ var novaHeader = []string{
 // among them.
 func RenderNova(input []byte, opts RunOptions) (file []byte, diags diag.List, code int, err error) {
 	opts.NovaFile = &file
-	var out bytes.Buffer
-	r, err := run(input, &out, opts)
+	r, err := run(input, io.Discard, opts)
 	if err != nil {
 		return nil, nil, 1, err
 	}

@@ -32,6 +32,21 @@ func decodeItem(it *krm.Item) {
 	it.Decoded = d
 }
 
+// decodeItemRaw decodes a NodeFeature item straight from its text when it
+// is in the plain block layout kubectl and nfd-worker write
+// (objects.DecodeFast); anything else is left to decodeItem.
+func decodeItemRaw(it *krm.Item) bool {
+	d, ok := objects.DecodeFast(it.Raw)
+	if !ok {
+		return false
+	}
+	md := &d.Obj.(*api.NodeFeature).Metadata
+	it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
+	d.Lean(it.Raw)
+	it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
+	return true
+}
+
 // keepItemNode keeps the trees of the items nfd-fn may rewrite: those
 // holding Nodes or NodeFeatureGroups. The trees of the others are let go,
 // the decoded item's references included, to hold memory flat on large

@@ -1,7 +1,6 @@
 package fn
 
 import (
-	"bytes"
 	"io"
 	"time"
 
@@ -20,7 +19,7 @@ const NodePathPrefix = "nodes/"
 // exit code: 1 when any error result was produced. The output always holds
 // every input item and every result; only an unreadable input fails early,
 // with an error and no output.
-func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
+func Run(input []byte, out io.Writer, opts RunOptions) (int, error) {
 	r, err := run(input, out, opts)
 	if err != nil {
 		return 1, err
@@ -30,8 +29,8 @@ func Run(input []byte, out *bytes.Buffer, opts RunOptions) (int, error) {
 
 // run is Run, returning the run's diagnostics (the output's results) for
 // callers that report them otherwise (RenderNova).
-func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
-	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, Keep: keepItemNode})
+func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
+	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeItemRaw, Keep: keepItemNode})
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +40,7 @@ func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
 // process runs the mode the functionConfig asks for on a read list and
 // writes the output list; r may already hold problems met before the list
 // existed (in the files it was read from).
-func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report) (*report, error) {
+func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*report, error) {
 	settings, problems := config.Load(rl.FunctionConfig)
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
@@ -80,7 +79,7 @@ func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report
 
 // write writes the output: the ResourceList, or with ApplyNodes the
 // apply-ready Nodes alone.
-func write(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report) error {
+func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) error {
 	if !opts.ApplyNodes {
 		return rl.Write(out, Results(r.list))
 	}

@@ -20,7 +20,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	if progressTo != nil {
 		p.Progress = progress(progressTo)
 	}
-	fleet := p.Render()
+	fleet := p.RenderLean()
 	sum.count(set, fleet)
 	for i := range fleet.Nodes {
 		writeNode(rl, nodeObject(set, fleet.Nodes[i].Name), &fleet.Nodes[i], s)

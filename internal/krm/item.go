@@ -58,15 +58,30 @@ func (it *Item) SetNode(n *yaml.Node) {
 	it.Name = ScalarAt(md, "name")
 	it.Namespace = ScalarAt(md, "namespace")
 	ann := MapAt(md, "annotations")
-	it.File = ScalarAt(ann, kioutil.PathAnnotation)
+	it.setPlace(ScalarAt(ann, kioutil.PathAnnotation), ScalarAt(ann, kioutil.LegacyPathAnnotation),
+		ScalarAt(ann, kioutil.IndexAnnotation), ScalarAt(ann, kioutil.LegacyIndexAnnotation))
+}
+
+// SetIdentity records the identity of an item decoded without a tree (see
+// ReadOptions.DecodeRaw), as SetNode reads it from a tree: annotations
+// are the object's metadata.annotations.
+func (it *Item) SetIdentity(apiVersion, kind, name, namespace string, annotations map[string]string) {
+	it.APIVersion, it.Kind, it.Name, it.Namespace = apiVersion, kind, name, namespace
+	it.setPlace(annotations[kioutil.PathAnnotation], annotations[kioutil.LegacyPathAnnotation],
+		annotations[kioutil.IndexAnnotation], annotations[kioutil.LegacyIndexAnnotation])
+}
+
+// setPlace records the path and index annotations, the current ones
+// before the legacy ones.
+func (it *Item) setPlace(path, legacyPath, index, legacyIndex string) {
+	it.File = path
 	if it.File == "" {
-		it.File = ScalarAt(ann, kioutil.LegacyPathAnnotation)
+		it.File = legacyPath
 	}
-	idx := ScalarAt(ann, kioutil.IndexAnnotation)
-	if idx == "" {
-		idx = ScalarAt(ann, kioutil.LegacyIndexAnnotation)
+	if index == "" {
+		index = legacyIndex
 	}
-	it.Index, _ = strconv.Atoi(idx)
+	it.Index, _ = strconv.Atoi(index)
 }
 
 // Tree returns the item's parsed tree, parsing Raw again (and keeping the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -64,14 +65,27 @@ func (l Limits) withDefaults() Limits {
 }
 
 // ReadInput reads all of r, refusing more than limit bytes (DefaultMaxBytes
-// when limit is 0) without reading further.
+// when limit is 0) without reading further. A regular file (stdin
+// redirected from one) is read into a buffer of its size, not one grown
+// by doubling, which would hold up to twice the input at its peak.
 func ReadInput(r io.Reader, limit int) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	data, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return nil, err
+	data := make([]byte, 0, min(sizeHint(r), limit)+1)
+	lr := io.LimitReader(r, int64(limit)+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := lr.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if len(data) > limit {
 		return nil, fmt.Errorf("%w: the input is larger than %d bytes", ErrLimit, limit)
@@ -117,4 +131,21 @@ func (w *treeWalk) walk(n *yaml.Node, depth int, viaAlias bool) error {
 		}
 	}
 	return nil
+}
+
+// sizeHint is what is left to read of r when it is a regular file, else 0.
+func sizeHint(r io.Reader) int {
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return 0
+	}
+	off, err := f.Seek(0, io.SeekCurrent)
+	if err != nil || off > info.Size() {
+		return 0
+	}
+	return int(info.Size() - off)
 }

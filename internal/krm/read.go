@@ -41,6 +41,14 @@ type ReadOptions struct {
 	// Decode, when set, is called once for every item that parsed, in
 	// parallel, to set Item.Decoded.
 	Decode func(*Item)
+	// DecodeRaw, when set, is tried first on every item the fast splitter
+	// cut, in parallel: it decodes the item straight from Raw, without a
+	// tree, setting Decoded and the identity (Item.SetIdentity), and
+	// reports whether it did. When it did, the item is neither parsed nor
+	// given to Decode; its Node stays nil (Item.Tree parses Raw when
+	// asked). It must read only what a tree within Limits.MaxDepth would
+	// hold; it is not used below a MaxDepth of 64.
+	DecodeRaw func(*Item) bool
 	// Keep, when set, says which items keep their Node after Decode; the
 	// others drop it to hold memory flat (Item.Tree parses it again).
 	// Without Keep every Node is kept.
@@ -141,6 +149,9 @@ func readFast(sp split, opts ReadOptions) (rl *ResourceList, why, err error) {
 // parse parses a raw item, checks it against the limits and decodes it.
 // It returns false when the item is not YAML on its own.
 func (it *Item) parse(opts ReadOptions) bool {
+	if opts.DecodeRaw != nil && opts.Limits.MaxDepth >= 64 && opts.DecodeRaw(it) {
+		return true
+	}
 	n, err := parseChunk(it.Raw)
 	if err != nil {
 		it.ParseErr = relineError(err, it.Line)

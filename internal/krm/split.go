@@ -47,18 +47,18 @@ func splitDocument(data []byte) (sp split, ok bool) {
 	if hasOddLineBreak(data) {
 		return split{}, false
 	}
-	lines := splitLines(data)
-	i := skipPreamble(lines)
-	for i < len(lines) {
-		if isBlankOrComment(lines[i]) {
-			i++
+	off, line := skipPreamble(data)
+	for off < len(data) {
+		l := lineAt(data, off)
+		if isBlankOrComment(l) {
+			off, line = off+len(l), line+1
 			continue
 		}
-		key, rest, isKey := topLevelKey(lines[i])
+		key, rest, isKey := topLevelKey(l)
 		if !isKey {
 			return split{}, false
 		}
-		end, good := sectionEnd(lines, i+1)
+		end, endLine, good := sectionEnd(data, off+len(l), line+1)
 		if !good {
 			return split{}, false
 		}
@@ -66,16 +66,16 @@ func splitDocument(data []byte) (sp split, ok bool) {
 			if !isBlankOrComment(rest) {
 				return split{}, false // flow style, a scalar, an anchor or a tag
 			}
-			items, indent, good := splitItems(lines[i+1:end], i+2)
+			items, indent, good := splitItems(data[off+len(l):end], line+1)
 			if !good {
 				return split{}, false
 			}
 			sp.items, sp.indent = items, indent
-			sp.sections = append(sp.sections, section{key: key, line: i + 1})
+			sp.sections = append(sp.sections, section{key: key, line: line})
 		} else {
-			sp.sections = append(sp.sections, section{key: key, raw: join(lines[i:end]), line: i + 1})
+			sp.sections = append(sp.sections, section{key: key, raw: data[off:end:end], line: line})
 		}
-		i = end
+		off, line = end, endLine
 	}
 	if len(sp.sections) == 0 {
 		return split{}, false // empty: let the full parser say so
@@ -83,21 +83,32 @@ func splitDocument(data []byte) (sp split, ok bool) {
 	return sp, true
 }
 
-// skipPreamble returns the index of the first line after leading blank
-// lines, comments and at most one bare "---" document marker.
-func skipPreamble(lines [][]byte) int {
-	i, markers := 0, 0
-	for i < len(lines) {
+// lineAt is the line of data starting at off, its '\n' included.
+func lineAt(data []byte, off int) []byte {
+	if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+		return data[off : off+i+1 : off+i+1]
+	}
+	return data[off:len(data):len(data)]
+}
+
+// skipPreamble returns the offset and 1-based number of the first line
+// after leading blank lines, comments and at most one bare "---" document
+// marker.
+func skipPreamble(data []byte) (off, line int) {
+	markers := 0
+	line = 1
+	for off < len(data) {
+		l := lineAt(data, off)
 		switch {
-		case isBlankOrComment(lines[i]):
-		case isDocStart(lines[i]) && markers == 0:
+		case isBlankOrComment(l):
+		case isDocStart(l) && markers == 0:
 			markers++
 		default:
-			return i
+			return off, line
 		}
-		i++
+		off, line = off+len(l), line+1
 	}
-	return i
+	return off, line
 }
 
 // isDocStart recognises a "---" line with nothing after it but a comment.
@@ -112,23 +123,26 @@ func isDocStart(line []byte) bool {
 	return isBlankOrComment(rest)
 }
 
-// sectionEnd returns the index of the line that starts the next top-level
-// key at or after from, or len(lines). Lines in between must be indented,
-// blank, comments or column-0 sequence entries; anything else in column 0
-// (a "? " key, a quoted scalar's continuation, "...", a tab) is not
-// understood and gives ok=false.
-func sectionEnd(lines [][]byte, from int) (end int, ok bool) {
-	for end = from; end < len(lines); end++ {
-		line := lines[end]
+// sectionEnd returns the offset (and line number) of the line that starts
+// the next top-level key at or after offset from (line number fromLine),
+// or the end of data. Lines in between must be indented, blank, comments
+// or column-0 sequence entries; anything else in column 0 (a "? " key, a
+// quoted scalar's continuation, "...", a tab) is not understood and gives
+// ok=false.
+func sectionEnd(data []byte, from, fromLine int) (end, endLine int, ok bool) {
+	end, endLine = from, fromLine
+	for end < len(data) {
+		l := lineAt(data, end)
 		switch {
-		case isBlankOrComment(line), line[0] == ' ', isSeqEntry(line):
-		case startsTopLevelKey(line):
-			return end, true
+		case isBlankOrComment(l), l[0] == ' ', isSeqEntry(l):
+		case startsTopLevelKey(l):
+			return end, endLine, true
 		default:
-			return 0, false
+			return 0, 0, false
 		}
+		end, endLine = end+len(l), endLine+1
 	}
-	return end, true
+	return end, endLine, true
 }
 
 // isSeqEntry recognises "-" followed by a space or the line end.
@@ -136,7 +150,7 @@ func isSeqEntry(b []byte) bool {
 	return len(b) > 0 && b[0] == '-' && (len(b) == 1 || b[1] == ' ' || b[1] == '\n' || b[1] == '\r')
 }
 
-// hasOddLineBreak reports a line break that splitLines does not cut on
+// hasOddLineBreak reports a line break that the splitter does not cut on
 // but YAML does: a CR not followed by LF, NEL, LS or PS.
 func hasOddLineBreak(data []byte) bool {
 	for rest := data; ; {
@@ -157,37 +171,39 @@ func hasOddLineBreak(data []byte) bool {
 	return false
 }
 
-// splitItems cuts the lines of a block sequence, the first of which is
+// splitItems cuts seg, the lines of a block sequence whose first line is
 // input line first, into items. Every item starts with "- " at the
 // sequence's indentation; deeper lines belong to it.
-func splitItems(lines [][]byte, first int) (items []chunk, indent int, ok bool) {
+func splitItems(seg []byte, first int) (items []chunk, indent int, ok bool) {
 	indent = -1
-	start := -1
-	for j, line := range lines {
-		if isBlankOrComment(line) {
-			continue
-		}
-		sp := leadingSpaces(line)
-		if indent < 0 {
-			indent = sp
-		}
-		if sp < indent {
-			return nil, 0, false
-		}
-		if sp == indent {
-			if !isSeqEntry(line[sp:]) {
+	start, startLine := -1, 0
+	line := first
+	for off := 0; off < len(seg); {
+		l := lineAt(seg, off)
+		if !isBlankOrComment(l) {
+			sp := leadingSpaces(l)
+			if indent < 0 {
+				indent = sp
+			}
+			switch {
+			case sp < indent:
+				return nil, 0, false
+			case sp == indent:
+				if !isSeqEntry(l[sp:]) {
+					return nil, 0, false
+				}
+				if start >= 0 {
+					items = append(items, chunk{raw: seg[start:off:off], line: startLine})
+				}
+				start, startLine = off, line
+			case start < 0:
 				return nil, 0, false
 			}
-			if start >= 0 {
-				items = append(items, chunk{raw: join(lines[start:j]), line: first + start})
-			}
-			start = j
-		} else if start < 0 {
-			return nil, 0, false
 		}
+		off, line = off+len(l), line+1
 	}
 	if start >= 0 {
-		items = append(items, chunk{raw: join(lines[start:]), line: first + start})
+		items = append(items, chunk{raw: seg[start:len(seg):len(seg)], line: startLine})
 	}
 	if indent < 0 {
 		indent = 0
@@ -225,16 +241,6 @@ func splitLines(data []byte) [][]byte {
 		data = data[i+1:]
 	}
 	return lines
-}
-
-// join returns the contiguous bytes spanned by consecutive lines (they are
-// sub-slices of one buffer, so no copy is made).
-func join(lines [][]byte) []byte {
-	if len(lines) == 0 {
-		return nil
-	}
-	first, last := lines[0], lines[len(lines)-1]
-	return first[:cap(first)-cap(last)+len(last)]
 }
 
 func leadingSpaces(line []byte) int {

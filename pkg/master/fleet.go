@@ -55,6 +55,8 @@ type Pipeline struct {
 	// Progress, when set, is called as nodes are rendered with the number
 	// done and the total (from several goroutines, never concurrently).
 	Progress func(done, total int)
+	mu       sync.Mutex
+	done     int
 }
 
 // Prepare compiles the set's rules and attaches its NodeFeatures and Node
@@ -83,22 +85,44 @@ func (p *Pipeline) NodeNames() []string { return p.names }
 func (p *Pipeline) HasNode(name string) bool { _, ok := p.features[name]; return ok }
 
 // Render renders every node and the groups.
-func (p *Pipeline) Render() *Fleet {
-	f := &Fleet{Nodes: make([]NodeResult, len(p.names)), Diagnostics: append(diag.List(nil), p.diags...)}
-	var mu sync.Mutex
-	done := 0
-	parallel.For(len(p.names), func(i int) {
-		f.Nodes[i] = p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
-		if p.Progress != nil {
-			mu.Lock()
-			done++
-			p.Progress(done, len(p.names))
-			mu.Unlock()
-		}
-	})
-	if p.opts.NodeFeatureGroups {
-		p.renderGroups(f)
+func (p *Pipeline) Render() *Fleet { return p.render(true) }
+
+// progress reports one more node rendered, when Progress is set.
+func (p *Pipeline) progress(total int) {
+	if p.Progress == nil {
+		return
 	}
+	p.mu.Lock()
+	p.done++
+	p.Progress(p.done, total)
+	p.mu.Unlock()
+}
+
+// RenderLean is Render without the nodes' merged features in the result
+// (NodeResult.Features is nil): each node's features are let go as soon
+// as the node and its group memberships are rendered, so that memory
+// does not hold every node's features at once.
+func (p *Pipeline) RenderLean() *Fleet { return p.render(false) }
+
+func (p *Pipeline) render(keepFeatures bool) *Fleet {
+	f := &Fleet{Nodes: make([]NodeResult, len(p.names)), Diagnostics: append(diag.List(nil), p.diags...)}
+	var groups []compiledGroup
+	if p.opts.NodeFeatureGroups {
+		groups = p.compileGroups(f)
+	}
+	member := make([][]groupMatch, len(p.names))
+	parallel.For(len(p.names), func(i int) {
+		res := p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
+		if p.HasNode(res.Name) {
+			member[i] = matchGroups(groups, &res)
+		}
+		if !keepFeatures {
+			res.Features = nil
+		}
+		f.Nodes[i] = res
+		p.progress(len(p.names))
+	})
+	f.Groups = groupResults(groups, member)
 	f.fold()
 	return f
 }
@@ -144,7 +168,7 @@ func (p *Pipeline) attachFeatures() {
 				Message: fmt.Sprintf("NodeFeature has no %s label, so nfd-master attaches it to no node", api.NodeNameLabel)})
 			continue
 		}
-		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec})
+		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec, Load: o.LoadSpec})
 	}
 }
 

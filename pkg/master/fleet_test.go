@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -582,5 +583,28 @@ func TestEveryCheckTheMasterReportsIsInTheCatalogue(t *testing.T) {
 	if len(missing) > 0 {
 		sort.Strings(missing)
 		t.Errorf("checks reported by pkg/master but missing from diag.Checks (SARIF shows them without a description): %v", missing)
+	}
+}
+
+func TestRenderLeanLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
+	want := Render(readSet(t, fleetInput()...), groupsOn())
+	for i := range want.Nodes {
+		want.Nodes[i].Features = nil
+	}
+	lean := readSet(t, fleetInput()...)
+	var loads atomic.Int32
+	for i := range lean.Features {
+		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
+		lean.Features[i].LoadSpec = func() *api.NodeFeatureSpec {
+			loads.Add(1)
+			return &readSet(t, fleetInput()...).Features[i].Obj.Spec
+		}
+	}
+	got := Prepare(lean, groupsOn()).RenderLean()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("lean render differs:\n%+v\nwant\n%+v", got.Nodes, want.Nodes)
+	}
+	if n := int(loads.Load()); n != len(lean.Features) {
+		t.Errorf("specs loaded %d times, want once per NodeFeature (%d)", n, len(lean.Features))
 	}
 }

@@ -3,18 +3,23 @@ package master
 import (
 	"fmt"
 
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 )
 
-// renderGroups evaluates every NodeFeatureGroup the way nfd-master does:
-// on a fresh merge of each node's NodeFeatures (so rule.matched written by
-// NodeFeatureRules is not visible, only vars of the group's own earlier
-// rules), skipping nodes with no NodeFeature, and recording each member
-// by the node name its system.name feature reports ("" when it has none,
-// as nfd-master does).
-func (p *Pipeline) renderGroups(f *Fleet) {
+// compiledGroup is a NodeFeatureGroup in use, compiled.
+type compiledGroup struct {
+	group *objects.Object[*api.NodeFeatureGroup]
+	cg    *engine.Group
+}
+
+// compileGroups compiles the NodeFeatureGroups in use, in input order,
+// adding their compile diagnostics to the fleet's.
+func (p *Pipeline) compileGroups(f *Fleet) []compiledGroup {
+	var out []compiledGroup
 	for i := range p.set.Groups {
 		g := &p.set.Groups[i]
 		if !g.Used() {
@@ -22,29 +27,60 @@ func (p *Pipeline) renderGroups(f *Fleet) {
 		}
 		cg, diags := engine.CompileGroup(g.Obj)
 		f.Diagnostics = append(f.Diagnostics, WithChecks(diags)...)
-		gr := GroupResult{Group: g, Members: []string{}}
-		seen := map[string]bool{}
-		for n := range f.Nodes {
-			node := &f.Nodes[n]
-			if !p.HasNode(node.Name) {
-				continue
-			}
-			ok, errs := cg.Matches(node.Features)
-			node.GroupErrors = append(node.GroupErrors, errs...)
-			if !ok {
-				continue
-			}
-			name := memberName(node.Features)
-			if name == "" {
-				node.Problems = append(node.Problems, unnamedMember(cg.Ref()))
-			}
-			if !seen[name] {
-				seen[name] = true
-				gr.Members = append(gr.Members, name)
-			}
-		}
-		f.Groups = append(f.Groups, gr)
+		out = append(out, compiledGroup{group: g, cg: cg})
 	}
+	return out
+}
+
+// groupMatch says whether a node is a member of a group, and the name
+// it is listed under.
+type groupMatch struct {
+	member bool
+	name   string
+}
+
+// matchGroups evaluates every group on one rendered node the way
+// nfd-master does: on a fresh merge of the node's NodeFeatures (so
+// rule.matched written by NodeFeatureRules is not visible, only vars of
+// the group's own earlier rules), recording each member by the node name
+// its system.name feature reports ("" when it has none, as nfd-master
+// does). Nodes with no NodeFeature are not evaluated.
+func matchGroups(groups []compiledGroup, node *NodeResult) []groupMatch {
+	if len(groups) == 0 {
+		return nil
+	}
+	out := make([]groupMatch, len(groups))
+	for g, cg := range groups {
+		ok, errs := cg.cg.Matches(node.Features)
+		node.GroupErrors = append(node.GroupErrors, errs...)
+		if !ok {
+			continue
+		}
+		name := memberName(node.Features)
+		if name == "" {
+			node.Problems = append(node.Problems, unnamedMember(cg.cg.Ref()))
+		}
+		out[g] = groupMatch{member: true, name: name}
+	}
+	return out
+}
+
+// groupResults lists each group's members in node order, each name once.
+func groupResults(groups []compiledGroup, member [][]groupMatch) []GroupResult {
+	var out []GroupResult
+	for g, cg := range groups {
+		gr := GroupResult{Group: cg.group, Members: []string{}}
+		seen := map[string]bool{}
+		for _, m := range member {
+			if m == nil || !m[g].member || seen[m[g].name] {
+				continue
+			}
+			seen[m[g].name] = true
+			gr.Members = append(gr.Members, m[g].name)
+		}
+		out = append(out, gr)
+	}
+	return out
 }
 
 // memberName is the name nfd-master records for a member: the node name

@@ -11,6 +11,18 @@ import (
 type NodeFeatureObject struct {
 	Ref  diag.ObjectRef
 	Spec *api.NodeFeatureSpec
+	// Load, when set, decodes the spec anew each time the node is
+	// rendered (Spec is then not read): the set keeps only the object's
+	// metadata, so that the features of every node are not alive at once.
+	Load func() *api.NodeFeatureSpec
+}
+
+// spec is the object's spec, decoded anew when it has a loader.
+func (o *NodeFeatureObject) spec() *api.NodeFeatureSpec {
+	if o.Load != nil {
+		return o.Load()
+	}
+	return o.Spec
 }
 
 // mergedFeatures is the result of merging a node's NodeFeature objects.
@@ -39,6 +51,7 @@ func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject) merged
 	})
 	m := mergedFeatures{labels: map[string]string{}, labelSource: map[string]diag.ObjectRef{}}
 	for i, obj := range sorted {
+		obj.Spec = obj.spec()
 		if i == 0 {
 			if len(sorted) == 1 {
 				m.features = &obj.Spec.Features

@@ -46,6 +46,8 @@ type Decoded struct {
 	// Alias marks an NFD object written in an alias API group (the
 	// OpenShift NFD operator's), decoded as its upstream kind.
 	Alias bool
+	// LoadSpec is set by Lean.
+	LoadSpec func() *api.NodeFeatureSpec
 }
 
 // Decode reads one document (a mapping node). It never fails: what is
@@ -122,7 +124,7 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 		switch obj := d.Obj.(type) {
 		case *api.NodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
-			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj, Origin: o, Rejected: rejected})
+			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj, Origin: o, Rejected: rejected, LoadSpec: d.LoadSpec})
 		case *api.NodeFeatureRule:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Rules))...)
 			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{Obj: obj, Origin: o, Rejected: rejected})

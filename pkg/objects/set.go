@@ -65,6 +65,9 @@ type Object[T any] struct {
 	// Superseded marks an object a later one of the same kind, namespace
 	// and name replaces, as applying the input in order would.
 	Superseded bool
+	// LoadSpec, set on a lean NodeFeature (Decoded.Lean), decodes its
+	// spec anew; Obj then holds only the names of its features.
+	LoadSpec func() *api.NodeFeatureSpec
 }
 
 // Used reports whether the object takes part in rendering: it decoded

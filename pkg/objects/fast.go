@@ -1,0 +1,362 @@
+package objects
+
+import (
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+)
+
+// DecodeFast decodes a NodeFeature straight from its text, without a YAML
+// tree, when the text is in the plain block style kubectl and nfd-worker
+// write (see block) and decodes cleanly. raw is one document (a mapping
+// at column 0) or one block sequence entry ("- apiVersion: ..." at any
+// indentation, as a ResourceList item is). ok is false for anything else:
+// another kind, input outside the block subset, or anything the strict
+// decoder would report. The caller then decodes the parsed tree with
+// Decode, which finds the same object or says what is wrong, with field
+// paths and positions; DecodeFast never computes either.
+func DecodeFast(raw []byte) (d *Decoded, ok bool) {
+	var p block
+	p.start(raw)
+	if p.bad || p.ind < 0 {
+		return nil, false
+	}
+	var nf *api.NodeFeature
+	if isDash(p.line()) {
+		ind := p.ind
+		ok = p.sequence(ind, func(v value) bool {
+			if v.kind != vMap {
+				return false
+			}
+			nf, ok = p.nodeFeature(v.ind)
+			return ok
+		})
+	} else if p.ind == 0 {
+		nf, ok = p.nodeFeature(0)
+	}
+	if !ok || p.bad || p.ind >= 0 || nf == nil {
+		return nil, false
+	}
+	if nf.APIVersion != api.APIVersion || nf.Kind != api.KindNodeFeature {
+		return nil, false
+	}
+	ref := diag.ObjectRef{APIVersion: nf.APIVersion, Kind: nf.Kind, Namespace: nf.Metadata.Namespace, Name: nf.Metadata.Name}
+	return &Decoded{Class: NFD, Ref: ref, Obj: nf}, true
+}
+
+// Lean lets go of the features of a NodeFeature DecodeFast read from raw,
+// keeping their names (what lint reads of the input's features) and
+// spec.labels: LoadSpec decodes the whole spec again from raw, which must
+// not change, whenever the node is rendered. A fleet then holds one
+// node's features at a time rather than every node's.
+func (d *Decoded) Lean(raw []byte) {
+	nf := d.Obj.(*api.NodeFeature)
+	nf.Spec.Features = api.Features{
+		Flags:      namesOnly(nf.Spec.Features.Flags),
+		Attributes: namesOnly(nf.Spec.Features.Attributes),
+		Instances:  namesOnly(nf.Spec.Features.Instances),
+	}
+	d.LoadSpec = func() *api.NodeFeatureSpec {
+		full, ok := DecodeFast(raw)
+		if !ok {
+			panic("objects: DecodeFast no longer reads a NodeFeature it read before: its text changed")
+		}
+		return &full.Obj.(*api.NodeFeature).Spec
+	}
+}
+
+// namesOnly is m with every value zero.
+func namesOnly[T any](m map[string]T) map[string]T {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]T, len(m))
+	for k := range m {
+		var zero T
+		out[k] = zero
+	}
+	return out
+}
+
+// nodeFeature reads a NodeFeature mapping at column ind.
+func (p *block) nodeFeature(ind int) (*api.NodeFeature, bool) {
+	nf := &api.NodeFeature{}
+	var seen fieldSet
+	ok := p.mapping(ind, func(k []byte, v value) bool {
+		switch string(k) {
+		case "apiVersion":
+			return seen.once(0) && p.str(v, &nf.APIVersion)
+		case "kind":
+			return seen.once(1) && p.str(v, &nf.Kind)
+		case "metadata":
+			return seen.once(2) && p.meta(v, &nf.Metadata)
+		case "spec":
+			return seen.once(3) && p.nodeFeatureSpec(v, &nf.Spec)
+		case "status":
+			return seen.once(4) && p.skip(v, 1)
+		}
+		return false
+	})
+	return nf, ok
+}
+
+// fieldSet records the fields of a struct already read: the strict
+// decoder refuses a field given twice.
+type fieldSet uint32
+
+func (s *fieldSet) once(i uint) bool {
+	if *s&(1<<i) != 0 {
+		return false
+	}
+	*s |= 1 << i
+	return true
+}
+
+// str reads a string field: a quoted scalar, a plain one that YAML reads
+// as a string, or null (the empty string).
+func (p *block) str(v value, out *string) bool {
+	switch v.kind {
+	case vNull:
+		*out = ""
+		return true
+	case vScalar:
+		if v.quoted {
+			*out = string(v.tok)
+			return true
+		}
+		null, str := plainTag(v.tok)
+		switch {
+		case null:
+			*out = ""
+			return true
+		case str:
+			*out = string(v.tok)
+			return true
+		}
+	}
+	return false
+}
+
+// isNull reports a null value: empty, or a plain null scalar.
+func isNull(v value) bool {
+	if v.kind == vNull {
+		return true
+	}
+	if v.kind != vScalar || v.quoted {
+		return false
+	}
+	null, _ := plainTag(v.tok)
+	return null
+}
+
+// meta reads object metadata: the fields nfd-fn uses, and every other
+// field of Kubernetes metadata accepted unread.
+func (p *block) meta(v value, md *api.ObjectMeta) bool {
+	if isNull(v) || v.kind == vEmptyMap {
+		return true
+	}
+	if v.kind != vMap {
+		return false
+	}
+	var seen fieldSet
+	var other []string
+	ignored := md.IgnoredFields()
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		switch string(k) {
+		case "name":
+			return seen.once(0) && p.str(sub, &md.Name)
+		case "namespace":
+			return seen.once(1) && p.str(sub, &md.Namespace)
+		case "labels":
+			return seen.once(2) && p.stringMap(sub, &md.Labels)
+		case "annotations":
+			return seen.once(3) && p.stringMap(sub, &md.Annotations)
+		}
+		if !ignored[string(k)] {
+			return false
+		}
+		for _, o := range other {
+			if o == string(k) {
+				return false
+			}
+		}
+		other = append(other, string(k))
+		return p.skip(sub, 1)
+	})
+}
+
+// stringMap reads a map of strings.
+func (p *block) stringMap(v value, out *map[string]string) bool {
+	switch {
+	case isNull(v):
+		*out = nil
+		return true
+	case v.kind == vEmptyMap:
+		*out = map[string]string{}
+		return true
+	case v.kind != vMap:
+		return false
+	}
+	m := make(map[string]string, p.entries(v.ind))
+	*out = m
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		if _, dup := m[string(k)]; dup {
+			return false
+		}
+		var s string
+		if !p.str(sub, &s) {
+			return false
+		}
+		m[string(k)] = s
+		return true
+	})
+}
+
+func (p *block) nodeFeatureSpec(v value, spec *api.NodeFeatureSpec) bool {
+	if isNull(v) || v.kind == vEmptyMap {
+		return true
+	}
+	if v.kind != vMap {
+		return false
+	}
+	var seen fieldSet
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		switch string(k) {
+		case "features":
+			return seen.once(0) && p.features(sub, &spec.Features)
+		case "labels":
+			return seen.once(1) && p.stringMap(sub, &spec.Labels)
+		}
+		return false
+	})
+}
+
+func (p *block) features(v value, f *api.Features) bool {
+	if isNull(v) || v.kind == vEmptyMap {
+		return true
+	}
+	if v.kind != vMap {
+		return false
+	}
+	var seen fieldSet
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		switch string(k) {
+		case "flags":
+			return seen.once(0) && featureMap(p, sub, &f.Flags, (*block).flagSet)
+		case "attributes":
+			return seen.once(1) && featureMap(p, sub, &f.Attributes, (*block).attributeSet)
+		case "instances":
+			return seen.once(2) && featureMap(p, sub, &f.Instances, (*block).instanceSet)
+		}
+		return false
+	})
+}
+
+// featureMap reads a map of feature sets, each with read.
+func featureMap[T any](p *block, v value, out *map[string]T, read func(*block, value, *T) bool) bool {
+	switch {
+	case isNull(v):
+		*out = nil
+		return true
+	case v.kind == vEmptyMap:
+		*out = map[string]T{}
+		return true
+	case v.kind != vMap:
+		return false
+	}
+	m := map[string]T{}
+	*out = m
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		if _, dup := m[string(k)]; dup {
+			return false
+		}
+		var t T
+		if !read(p, sub, &t) {
+			return false
+		}
+		m[string(k)] = t
+		return true
+	})
+}
+
+// elements reads the one field of a feature set, "elements", with read.
+func (p *block) elements(v value, read func(value) bool) bool {
+	if isNull(v) || v.kind == vEmptyMap {
+		return true
+	}
+	if v.kind != vMap {
+		return false
+	}
+	var seen fieldSet
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		return string(k) == "elements" && seen.once(0) && read(sub)
+	})
+}
+
+func (p *block) flagSet(v value, out *api.FlagFeatureSet) bool {
+	return p.elements(v, func(v value) bool {
+		switch {
+		case isNull(v):
+			out.Elements = nil
+			return true
+		case v.kind == vEmptyMap:
+			out.Elements = map[string]api.Nil{}
+			return true
+		case v.kind != vMap:
+			return false
+		}
+		m := make(map[string]api.Nil, p.entries(v.ind))
+		out.Elements = m
+		return p.mapping(v.ind, func(k []byte, sub value) bool {
+			if _, dup := m[string(k)]; dup {
+				return false
+			}
+			// A flag's value is an empty struct: {} or null.
+			if sub.kind != vEmptyMap && !isNull(sub) {
+				return false
+			}
+			m[string(k)] = api.Nil{}
+			return true
+		})
+	})
+}
+
+func (p *block) attributeSet(v value, out *api.AttributeFeatureSet) bool {
+	return p.elements(v, func(v value) bool { return p.stringMap(v, &out.Elements) })
+}
+
+func (p *block) instanceSet(v value, out *api.InstanceFeatureSet) bool {
+	return p.elements(v, func(v value) bool {
+		switch {
+		case isNull(v):
+			out.Elements = nil
+			return true
+		case v.kind == vEmptySeq:
+			out.Elements = []api.InstanceFeature{}
+			return true
+		case v.kind != vSeq:
+			return false
+		}
+		out.Elements = []api.InstanceFeature{}
+		return p.sequence(v.ind, func(sub value) bool {
+			var inst api.InstanceFeature
+			if !p.instance(sub, &inst) {
+				return false
+			}
+			out.Elements = append(out.Elements, inst)
+			return true
+		})
+	})
+}
+
+func (p *block) instance(v value, inst *api.InstanceFeature) bool {
+	if isNull(v) || v.kind == vEmptyMap {
+		return true
+	}
+	if v.kind != vMap {
+		return false
+	}
+	var seen fieldSet
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		return string(k) == "attributes" && seen.once(0) && p.stringMap(sub, &inst.Attributes)
+	})
+}

@@ -1,0 +1,214 @@
+package objects
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+)
+
+// slowDecode is the general path DecodeFast must agree with: yaml.v3 parses
+// raw (a document, or a block sequence of one entry) and Decode reads the
+// tree. ok is false when yaml.v3 does not read raw as one object.
+func slowDecode(raw []byte) (*Decoded, bool) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil || len(doc.Content) != 1 {
+		return nil, false
+	}
+	n := doc.Content[0]
+	if first := bytes.TrimLeft(raw, " \n#"); bytes.HasPrefix(first, []byte("- ")) || n.Kind == yaml.SequenceNode {
+		if n.Kind != yaml.SequenceNode || len(n.Content) != 1 {
+			return nil, false
+		}
+		n = n.Content[0]
+	}
+	return Decode(n), true
+}
+
+// checkAgrees fails when DecodeFast reads raw and the general path does not
+// read the same clean NodeFeature.
+func checkAgrees(t *testing.T, raw []byte) bool {
+	t.Helper()
+	fast, ok := DecodeFast(raw)
+	if !ok {
+		return false
+	}
+	slow, parsed := slowDecode(raw)
+	switch {
+	case !parsed:
+		t.Fatalf("DecodeFast read text yaml.v3 does not read as one object:\n%s", raw)
+	case slow.Class != NFD || len(slow.Errs) > 0:
+		t.Fatalf("DecodeFast read text the strict decoder refuses (class %v, errors %v):\n%s", slow.Class, slow.Errs, raw)
+	case slow.Ref != fast.Ref:
+		t.Fatalf("refs differ: fast %+v, slow %+v:\n%s", fast.Ref, slow.Ref, raw)
+	case !reflect.DeepEqual(slow.Obj, fast.Obj):
+		t.Fatalf("objects differ:\nfast %#v\nslow %#v\ninput:\n%s", fast.Obj, slow.Obj, raw)
+	}
+	return true
+}
+
+const kubectlNodeFeature = `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeature
+metadata:
+  annotations:
+    nfd.node.kubernetes.io/worker.version: v0.19.0
+  creationTimestamp: "2025-01-10T09:00:00Z"
+  generation: 3
+  labels:
+    nfd.node.kubernetes.io/node-name: worker-1
+  name: worker-1
+  namespace: node-feature-discovery
+  ownerReferences:
+  - apiVersion: v1
+    blockOwnerDeletion: true
+    controller: true
+    kind: Pod
+    name: nfd-worker-abcde
+    uid: 0d4f9a54-4c1e-4b8e-9f0e-2f1b6c2c9a10
+  resourceVersion: "123456"
+  uid: 7d2b8f0e-1a2b-4c3d-8e9f-0a1b2c3d4e5f
+spec:
+  features:
+    attributes:
+      cpu.model:
+        elements:
+          family: "6"
+          vendor_id: GenuineIntel
+      kernel.version:
+        elements:
+          full: 6.8.0-45-generic
+          major: "6"
+    flags:
+      cpu.cpuid:
+        elements:
+          ADX: {}
+          AVX: {}
+      kernel.loadedmodule:
+        elements: {}
+    instances:
+      pci.device:
+        elements:
+        - attributes:
+            class: "0200"
+            vendor: "8086"
+        - attributes:
+            class: "0300"
+            vendor: 10de
+      memory.nv:
+        elements: []
+  labels: {}
+`
+
+// entry indents a document as a ResourceList item at column ind.
+func entry(doc string, ind int) string {
+	pad := strings.Repeat(" ", ind)
+	var b strings.Builder
+	for i, l := range strings.SplitAfter(doc, "\n") {
+		if l == "" {
+			continue
+		}
+		if i == 0 {
+			b.WriteString(pad + "- " + l)
+		} else {
+			b.WriteString(pad + "  " + l)
+		}
+	}
+	return b.String()
+}
+
+// workerNode is one item of the 1,000-node fleet (fleetgen -seed 1): the
+// layout and size (180 KB, 6,000 elements) nfd-worker writes.
+func workerNode(tb testing.TB) []byte {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/fast/worker-node.yaml")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+func TestDecodeFastReadsKubectlAndWorkerLayouts(t *testing.T) {
+	for _, raw := range []string{kubectlNodeFeature, entry(kubectlNodeFeature, 0), entry(kubectlNodeFeature, 2), string(workerNode(t))} {
+		if !checkAgrees(t, []byte(raw)) {
+			t.Fatalf("DecodeFast fell back on:\n%s", raw)
+		}
+	}
+}
+
+func TestDecodeFastFallsBack(t *testing.T) {
+	base := entry(kubectlNodeFeature, 0)
+	tests := []struct{ name, from, to string }{
+		{"flow-mapping", "ADX: {}", "ADX: {a: b}"},
+		{"anchor", "vendor_id: GenuineIntel", "vendor_id: &v GenuineIntel"},
+		{"tag", `family: "6"`, `family: !!str 6`},
+		{"escape", `family: "6"`, `family: "\x36"`},
+		{"trailing-comment", `family: "6"`, `family: "6" # six`},
+		{"int-where-string", `family: "6"`, `family: 6`},
+		{"bool-where-string", `family: "6"`, `family: true`},
+		{"timestamp-where-string", `family: "6"`, `family: 2024-01-02`},
+		{"unknown-field", "  labels: {}\n", "  labelz: {}\n"},
+		{"duplicate-key", "AVX: {}", "AVX: {}\n            AVX: {}"},
+		{"duplicate-ignored-field", "  generation: 3\n", "  generation: 3\n    generation: 4\n"},
+		{"continuation", "vendor_id: GenuineIntel", "vendor_id: Genuine\n              Intel"},
+		{"block-scalar", `family: "6"`, "family: |\n              6"},
+		{"tab", `family: "6"`, "family:\t\"6\""},
+		{"cr", `family: "6"`, "family: \"6\"\r"},
+		{"non-ascii", `family: "6"`, `family: "é"`},
+		{"flag-with-value", "ADX: {}", "ADX: yes"},
+		{"other-kind", "kind: NodeFeature", "kind: NodeFeatureRule"},
+		{"uneven-indentation", "          family: \"6\"\n", "          family: \"6\"\n           x: y\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			raw := strings.Replace(base, tc.from, tc.to, 1)
+			if raw == base {
+				t.Fatalf("%q not in the base text", tc.from)
+			}
+			if _, ok := DecodeFast([]byte(raw)); ok {
+				t.Errorf("DecodeFast read it; want a fallback:\n%s", raw)
+			}
+		})
+	}
+}
+
+func FuzzFastDecode(f *testing.F) {
+	f.Add([]byte(kubectlNodeFeature))
+	f.Add([]byte(entry(kubectlNodeFeature, 0)))
+	f.Add([]byte(entry(kubectlNodeFeature, 2)))
+	f.Add([]byte("- apiVersion: nfd.k8s-sigs.io/v1alpha1\n  kind: NodeFeature\n  metadata:\n    name: n\n  spec:\n    features:\n      flags:\n        a.b:\n          elements:\n            X: {}\n            Y:\n      instances:\n        c.d:\n          elements:\n          - attributes:\n              k: v\n          - {}\n          - null\n"))
+	f.Add([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n  name: 'n'\n  labels:\n    \"a/b\": ~\nspec:\n  labels:\n    x: 0x1F\n    y: 1_000\n    z: .5\n    w: 2001-12-14\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		checkAgrees(t, raw)
+	})
+}
+
+func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
+	raw := []byte(entry(kubectlNodeFeature, 0))
+	full, _ := DecodeFast(raw)
+	d, ok := DecodeFast(raw)
+	if !ok {
+		t.Fatal("DecodeFast fell back")
+	}
+	d.Lean(raw)
+	nf := d.Obj.(*api.NodeFeature)
+	want := full.Obj.(*api.NodeFeature)
+	if got := nf.Spec.Features.Flags["cpu.cpuid"].Elements; got != nil {
+		t.Errorf("lean NodeFeature keeps its elements: %v", got)
+	}
+	for name := range want.Spec.Features.Attributes {
+		if _, ok := nf.Spec.Features.Attributes[name]; !ok {
+			t.Errorf("lean NodeFeature lost the feature name %s", name)
+		}
+	}
+	if got := d.LoadSpec(); !reflect.DeepEqual(got, &want.Spec) {
+		t.Errorf("LoadSpec = %+v, want %+v", got, want.Spec)
+	}
+	if !reflect.DeepEqual(nf.Metadata, want.Metadata) {
+		t.Errorf("lean metadata = %+v, want %+v", nf.Metadata, want.Metadata)
+	}
+}
