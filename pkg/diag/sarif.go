@@ -83,9 +83,9 @@ func WriteSARIF(w io.Writer, l List, version string) error {
 }
 
 func sarifResultOf(d *Diagnostic) sarifResult {
-	r := sarifResult{RuleID: d.Check, Level: sarifLevel(d.Severity), Message: sarifMessage{d.Describe()}}
+	r := sarifResult{RuleID: d.Check, Level: sarifLevel(d.Severity), Message: sarifMessage{Escape(d.Describe())}}
 	if d.Pos.File != "" {
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: d.Pos.File}}}
+		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: Escape(d.Pos.File)}}}
 		if d.Pos.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Pos.Line, StartColumn: d.Pos.Column}
 		}

@@ -7,9 +7,11 @@ import (
 )
 
 // Text renders a diagnostic for people and editors:
-// path:line:col: severity: Kind/name field: message.
+// path:line:col: severity: Kind/name field: message, on one line, with
+// control characters and bidi overrides escaped (Escape): names and values
+// come from input nfd-fn did not write.
 func (d Diagnostic) Text() string {
-	return fmt.Sprintf("%s: %s: %s", d.Pos.text(), d.Severity, d.Describe())
+	return Escape(fmt.Sprintf("%s: %s: %s", d.Pos.text(), d.Severity, d.Describe()))
 }
 
 func (p Position) text() string {

@@ -10,9 +10,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
+
+// esc escapes what comes from the input (names, values, messages) so that
+// the text cannot rewrite the reader's terminal; the layout is nfd-fn's own.
+var esc = diag.Escape
 
 // maxSeen caps the values listed for one expression (instances can be many).
 const maxSeen = 8
@@ -42,7 +47,7 @@ func Write(w io.Writer, res *master.NodeResult, traces []engine.RuleTrace, filte
 		b.WriteString(Rule(&traces[i]))
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(w, "node %s: %d of %d rules matched\n\n", res.Name, matched, shown)
+	fmt.Fprintf(w, "node %s: %d of %d rules matched\n\n", esc(res.Name), matched, shown)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
@@ -53,9 +58,9 @@ func Write(w io.Writer, res *master.NodeResult, traces []engine.RuleTrace, filte
 // Rule explains one rule's trace as indented text.
 func Rule(tr *engine.RuleTrace) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %q: %s\n", tr.Source.Object, tr.Source.Field, tr.Source.RuleName, verdict(tr))
+	fmt.Fprintf(&b, "%s %s %s: %s\n", esc(tr.Source.Object.String()), esc(tr.Source.Field), esc(fmt.Sprintf("%q", tr.Source.RuleName)), verdict(tr))
 	for _, m := range tr.Matchers {
-		fmt.Fprintf(&b, "  %s: %s\n", shortField(m.Field, tr.Source.Field), matchWord(m.Matched))
+		fmt.Fprintf(&b, "  %s: %s\n", esc(shortField(m.Field, tr.Source.Field)), matchWord(m.Matched))
 		for _, t := range m.Terms {
 			writeTerm(&b, &t)
 		}
@@ -69,7 +74,7 @@ func Rule(tr *engine.RuleTrace) string {
 func verdict(tr *engine.RuleTrace) string {
 	switch {
 	case tr.Err != nil:
-		return fmt.Sprintf("FAILED: %v (nfd-master skips the rule on this node)", unwrap(tr.Err))
+		return fmt.Sprintf("FAILED: %s (nfd-master skips the rule on this node)", esc(unwrap(tr.Err).Error()))
 	case tr.Matched:
 		return "matched"
 	}
@@ -96,17 +101,18 @@ func shortField(field, rule string) string {
 }
 
 func writeTerm(b *strings.Builder, t *engine.TermTrace) {
+	feature := esc(t.Feature)
 	switch {
 	case t.Skipped:
-		fmt.Fprintf(b, "    %s: not evaluated (an earlier term failed)\n", t.Feature)
+		fmt.Fprintf(b, "    %s: not evaluated (an earlier term failed)\n", feature)
 		return
 	case !t.Present:
-		fmt.Fprintf(b, "    %s: not matched (the node has no %s feature)\n", t.Feature, t.Feature)
+		fmt.Fprintf(b, "    %s: not matched (the node has no %s feature)\n", feature, feature)
 		return
 	case t.Err != nil:
-		fmt.Fprintf(b, "    %s: error: %v\n", t.Feature, t.Err)
+		fmt.Fprintf(b, "    %s: error: %s\n", feature, esc(t.Err.Error()))
 	default:
-		fmt.Fprintf(b, "    %s: %s\n", t.Feature, matchWord(t.Matched))
+		fmt.Fprintf(b, "    %s: %s\n", feature, matchWord(t.Matched))
 	}
 	if len(t.Exprs) == 0 {
 		fmt.Fprintf(b, "      (no expressions: matches when the feature has elements)\n")
@@ -127,7 +133,7 @@ func writeExpr(b *strings.Builder, e *engine.ExprTrace) {
 	}
 	result := fmt.Sprint(e.Matched)
 	if e.Err != nil {
-		result = fmt.Sprintf("error: %v", e.Err)
+		result = "error: " + e.Err.Error()
 	}
 	seen := e.Seen
 	more := ""
@@ -142,7 +148,7 @@ func writeExpr(b *strings.Builder, e *engine.ExprTrace) {
 	if len(seen) == 0 {
 		seen = []string{"nothing"}
 	}
-	fmt.Fprintf(b, "      %s: %s (%s %s%s)\n", expr, result, label, strings.Join(seen, ", "), more)
+	fmt.Fprintf(b, "      %s: %s (%s %s%s)\n", esc(expr), esc(result), label, esc(strings.Join(seen, ", ")), more)
 }
 
 func writeOutput(b *strings.Builder, o *engine.Output) {
@@ -155,14 +161,14 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 		for i, k := range keys {
 			parts[i] = k + "=" + m[k]
 		}
-		fmt.Fprintf(b, "  %s: %s\n", what, strings.Join(parts, ", "))
+		fmt.Fprintf(b, "  %s: %s\n", what, esc(strings.Join(parts, ", ")))
 	}
 	write("labels", o.Labels)
 	write("vars", o.Vars)
 	write("annotations", o.Annotations)
 	write("extendedResources", o.ExtendedResources)
 	for _, t := range o.Taints {
-		fmt.Fprintf(b, "  taint: %s=%s:%s\n", t.Key, t.Value, t.Effect)
+		fmt.Fprintf(b, "  taint: %s\n", esc(t.Key+"="+t.Value+":"+t.Effect))
 	}
 }
 
@@ -181,7 +187,7 @@ func Labels(res *master.NodeResult) string {
 		if o, ok := res.LabelOrigins[k]; ok {
 			from = fmt.Sprintf("from %s %s", o.Object, o.Field)
 		}
-		fmt.Fprintf(&b, "  %s=%s  (%s)\n", k, res.State.Labels[k], from)
+		fmt.Fprintf(&b, "  %s  (%s)\n", esc(k+"="+res.State.Labels[k]), esc(from))
 	}
 	return b.String()
 }
