@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	sigsyaml "sigs.k8s.io/yaml"
 
@@ -16,6 +15,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // NodeFeaturePathPrefix is the directory, relative to the package, that a
@@ -83,8 +83,8 @@ func (fc *FunctionConfig) resolveDiscover(s *Settings) diag.List {
 		problems = append(problems, cfgError(fc.field("arch"), fmt.Sprintf("unsupported arch %q: want %s", fc.Arch, strings.Join(discover.SupportedArchs(), " or "))))
 	}
 	if fc.NodeName != "" {
-		if errs := validation.IsDNS1123Subdomain(fc.NodeName); len(errs) > 0 {
-			problems = append(problems, cfgError(fc.field("nodeName"), fmt.Sprintf("invalid node name %q: %s", fc.NodeName, strings.Join(errs, "; "))))
+		if why := objects.InvalidName("Node", fc.NodeName); why != "" {
+			problems = append(problems, cfgError(fc.field("nodeName"), fmt.Sprintf("invalid node name %s: %s", objects.ShowName(fc.NodeName), why)))
 		}
 	}
 	sortProblems(problems)

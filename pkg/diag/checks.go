@@ -28,6 +28,8 @@ var Checks = map[string]string{
 	"unknown-kind":             "Unknown NFD kind",
 	"api-version":              "Unknown NFD API version",
 	"yaml":                     "YAML that does not parse",
+	"object-name":              "Object without metadata, or with a name or namespace the API server refuses",
+	"node-name":                "NodeFeature whose node-name label is not a valid node name",
 	"no-node-name":             "NodeFeature without the node-name label, attached to no node",
 	"rule-failed":              "Rule that fails on a node, so nfd-master skips it there",
 	"group-rule-failed":        "NodeFeatureGroup rule that fails on a node",

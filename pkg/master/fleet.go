@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 	"k8s.io/apimachinery/pkg/labels"
 )
 
@@ -132,8 +133,29 @@ func (p *Pipeline) attachFeatures() {
 				Message: fmt.Sprintf("NodeFeature has no %s label, so nfd-master attaches it to no node", api.NodeNameLabel)})
 			continue
 		}
+		if d, bad := invalidNodeName(o, node); bad {
+			p.diags = append(p.diags, d)
+			continue
+		}
 		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec})
 	}
+}
+
+// invalidNodeName checks the node-name label of a NodeFeature: it becomes
+// a Node name, and so a file path (nodes/<name>.yaml) and a Nova provider
+// name, so it must be one the API server accepts (objects.InvalidName). A
+// NodeFeature naming anything else is an error and is not attached: no
+// Node can carry such a name, so nfd-master would attach it to none.
+func invalidNodeName(o *objects.Object[*api.NodeFeature], node string) (diag.Diagnostic, bool) {
+	why := objects.InvalidName("Node", node)
+	if why == "" {
+		return diag.Diagnostic{}, false
+	}
+	field := ys.JoinKey("metadata.labels", api.NodeNameLabel)
+	return diag.Diagnostic{Severity: diag.Error, Check: "node-name", Object: objects.FeatureRef(o.Obj), Field: field,
+		Pos: o.Origin.Position(field, false),
+		Message: fmt.Sprintf("%s is not a valid node name (%s): no Node can have it, so nfd-master attaches this NodeFeature to no node and nfd-fn leaves it out",
+			objects.ShowName(node), why)}, true
 }
 
 // namespaceSelected applies nodeFeatureNamespaceSelector to the labels of

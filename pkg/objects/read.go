@@ -173,7 +173,7 @@ func (s *Set) ReadBytes(data []byte, file string, note bool) diag.List {
 	for _, doc := range docs {
 		o := Origin{File: file, Index: doc.Index, Item: -1, Node: doc.Node}
 		d := Decode(doc.Node)
-		if d.Class == Other || d.Class == NotObject {
+		if d.Class == Other {
 			if note {
 				ds = append(ds, OtherNote(d, o))
 			}
