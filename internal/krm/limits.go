@@ -18,10 +18,10 @@ const (
 	DefaultMaxItems = 1_000_000
 	// DefaultMaxDepth caps the nesting of collections in any item or
 	// section, aliases expanded.
-	DefaultMaxDepth = 1000
+	DefaultMaxDepth = yamlstrict.MaxDepth
 	// DefaultMaxAliasNodes caps, per item or section, the nodes reached
 	// through aliases when they are expanded.
-	DefaultMaxAliasNodes = 100_000
+	DefaultMaxAliasNodes = yamlstrict.MaxAliasNodes
 	// DefaultMaxFallbackBytes caps the block lists that are parsed again
 	// whole when an item does not parse on its own.
 	DefaultMaxFallbackBytes = 64 << 20
