@@ -15,7 +15,9 @@ import (
 // the documents before are kept.
 func TestFileLimitsHoldJustOverAndNotJustUnder(t *testing.T) {
 	node := "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n---\n"
-	nested := func(depth int) string { return "a: " + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "\n" }
+	nested := func(depth int) string {
+		return "a: " + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + "\n"
+	}
 	aliasing := func(n int) string {
 		return "a: &x [" + strings.TrimSuffix(strings.Repeat("s,", n-1), ",") + "]\nb: *x\n"
 	}
