@@ -6,52 +6,34 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nfd-fn/nfd-fn/internal/growth"
 )
 
 // Issue 17 point 8: every list from the input that drives work costs time
-// linear in its size. These tests run the same input at n and 4n and
-// compare the times (the best of three each): linear work grows about 4
-// times, quadratic work 16 times; the bound, 9, leaves room for a loaded
-// machine without letting a quadratic path through. They compare growth,
-// never a wall-clock threshold.
+// linear in its size. These tests run the same input through Run at n
+// and 4n and compare the times (internal/growth).
 
-// growthFactor is how much bigger the large input is; maxGrowth how much
-// longer it may take.
-const (
-	growthFactor = 4
-	maxGrowth    = 9.0
-)
-
-// checkLinear runs input(n) and input(growthFactor*n) through fn.Run in
-// mode and fails when the time grows faster than maxGrowth.
+// checkLinear runs input(n) and input(growth.Factor*n) through Run in
+// mode and fails when the time grows faster than linearly.
 func checkLinear(t *testing.T, n int, mode string, input func(n int) []byte) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("scaling test")
+		t.Skip("growth test")
 	}
-	small, large := input(n), input(growthFactor*n)
-	ts, tl := bestOf3(t, small, mode), bestOf3(t, large, mode)
-	ratio := float64(tl) / float64(ts)
-	t.Logf("n=%d: %v, n=%d: %v (x%.1f)", n, ts, growthFactor*n, tl, ratio)
-	if ratio > maxGrowth {
-		t.Errorf("%d times the input took %.1f times as long (%v, then %v): the cost is not linear", growthFactor, ratio, ts, tl)
-	}
-}
-
-func bestOf3(t *testing.T, input []byte, mode string) time.Duration {
-	t.Helper()
-	best := time.Duration(1 << 62)
-	for range 3 {
-		var out bytes.Buffer
-		start := time.Now()
-		code, err := Run(input, &out, RunOptions{ForceMode: mode})
-		d := time.Since(start)
-		if err != nil || code > 1 {
-			t.Fatalf("Run: exit %d, %v", code, err)
+	run := func(data []byte) func() time.Duration {
+		return func() time.Duration {
+			var out bytes.Buffer
+			start := time.Now()
+			code, err := Run(data, &out, RunOptions{ForceMode: mode})
+			d := time.Since(start)
+			if err != nil || code > 1 {
+				t.Fatalf("Run: exit %d, %v", code, err)
+			}
+			return d
 		}
-		best = min(best, d)
 	}
-	return best
+	growth.Check(t, fmt.Sprintf("%d items in mode %q", n, mode), run(input(n)), run(input(growth.Factor*n)))
 }
 
 const listHeader = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"

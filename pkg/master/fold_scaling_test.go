@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nfd-fn/nfd-fn/internal/growth"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 )
@@ -30,30 +31,20 @@ func problemFleet(n int) *Fleet {
 	return f
 }
 
-// TestFoldIsLinearInNodes folds 15,000 and 60,000 nodes and compares the
-// times (the best of three): linear work grows about 4 times (n log n a
-// little more), quadratic work 16 times; the bound is 9.
+// TestFoldIsLinearInNodes folds 15,000 and 60,000 nodes' problems and
+// compares the times (internal/growth).
 func TestFoldIsLinearInNodes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("scaling test")
-	}
-	timeFold := func(n int) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 3 {
+	timeFold := func(n int) func() time.Duration {
+		return func() time.Duration {
 			f := problemFleet(n)
 			start := time.Now()
 			f.fold()
-			best = min(best, time.Since(start))
+			d := time.Since(start)
 			if len(f.NodeDiagnostics) != n+2 || len(f.Diagnostics[0].Nodes) != n {
 				t.Fatalf("fold of %d nodes: %d results, static failure on %d nodes", n, len(f.NodeDiagnostics), len(f.Diagnostics[0].Nodes))
 			}
+			return d
 		}
-		return best
 	}
-	small, large := timeFold(15_000), timeFold(60_000)
-	ratio := float64(large) / float64(small)
-	t.Logf("15,000 nodes: %v, 60,000: %v (x%.1f)", small, large, ratio)
-	if ratio > 9 {
-		t.Errorf("4 times the nodes took %.1f times as long to fold: not linear", ratio)
-	}
+	growth.Check(t, "folding 15,000 nodes' problems", timeFold(15_000), timeFold(15_000*growth.Factor))
 }
