@@ -5,7 +5,7 @@ FLEET  ?= $(BIN)/fleet-1000.yaml
 
 # The version built into nfd-fn (nfd-fn --version, the nfd-fn.dev/version
 # annotation) and the image tag.
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo v0.1.0-dev)
+VERSION ?= $(shell git describe --tags --dirty --match "v[0-9]*" 2>/dev/null || echo v0.1.0-dev)
 LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
 IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
 
@@ -23,9 +23,16 @@ test:
 vet:
 	go vet ./...
 
-# Runs the shared conformance checker against a fresh build.
+# need-shared stops a target that needs the shared corpus and tools
+# (../shared beside the checkout, or SHARED=...) with a clear message.
+need-shared = @test -d $(SHARED)/tools || { echo "make $@: needs the shared corpus and tools at $(SHARED) (set SHARED=DIR); the project's own tests do not (go test ./...)" >&2; exit 2; }
+
+# Runs the shared conformance checker against a fresh build: the random
+# cases and the wild (vendor rule files) cases.
 conformance: build
+	$(need-shared)
 	cd $(SHARED)/tools && go run ./conformance -bin $(CURDIR)/nfd-fn -cases ../conformance/cases
+	cd $(SHARED)/tools && go run ./conformance -bin $(CURDIR)/nfd-fn -cases ../conformance/wild
 
 # Speed and memory: Go benchmarks plus the whole-process fleet milestone.
 bench: bench-go bench-fleet
@@ -34,6 +41,7 @@ bench-go: $(FLEET)
 	NFD_FN_FLEET=$(CURDIR)/$(FLEET) go test -run '^$$' -bench . -benchmem ./...
 
 $(FLEET):
+	$(need-shared)
 	mkdir -p $(BIN)
 	cd $(SHARED)/tools && go run ./fleetgen -nodes 1000 -seed 1 -rules ../nfd-data/samples > $(CURDIR)/$(FLEET)
 

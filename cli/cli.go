@@ -18,12 +18,16 @@ var Version = version.Version
 const usage = `nfd-fn renders node-feature-discovery rules offline.
 
 Usage:
-  nfd-fn [render] < resourcelist.yaml     render Nodes (the KRM function; default)
-  nfd-fn render [FILE|DIR|-]...           render the objects in files, directories or kubectl exports
-  nfd-fn validate [FILE|DIR]...           check rules before they reach a cluster (stdin: a ResourceList)
-  nfd-fn explain --node NAME FILE|DIR...  show why each rule matched or not on one node
-  nfd-fn discover [flags]                 print the NodeFeature nfd-worker would publish for this host
-  nfd-fn version | --version              print the version
+  nfd-fn [render] < resourcelist.yaml        render Nodes (the KRM function; default)
+  nfd-fn render [FILE|DIR|-]...              render the objects in files, directories or kubectl exports
+  nfd-fn render --output apply FILE|DIR...   the Nodes alone, only what NFD owns, for kubectl apply --server-side
+  nfd-fn render --output nova < list.yaml    the OpenStack Nova provider config file
+  nfd-fn validate [FILE|DIR]...              check rules before they reach a cluster (stdin: a ResourceList)
+  nfd-fn explain --node NAME FILE|DIR...     show why each rule matched or not on one node
+  nfd-fn plan [--base PATH] PATH...          show what a rule change does to nodes and workloads
+  nfd-fn discover [flags]                    print the NodeFeature nfd-worker would publish for this host
+  nfd-fn version | --version                 print the version
+  nfd-fn COMMAND --help                      a command's flags
 
 As a KRM function nfd-fn reads a ResourceList on stdin and writes one on
 stdout; configuration comes from its functionConfig (see README.md).
@@ -43,6 +47,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runValidate(args, stdin, stdout, stderr)
 	case "explain":
 		return runExplain(args, stdout, stderr)
+	case "plan":
+		return runPlan(args, stdout, stderr)
 	case "discover":
 		return runDiscover(args, stdout, stderr)
 	case "version", "--version":

@@ -2,25 +2,34 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
+const discoverUsage = `Usage: nfd-fn discover [flags]
+
+Prints the NodeFeature nfd-worker v0.19.0 would publish for this host (or
+for the host root given), named after the node. Nothing is written to the
+host; no hook is run.
+
+Flags:
+`
+
 // runDiscover implements `nfd-fn discover`: print the NodeFeature that
 // nfd-worker would publish for this host.
 func runDiscover(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("discover", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var o fn.DiscoverOptions
+	fs := newFlagSet("discover", discoverUsage, stderr)
+	var o config.DiscoverOptions
 	fs.StringVar(&o.NodeName, "node-name", "", "node name (default: $NODE_NAME, else the host name)")
 	fs.StringVar(&o.Namespace, "namespace", discover.DefaultNamespace, "namespace of the NodeFeature")
 	fs.StringVar(&o.HostRoot, "host-root", "/", "read sys/, proc/, etc/, boot/, lib/, usr/lib/ and features.d under this directory")
@@ -29,14 +38,22 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	skip := fs.String("skip-sources", "", "comma-separated sources to skip")
 	fs.StringVar(&o.WorkerConfig, "config", "", "nfd-worker configuration file (core and sources settings, custom rules)")
 	fs.StringVar(&o.Arch, "arch", "", "reproduce nfd-worker on this architecture: "+strings.Join(discover.SupportedArchs(), " or ")+" (default: this machine's)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	rest, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
-	if fs.NArg() > 0 {
-		complain(stderr, "nfd-fn discover: unexpected arguments %q", fs.Args())
-		return 2
+	if len(rest) > 0 {
+		return usageError(fs, "unexpected arguments %q", rest)
 	}
-	o.Sources, o.SkipSources = fn.SplitList(*sources), fn.SplitList(*skip)
+	o.Sources, o.SkipSources = config.SplitList(*sources), config.SplitList(*skip)
+	if o.Arch != "" && !slices.Contains(discover.SupportedArchs(), o.Arch) {
+		return usageError(fs, "unknown --arch %q: want %s", o.Arch, strings.Join(discover.SupportedArchs(), " or "))
+	}
+	for _, name := range append(slices.Clone(o.Sources), o.SkipSources...) {
+		if !slices.Contains(discover.SourceNames(), name) {
+			return usageError(fs, "unknown source %q: want %s", name, strings.Join(discover.SourceNames(), ", "))
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), fn.DiscoverTimeout)
 	defer cancel()
 	nf, warnings, err := hostDiscoverTo(ctx, o, stderr, false)
@@ -65,7 +82,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 // configuration and features.d paths are read below it, and no file's
 // contents reach the warnings); the host-name fallback for the node name
 // comes back as a warning.
-func hostDiscover(ctx context.Context, o fn.DiscoverOptions) (*api.NodeFeature, []string, error) {
+func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
 	var note strings.Builder
 	nf, warnings, err := hostDiscoverTo(ctx, o, &note, true)
 	if s := strings.TrimSpace(note.String()); s != "" {
@@ -78,7 +95,7 @@ func hostDiscover(ctx context.Context, o fn.DiscoverOptions) (*api.NodeFeature, 
 // (noted on notes when it falls back to the host name). With confine, the
 // worker configuration and features.d paths name files below the host
 // root; without, files of this machine.
-func hostDiscoverTo(ctx context.Context, o fn.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
+func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
 	opts := discover.Options{HostRoot: o.HostRoot, FeaturesDir: o.FeaturesDir, Namespace: o.Namespace,
 		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, Version: version.Version,
 		WorkerConfigPath: o.WorkerConfig, Confine: confine, NodeName: resolveNodeName(o.NodeName, notes)}

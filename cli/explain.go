@@ -29,9 +29,9 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	node := fs.String("node", "", "the node to explain (required)")
 	rule := fs.String("rule", "", "explain only this rule (its name, or <object>/<rule name>)")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	paths, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
 	if *node == "" || len(paths) == 0 {
 		complain(stderr, "nfd-fn explain: --node and at least one FILE or DIR are required")

@@ -50,7 +50,7 @@ func TestHostileInputThroughTheCommand(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			input := filepath.Join(hostileDir, c.Input)
-			args, stdin := caseArgs(t, c, input)
+			args, stdin := hostileArgs(t, c, input)
 			var stdout, stderr bytes.Buffer
 			start := time.Now()
 			code := Main(args, bytes.NewReader(stdin), &stdout, &stderr)
@@ -74,8 +74,8 @@ func TestHostileInputThroughTheCommand(t *testing.T) {
 	}
 }
 
-// caseArgs is the command line of a case and what goes on stdin.
-func caseArgs(t *testing.T, c cliCase, input string) ([]string, []byte) {
+// hostileArgs is the command line of a case and what goes on stdin.
+func hostileArgs(t *testing.T, c cliCase, input string) ([]string, []byte) {
 	t.Helper()
 	args := append([]string(nil), c.Args...)
 	onStdin := true

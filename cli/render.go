@@ -3,10 +3,12 @@ package cli
 import (
 	"bytes"
 	"io"
+	"os"
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"golang.org/x/term"
 )
 
 const renderUsage = `Usage: nfd-fn render [flags] [FILE|DIR|-]...
@@ -30,9 +32,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("render", renderUsage, stderr)
 	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side) or nova (the Nova provider config file alone)")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	paths, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
 	switch {
 	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
@@ -87,13 +89,23 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 		complain(stderr, "nfd-fn %s: unexpected arguments %q", cmd, args)
 		return 2
 	}
+	if isTerminal(stdin) {
+		complain(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal."+
+			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.\n", cmd, cmd, cmd, cmd)
+		return 2
+	}
 	input, err := krm.ReadInput(stdin, 0)
 	if err != nil {
 		complain(stderr, "nfd-fn: reading stdin: %v", err)
 		return 1
 	}
 	var out bytes.Buffer
-	code, err := fn.Run(input, &out, fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr})
+	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr)}
+	if opts.Progress != nil {
+		// A person at a terminal, not kpt or kustomize: end with the summary.
+		opts.Summary = stderr
+	}
+	code, err := fn.Run(input, &out, opts)
 	if err != nil {
 		complain(stderr, "nfd-fn: %v", err)
 		return 1
@@ -120,7 +132,8 @@ func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout
 		return 2
 	}
 	var out bytes.Buffer
-	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply})
+	code, err := fn.RunFiles(paths, stdin, fc, &out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply,
+		Summary: stderr, Progress: terminal(stderr)})
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
 		return 1
@@ -130,4 +143,19 @@ func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout
 		return 1
 	}
 	return code
+}
+
+// isTerminal reports whether r is a terminal, where nobody will pipe a
+// ResourceList in.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminal returns w when it is a terminal (for progress lines), else nil.
+func terminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return w
+	}
+	return nil
 }

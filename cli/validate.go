@@ -1,13 +1,14 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -31,11 +32,13 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
-	paths, err := parseInterspersed(fs, args)
-	if err != nil {
-		return 2
+	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
+	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
+	paths, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict {
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" {
 		return runFunction("validate", nil, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
@@ -51,7 +54,10 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	findings, files, err := validateFiles(paths, opts)
+	if *ignore != "" {
+		opts.Ignore = strings.Trim(opts.Ignore+","+*ignore, ",")
+	}
+	findings, files, err := validateFiles(paths, *context, opts)
 	if err != nil {
 		complain(stderr, "nfd-fn validate: %v", err)
 		return 2
@@ -73,17 +79,23 @@ var writers = map[string]func(io.Writer, diag.List) error{
 
 // validateOptions reads the settings (nfd-master's among them) from a
 // functionConfig file.
-func validateOptions(path string, stderr io.Writer) (fn.Settings, int) {
+func validateOptions(path string, stderr io.Writer) (config.Settings, int) {
+	return settingsFrom("validate", path, stderr)
+}
+
+// settingsFrom is validateOptions for the subcommand cmd, named in its
+// messages.
+func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
 	if path == "" {
-		s, _, _ := fn.LoadSettings(nil)
+		s, _, _ := config.LoadSettings(nil)
 		return s, 0
 	}
 	root, err := readConfig(path)
 	if err != nil {
-		complain(stderr, "nfd-fn validate: %v", err)
-		return fn.Settings{}, 2
+		complain(stderr, "nfd-fn %s: %v", cmd, err)
+		return config.Settings{}, 2
 	}
-	s, errs, warnings := fn.LoadSettings(root)
+	s, errs, warnings := config.LoadSettings(root)
 	for _, w := range warnings {
 		complain(stderr, "%s: warning: %s", path, w)
 	}
@@ -91,7 +103,7 @@ func validateOptions(path string, stderr io.Writer) (fn.Settings, int) {
 		complain(stderr, "%s: error: %s", path, e)
 	}
 	if len(errs) > 0 {
-		return fn.Settings{}, 2
+		return config.Settings{}, 2
 	}
 	return s, 0
 }
@@ -112,34 +124,6 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// newFlagSet returns a flag set that reports errors and usage on stderr.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
-	return fs
-}
-
-// parseInterspersed parses flags that may come before, between or after
-// the positional arguments, as pre-commit appends file names to the args.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
 }
 
 // readConfig reads a functionConfig file (nil for path "").

@@ -73,3 +73,42 @@ func TestNamespaceSelectorReadsNamespaceItems(t *testing.T) {
 		t.Errorf("a broken selector: exit %d:\n%s", code, out)
 	}
 }
+
+// TestIgnoreAcceptsKnownFindingsForTheRun checks the ignore key: findings
+// of the checks it names are dropped, and one that silences nothing is a
+// warning at the key.
+func TestIgnoreAcceptsKnownFindingsForTheRun(t *testing.T) {
+	items := oneNodeItems + `- apiVersion: nfd.k8s-sigs.io/v1alpha1
+  kind: NodeFeatureRule
+  metadata: {name: never}
+  spec:
+    rules:
+    - name: no node has it
+      labels: {never: "true"}
+      matchFeatures:
+      - feature: kernel.version
+        matchExpressions:
+          major: {op: In, value: ["2"]}
+`
+	before := decodeOutput(t, []byte(mustRun(t, configList(`{}`, items))))
+	if len(before.withCheck("matches-no-node")) != 1 {
+		t.Fatalf("the input must give one matches-no-node finding: %+v", before.Results)
+	}
+	after := decodeOutput(t, []byte(mustRun(t, configList(`{ignore: "NFD020,label-conflict"}`, items))))
+	if len(after.withCheck("matches-no-node")) != 0 {
+		t.Errorf("NFD020 still reported: %+v", after.Results)
+	}
+	unused := after.withCheck("unused-suppression")
+	if len(unused) != 1 || unused[0].Field.Path != "data.ignore" || !strings.Contains(unused[0].Message, "label-conflict") {
+		t.Errorf("unused suppressions = %+v, want one for label-conflict at data.ignore", unused)
+	}
+}
+
+func mustRun(t *testing.T, in string) string {
+	t.Helper()
+	out, code := runList(t, in)
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	return out
+}

@@ -15,13 +15,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
 // fakeDiscover returns a DiscoverFunc that records the options it was
 // called with and builds a small NodeFeature from them.
-func fakeDiscover(got *[]DiscoverOptions, warnings []string, err error) DiscoverFunc {
-	return func(ctx context.Context, o DiscoverOptions) (*api.NodeFeature, []string, error) {
+func fakeDiscover(got *[]config.DiscoverOptions, warnings []string, err error) DiscoverFunc {
+	return func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
 		*got = append(*got, o)
 		if err != nil {
 			return nil, warnings, err
@@ -108,7 +109,7 @@ func nodeFeatureItems(t *testing.T, out string) []api.NodeFeature {
 }
 
 func TestDiscoverModeAppendsTheHostNodeFeature(t *testing.T) {
-	var calls []DiscoverOptions
+	var calls []config.DiscoverOptions
 	out, code := runDiscoverMode(t, discoverInput("- {apiVersion: v1, kind: ConfigMap, metadata: {name: other}}\n",
 		"    mode: discover\n    nodeName: worker-9\n    hostRoot: /snap\n"), fakeDiscover(&calls, nil, nil))
 	if code != 0 {
@@ -132,7 +133,7 @@ func TestDiscoverModeAppendsTheHostNodeFeature(t *testing.T) {
 }
 
 func TestDiscoverModeReplacesTheWorkersObjectOnly(t *testing.T) {
-	var calls []DiscoverOptions
+	var calls []config.DiscoverOptions
 	out, code := runDiscoverMode(t, discoverInput(kptNodeFeature+otherNodeFeature, "    mode: discover\n    nodeName: worker-1\n"),
 		fakeDiscover(&calls, nil, nil))
 	if code != 0 {
@@ -162,7 +163,7 @@ func TestDiscoverModeReplacesTheWorkersObjectOnly(t *testing.T) {
 func TestDiscoverModeRerunIsByteIdentical(t *testing.T) {
 	for name, items := range map[string]string{"appended": "", "replaced": kptNodeFeature + otherNodeFeature} {
 		t.Run(name, func(t *testing.T) {
-			var calls []DiscoverOptions
+			var calls []config.DiscoverOptions
 			fake := fakeDiscover(&calls, nil, nil)
 			first, _ := runDiscoverMode(t, discoverInput(items, "    mode: discover\n    nodeName: worker-1\n"), fake)
 			second, _ := runDiscoverMode(t, first, fake)
@@ -174,7 +175,7 @@ func TestDiscoverModeRerunIsByteIdentical(t *testing.T) {
 }
 
 func TestDiscoverModePassesSettings(t *testing.T) {
-	want := DiscoverOptions{HostRoot: "/snap", NodeName: "worker-2", Namespace: "nfd", FeaturesDir: "/f.d",
+	want := config.DiscoverOptions{HostRoot: "/snap", NodeName: "worker-2", Namespace: "nfd", FeaturesDir: "/f.d",
 		Sources: []string{"cpu", "kernel"}, SkipSources: []string{"usb"}, WorkerConfig: "/etc/nfd-worker.conf", Arch: "arm64"}
 	tests := []struct {
 		name, functionConfig string
@@ -184,7 +185,7 @@ func TestDiscoverModePassesSettings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var calls []DiscoverOptions
+			var calls []config.DiscoverOptions
 			out, code := runDiscoverMode(t, "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"+tt.functionConfig,
 				fakeDiscover(&calls, nil, nil))
 			if code != 0 || len(calls) != 1 {
@@ -221,7 +222,7 @@ func TestDiscoverModeResults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var calls []DiscoverOptions
+			var calls []config.DiscoverOptions
 			out, code := runDiscoverMode(t, discoverInput("", tt.data), fakeDiscover(&calls, tt.warnings, tt.err))
 			if code != tt.wantCode || len(calls) != tt.wantCalls {
 				t.Errorf("exit code %d, %d calls; want %d, %d", code, len(calls), tt.wantCode, tt.wantCalls)
@@ -327,7 +328,7 @@ func readFile(t *testing.T, p string) string {
 func TestDiscoverModeRunsDiscoveryUnderADeadline(t *testing.T) {
 	var deadline time.Time
 	var hasDeadline bool
-	fake := func(ctx context.Context, o DiscoverOptions) (*api.NodeFeature, []string, error) {
+	fake := func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
 		deadline, hasDeadline = ctx.Deadline()
 		return nil, nil, errors.New("stop")
 	}

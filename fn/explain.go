@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/explain"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -12,7 +13,7 @@ import (
 // explainNode adds the info results the functionConfig's explainNode asks
 // for: one per rule, saying whether and why it matched on the node, and
 // one listing the node's labels with their origins.
-func explainNode(p *master.Pipeline, s Settings, r *report) {
+func explainNode(p *master.Pipeline, s config.Settings, r *report) {
 	if s.ExplainNode == "" {
 		return
 	}

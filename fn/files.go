@@ -100,9 +100,14 @@ func skipped(rl *krm.ResourceList) diag.List {
 			continue
 		}
 		for i, o := range d.objects {
-			if o.Class == objects.Other {
-				out = append(out, objects.OtherNote(o, objects.Origin{File: it.File, Index: it.Index, Item: it.Pos, Node: d.nodes[i]}))
+			if o.Class != objects.Other {
+				continue
 			}
+			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
+			if d.nodes != nil {
+				origin.Node = d.nodes[i]
+			}
+			out = append(out, objects.OtherNote(o, origin))
 		}
 	}
 	return out

@@ -13,8 +13,8 @@ import (
 
 // Result is the one conversion of a diagnostic to a KRM function result:
 // severity, message, the object (resourceRef), the field path with the
-// suggested fix as proposedValue, the file and index, and the check name
-// as the "check" tag.
+// suggested fix as proposedValue, the file and index, and the check as
+// the "check" (name) and "checkID" (NFDnnn) tags.
 func Result(d *diag.Diagnostic) *framework.Result {
 	r := &framework.Result{Severity: framework.Severity(d.Severity), Message: d.Message}
 	if d.Object.Kind != "" || d.Object.Name != "" {
@@ -33,6 +33,9 @@ func Result(d *diag.Diagnostic) *framework.Result {
 	}
 	if d.Check != "" {
 		r.Tags = map[string]string{"check": d.Check}
+		if id := d.ID(); id != "" {
+			r.Tags["checkID"] = id
+		}
 	}
 	return r
 }

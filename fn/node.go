@@ -4,6 +4,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -16,9 +17,9 @@ import (
 // item, with the rendered state. nfd-master writes no annotation of its
 // own beyond its tracking annotations, and by default neither does nfd-fn;
 // with stamp, a Node nfd-fn changes records the nfd-fn version.
-func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s Settings) {
+func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
 	stamp := s.StampVersion
-	if s.NodeOutput == NodeOutputApply {
+	if s.NodeOutput == config.NodeOutputApply {
 		writeApplyNode(rl, existing, n, s)
 		return
 	}
@@ -43,22 +44,12 @@ func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n 
 	rl.Append(node)
 }
 
-// The values of the nodeOutput setting.
-const (
-	// NodeOutputPreview writes Nodes as nfd-master leaves them: existing
-	// Nodes patched in place, new ones as local-config previews.
-	NodeOutputPreview = "preview"
-	// NodeOutputApply writes every Node as only what NFD owns on it, for
-	// kubectl apply --server-side.
-	NodeOutputApply = "apply"
-)
-
 // writeApplyNode writes the apply-ready form of a node: only the labels,
 // annotations, taints and extended resources NFD owns, for
 // `kubectl apply --server-side --field-manager=nfd-fn` (the status part
 // with `--subresource=status`). An existing Node item is replaced by it in
 // place, a new one appended; neither is local-config.
-func writeApplyNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s Settings) {
+func writeApplyNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
 	st := s.Options.OwnedState(&n.State)
 	if existing == nil && isEmptyState(&st) {
 		return

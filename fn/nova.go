@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -19,7 +20,7 @@ import (
 // The ConfigMap that carries the Nova provider config nfd-fn writes.
 const (
 	// NovaDefaultPath is where kpt writes it in the package by default.
-	NovaDefaultPath = "nova/provider-config.yaml"
+	NovaDefaultPath = config.NovaDefaultPath
 	// NovaConfigMapName is its name.
 	NovaConfigMapName = "nfd-fn-nova-provider-config"
 	// NovaDataKey is its data key: the file name for
@@ -55,15 +56,15 @@ func RenderNova(input []byte, opts RunOptions) (file []byte, diags diag.List, co
 // renderNova writes the Nova provider config for the rendered nodes into
 // the generated ConfigMap, after checking the provider configs already in
 // the package.
-func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *report) {
+func renderNova(rl *krm.ResourceList, s config.Settings, nodes []master.NodeResult, r *report) {
 	ns := s.Nova
-	if !ns.enabled {
+	if !ns.Enabled {
 		return
 	}
 	found := findProviderConfigs(rl, r)
-	target := novaTarget(rl, found.generated, ns.path, r)
+	target := novaTarget(rl, found.generated, ns.Path, r)
 	owned, names := novaNodes(nodes, &s.Options)
-	built, problems := nova.Build(owned, ns.mapping)
+	built, problems := nova.Build(owned, ns.Mapping)
 	field := yamlstrict.JoinKey("data", NovaDataKey)
 	for _, d := range problems {
 		r.addAt(target, field, d)
@@ -78,10 +79,10 @@ func renderNova(rl *krm.ResourceList, s Settings, nodes []master.NodeResult, r *
 	for _, d := range invalid {
 		r.add(diag.Error, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+d.String())
 	}
-	if ns.capture != nil {
-		*ns.capture = text
+	if ns.Capture != nil {
+		*ns.Capture = text
 	}
-	if syncNovaConfigMap(target, string(text), ns.path) {
+	if syncNovaConfigMap(target, string(text), ns.Path) {
 		stampNovaVersion(target.Node)
 		target.Changed = true
 	}

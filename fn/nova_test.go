@@ -11,6 +11,7 @@ import (
 	yamlv3 "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/yaml"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/golden"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 )
@@ -180,24 +181,24 @@ novaTraitLabels: "^feature"
 novaInventoryDefaults: {reserved: 1, min_unit: 1, max_unit: 4, step_size: 2, allocation_ratio: "2.5"}
 `
 	a, b := loadTestConfig(t, configMap), loadTestConfig(t, typed)
-	for _, s := range []novaSettings{a, b} {
-		if !s.enabled || s.path != "openstack/providers.yaml" || s.mapping.TraitLabels.String() != "^feature" ||
-			*s.mapping.Defaults.StepSize != 2 || *s.mapping.Defaults.AllocationRatio != 2.5 {
+	for _, s := range []config.NovaSettings{a, b} {
+		if !s.Enabled || s.Path != "openstack/providers.yaml" || s.Mapping.TraitLabels.String() != "^feature" ||
+			*s.Mapping.Defaults.StepSize != 2 || *s.Mapping.Defaults.AllocationRatio != 2.5 {
 			t.Errorf("settings not as configured: %+v", s)
 		}
 	}
-	if diff := cmp.Diff(a.mapping.Defaults, b.mapping.Defaults); diff != "" {
+	if diff := cmp.Diff(a.Mapping.Defaults, b.Mapping.Defaults); diff != "" {
 		t.Errorf("inventory defaults differ (-ConfigMap +typed):\n%s", diff)
 	}
 }
 
-func loadTestConfig(t *testing.T, text string) novaSettings {
+func loadTestConfig(t *testing.T, text string) config.NovaSettings {
 	t.Helper()
 	var doc yamlv3.Node
 	if err := yamlv3.Unmarshal([]byte(text), &doc); err != nil {
 		t.Fatal(err)
 	}
-	s, problems := loadConfig(krm.DocContent(&doc))
+	s, problems := config.Load(krm.DocContent(&doc))
 	if len(problems) > 0 {
 		t.Fatalf("problems: %+v", problems)
 	}

@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -32,7 +33,9 @@ func decodeItem(it *krm.Item) {
 }
 
 // keepItemNode keeps the trees of the items nfd-fn may rewrite: those
-// holding Nodes or NodeFeatureGroups.
+// holding Nodes or NodeFeatureGroups. The trees of the others are let go,
+// the decoded item's references included, to hold memory flat on large
+// fleets.
 func keepItemNode(it *krm.Item) bool {
 	d, ok := it.Decoded.(*decodedItem)
 	if !ok {
@@ -43,6 +46,7 @@ func keepItemNode(it *krm.Item) bool {
 			return true
 		}
 	}
+	d.nodes = nil
 	return false
 }
 
@@ -50,7 +54,7 @@ func keepItemNode(it *krm.Item) bool {
 // that cannot be read: those that do not parse, items (or items of a List
 // item) that are not objects, and objects nfd-fn reads that do not decode
 // cleanly or have no valid name (objects.Set.Add says which).
-func readSet(rl *krm.ResourceList, s Settings, r *report) *objects.Set {
+func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {
@@ -63,7 +67,7 @@ func readSet(rl *krm.ResourceList, s Settings, r *report) *objects.Set {
 		}
 		for i, o := range d.objects {
 			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
-			if it.Node != nil {
+			if d.nodes != nil {
 				origin.Node = d.nodes[i]
 			}
 			r.extend(set.Add(o, origin))

@@ -3,9 +3,11 @@ package fn
 import (
 	"bytes"
 	"io"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 )
 
@@ -40,15 +42,15 @@ func run(input []byte, out *bytes.Buffer, opts RunOptions) (*report, error) {
 // writes the output list; r may already hold problems met before the list
 // existed (in the files it was read from).
 func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report) (*report, error) {
-	settings, problems := loadConfig(rl.FunctionConfig)
+	settings, problems := config.Load(rl.FunctionConfig)
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
 	}
 	if opts.NovaFile != nil {
-		settings.Nova.enabled, settings.Nova.capture = true, opts.NovaFile
+		settings.Nova.Enabled, settings.Nova.Capture = true, opts.NovaFile
 	}
 	if opts.ApplyNodes {
-		settings.NodeOutput = NodeOutputApply
+		settings.NodeOutput = config.NodeOutputApply
 	}
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
@@ -58,8 +60,14 @@ func process(rl *krm.ResourceList, out *bytes.Buffer, opts RunOptions, r *report
 		validateList(rl, settings, r)
 	case "discover":
 		discoverList(rl, opts.Discover, r)
+	case "plan":
+		planList(rl, settings, r)
 	default:
-		renderList(rl, settings, r)
+		sum := &summary{start: time.Now()}
+		renderList(rl, settings, r, sum, opts.Progress)
+		if opts.Summary != nil {
+			defer sum.write(opts.Summary, "render", r.list)
+		}
 	}
 	if err := write(rl, out, opts, r); err != nil {
 		return nil, err
@@ -92,6 +100,11 @@ type RunOptions struct {
 	// NovaFile, when set, switches the Nova provider config on and
 	// receives the file (nfd-fn render --output nova).
 	NovaFile *[]byte
+	// Summary, when set, receives the one-line summary a render ends with.
+	Summary io.Writer
+	// Progress, when set, receives progress lines as nodes are rendered
+	// (the command line passes stderr when it is a terminal).
+	Progress io.Writer
 	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
 	// as a YAML stream for kubectl apply --server-side (nfd-fn render
 	// --output apply); the results go to ErrorLog only.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"go.yaml.in/yaml/v3"
 )
 
 // report collects the diagnostics of one run, in the order they are found;
@@ -71,4 +72,17 @@ func (r *report) logErrors(w io.Writer) {
 		}
 		fmt.Fprintf(w, "nfd-fn: %s\n", d.Text())
 	}
+}
+
+// config records a functionConfig problem on the functionConfig object.
+func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
+	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
+	if fc != nil {
+		it = &krm.Item{}
+		it.SetNode(fc)
+	}
+	d.Object = itemRef(it)
+	d.Pos = diag.Position{File: it.File, Index: it.Index}
+	d.Message = "functionConfig: " + d.Message
+	r.extend(diag.List{d})
 }

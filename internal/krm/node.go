@@ -144,9 +144,18 @@ func IsNull(n *yaml.Node) bool {
 // Encode writes n as block YAML indented by two spaces, as nfd-fn writes
 // every object it creates.
 func Encode(n *yaml.Node) ([]byte, error) {
+	return encode(n, false)
+}
+
+// encode is Encode, with block sequences inside mappings written at the
+// key's indentation when compact (the style kubectl and kustomize print).
+func encode(n *yaml.Node, compact bool) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
+	if compact {
+		enc.CompactSeqIndent()
+	}
 	if err := enc.Encode(n); err != nil {
 		return nil, err
 	}
@@ -164,4 +173,30 @@ func kindName(n *yaml.Node) string {
 		return "the scalar " + strconv.Quote(n.Value)
 	}
 	return "something else"
+}
+
+// compactSequences reports whether an item's text writes block sequences
+// inside mappings at the key's indentation ("key:" then "- x" in the same
+// column), as kubectl prints objects: a changed item is then encoded in
+// that style, so that what nfd-fn did not change keeps its bytes.
+func compactSequences(raw []byte) bool {
+	prevIndent, prevKey := -1, false
+	for _, line := range bytes.Split(raw, []byte("\n")) {
+		trimmed := bytes.TrimLeft(line, " ")
+		if len(trimmed) == 0 || trimmed[0] == '#' {
+			continue
+		}
+		indent := len(line) - len(trimmed)
+		if bytes.HasPrefix(trimmed, []byte("- ")) && prevKey {
+			return indent == prevIndent
+		}
+		prevIndent = indent
+		prevKey = bytes.HasSuffix(bytes.TrimRight(trimmed, " "), []byte(":"))
+		if prevKey && bytes.HasPrefix(trimmed, []byte("- ")) {
+			// "- key:" opens a mapping inside a sequence entry: its keys
+			// sit two columns right of the dash.
+			prevIndent += 2
+		}
+	}
+	return false
 }

@@ -147,7 +147,7 @@ func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
 		w.Write(withNewline(it.Raw))
 		return nil
 	case rl.fast:
-		return writeSeqItem(w, it.Node, rl.sp.indent)
+		return writeSeqItem(w, it.Node, rl.sp.indent, compactSequences(it.Raw))
 	}
 	return writeElement(w, "items", it.Node)
 }
@@ -208,8 +208,8 @@ func withNewline(b []byte) []byte {
 }
 
 // writeSeqItem encodes n as an element of a block sequence at indent.
-func writeSeqItem(w *bufio.Writer, n *yaml.Node, indent int) error {
-	text, err := Encode(n)
+func writeSeqItem(w *bufio.Writer, n *yaml.Node, indent int, compact bool) error {
+	text, err := encode(n, compact)
 	if err != nil {
 		return err
 	}

@@ -1,46 +1,135 @@
 package diag
 
-// Checks is the catalogue of check names, with what each one finds. The
-// SARIF rule metadata comes from here.
-var Checks = map[string]string{
-	"schema":                   "The object does not match the NFD API schema",
-	"unknown-field":            "Unknown or misspelt field",
-	"invalid-op":               "Unknown match operator",
-	"invalid-value":            "Match expression values that nfd-master cannot evaluate",
-	"template":                 "Template that does not parse or cannot run",
-	"feature-name":             "Malformed feature name",
-	"rule-name":                "Missing rule name",
-	"rule":                     "Rule problem",
-	"unknown-feature":          "Feature that nfd-worker never produces",
-	"unknown-element":          "Element that the feature never has",
-	"output-label":             "Label nfd-master would reject or drop",
-	"output-annotation":        "Annotation nfd-master would reject",
-	"output-extended-resource": "Extended resource nfd-master would reject",
-	"taint":                    "Taint nfd-master would reject",
-	"reference":                "@ reference that cannot resolve",
-	"backref":                  "rule.matched reference no earlier rule produces",
-	"duplicate-object":         "Two objects with the same name",
-	"duplicate-rule-name":      "Two rules with the same name",
-	"matches-no-node":          "Rule that matches no node of the fleet",
-	"label-conflict":           "Label set to different values by two rules",
-	"taints-every-node":        "Rule that taints every node",
-	"other-kind":               "Document that is not an NFD kind",
-	"unknown-kind":             "Unknown NFD kind",
-	"api-version":              "Unknown NFD API version",
-	"yaml":                     "YAML that does not parse",
-	"object-name":              "Object without metadata, or with a name or namespace the API server refuses",
-	"node-name":                "NodeFeature whose node-name label is not a valid node name",
-	"no-node-name":             "NodeFeature without the node-name label, attached to no node",
-	"rule-failed":              "Rule that fails on a node, so nfd-master skips it there",
-	"group-rule-failed":        "NodeFeatureGroup rule that fails on a node",
-	"output-dropped":           "Label, annotation, extended resource or taint nfd-master drops on a node",
-	"taint-disabled":           "Taint a rule sets while enableTaints is off",
-	"taints-annotation":        "Taints annotation nfd-master cannot parse, so it leaves taints alone",
-	"node-update-failed":       "Node update nfd-master would fail, leaving the node as it was",
-	"group-member-unnamed":     "Group member without a system.name nodename, listed with an empty name",
-	"explain":                  "Why a rule matched or not on a node (explainNode)",
-	"config":                   "Problem in the functionConfig",
-	"api-version-alias":        "NodeFeatureRule in the OpenShift NFD operator's group, read as upstream",
-	"feature-gate":             "Feature gate setting nfd-master refuses or warns about",
-	"namespace-not-selected":   "NodeFeature in a namespace nodeFeatureNamespaceSelector does not select",
+// Check is one check nfd-fn runs: a stable ID (NFDnnn), a short name, what
+// it finds, an example that triggers it and how to fix it. docs/checks.md
+// is generated from the catalogue (and a test keeps it in step).
+type Check struct {
+	ID, Name, Summary, Example, Fix string
+}
+
+// Catalogue lists every check in ID order. IDs are stable: a new check
+// takes the next number and a removed check's number is never reused, so
+// suppressions written in repositories keep their meaning.
+var Catalogue = []Check{
+	{"NFD001", "yaml", "YAML that does not parse",
+		"`labels: {a: \"true\"` (an unclosed flow mapping)", "Fix the syntax at the line shown; the rest of the file is not checked until then."},
+	{"NFD002", "schema", "A field of the wrong type for the NFD API (the API server rejects the object)",
+		"`value: 8086` where a list of strings is expected", "Write the value in the type the API takes: `value: [\"8086\"]`."},
+	{"NFD003", "unknown-field", "An unknown or misspelt field (the API server rejects the object)",
+		"`values:` in a match expression, `lables:` in a rule", "Use the field the did-you-mean names."},
+	{"NFD004", "invalid-op", "An unknown match operator: the rule fails wherever the expression is evaluated",
+		"`op: in`", "Use one of NFD's operators (In, NotIn, InRegexp, Exists, DoesNotExist, Gt, Ge, Lt, Le, GtLt, GeLe, IsTrue, IsFalse); the proposed value is the closest."},
+	{"NFD005", "invalid-value", "Match expression values nfd-master cannot evaluate (wrong count, not a number, a bad regexp or version)",
+		"`{op: Gt, value: [\"one\"]}`", "Give the operator the values it takes; an error when the fleet hits it, a warning when only some fleet could."},
+	{"NFD006", "template", "A labelsTemplate or varsTemplate that does not parse, cannot run, or uses a feature its matcher does not provide",
+		"`{{ range .cpu.sst }}` in a rule that matches only `cpu.cpuid`", "Fix the template, or add a matcher term for the feature it reads (templates see only matched features)."},
+	{"NFD007", "feature-name", "A malformed feature name in a matcher term",
+		"`feature: pcidevice`", "Write `<domain>.<feature>`, e.g. `pci.device`."},
+	{"NFD008", "rule-name", "A rule without a name",
+		"a rule with `labels:` but no `name:`", "Name every rule: nfd-master's logs and nfd-fn's results refer to rules by name."},
+	{"NFD009", "rule", "A rule that cannot be compiled for another reason",
+		"a rule with neither matchFeatures, matchAny nor outputs", "Read the message; it names the part of the rule."},
+	{"NFD010", "unknown-feature", "A feature nfd-worker never publishes (nor does the input's NodeFeatures)",
+		"`feature: cpu.cpuids`", "Use a feature of nfd-worker v0.19's catalogue; the did-you-mean names the closest."},
+	{"NFD011", "unknown-element", "An element the feature never has",
+		"`kernel.version` element `majr`", "Use the element the did-you-mean proposes."},
+	{"NFD012", "output-label", "A label nfd-master would reject (error) or drop by policy (warning)",
+		"`labels: {kubernetes.io/role: gpu}`", "Use the feature.node.kubernetes.io namespace or one allowed by extraLabelNs; fix invalid values."},
+	{"NFD013", "output-annotation", "An annotation nfd-master would reject or drop",
+		"`annotations: {kubernetes.io/owner: me}`", "Use the feature.node.kubernetes.io namespace; keep values under 1 KiB."},
+	{"NFD014", "output-extended-resource", "An extended resource nfd-master would reject or drop",
+		"`extendedResources: {gpus: lots}`", "Give a quantity, or an @feature.element reference; use an allowed namespace."},
+	{"NFD015", "taint", "A taint nfd-master would reject or drop",
+		"`{key: dedicated, effect: NoSchedule}` (unprefixed)", "Prefix the key (example.com/dedicated) and use NoSchedule, PreferNoSchedule or NoExecute."},
+	{"NFD016", "reference", "An @domain.feature.element value that cannot resolve",
+		"`extendedResources: {vfs: \"@pci.device.sriov_totalvfs\"}` (an instance feature)", "Reference an attribute feature's element."},
+	{"NFD017", "backref", "A rule.matched reference that no earlier rule produces",
+		"`feature: rule.matched` with element `gpu` and no rule labelling `gpu` before it", "Produce the label or var in a rule that runs earlier (objects run in name order)."},
+	{"NFD018", "duplicate-object", "Two objects of one kind, namespace and name: the cluster keeps only the last applied",
+		"`my-sample-rule-object` in two files", "Rename one, or delete the copy; nfd-fn uses the last."},
+	{"NFD019", "duplicate-rule-name", "Two rules with the same name",
+		"two rules named `gpu`", "Give every rule its own name."},
+	{"NFD020", "matches-no-node", "A rule that matches none of the nodes in the input",
+		"a rule on a PCI vendor no node has", "Check the rule against `nfd-fn explain --node`; the fleet may simply lack that hardware."},
+	{"NFD021", "label-conflict", "Two rules that set one label to different values on the same node",
+		"`nic-vendor: intel` and `nic-vendor: mellanox` both matching a node", "Make the rules exclusive, or merge them; the later one silently wins in nfd-master."},
+	{"NFD022", "taints-every-node", "A rule that taints every node of the fleet",
+		"a taint on a rule that matches `kernel.version` on all nodes", "Narrow the rule: a fleet-wide taint keeps every workload without a toleration off every node."},
+	{"NFD023", "other-kind", "A document that is not an NFD kind, skipped",
+		"a Deployment among the rule files", "Nothing to fix; nfd-fn passes it through."},
+	{"NFD024", "unknown-kind", "An object in NFD's API group with a kind nfd-fn does not know",
+		"`kind: NodeFeatureRules`", "Use NodeFeatureRule, NodeFeatureGroup or NodeFeature."},
+	{"NFD025", "api-version", "An NFD kind at an apiVersion nfd-master does not serve",
+		"`apiVersion: nfd.k8s-sigs.io/v1beta1`", "Use nfd.k8s-sigs.io/v1alpha1."},
+	{"NFD026", "no-node-name", "A NodeFeature without the nfd.node.kubernetes.io/node-name label, attached to no node",
+		"a NodeFeature written by hand without labels", "Add the label with the node's name."},
+	{"NFD027", "rule-failed", "A rule that fails on nodes of the fleet, so nfd-master skips it there",
+		"a template reading an element some nodes lack", "Read the message; fix the rule or the template."},
+	{"NFD028", "group-rule-failed", "A NodeFeatureGroup rule that fails on nodes of the fleet",
+		"a group rule comparing a non-numeric element with Gt", "Fix the group rule; the node is not added by it."},
+	{"NFD029", "output-dropped", "A label, annotation, extended resource or taint nfd-master drops on a node",
+		"an @-reference that resolves to a value that is not a label value", "Fix the output or the feature it reads."},
+	{"NFD030", "taint-disabled", "A taint a rule sets while enableTaints is off",
+		"`taints:` in a rule, with the default configuration", "Set enableTaints: \"true\" if nfd-master runs with -enable-taints."},
+	{"NFD031", "taints-annotation", "A taints annotation nfd-master cannot parse, so it leaves taints alone",
+		"`nfd.node.kubernetes.io/taints: \"\"` on a Node", "Remove or repair the annotation on the Node."},
+	{"NFD032", "node-update-failed", "A Node update nfd-master would fail, leaving (part of) the node as it was",
+		"an owned extended resource in capacity but not in allocatable", "Repair the Node's status, or the output the API server refuses (see validateNodes)."},
+	{"NFD033", "group-member-unnamed", "A group member whose NodeFeatures lack system.name's nodename: nfd-master lists it with an empty name",
+		"hand-written NodeFeatures without system.name", "Publish the NodeFeature with nfd-worker (it reports system.name)."},
+	{"NFD034", "explain", "Why a rule matched or not on a node (explainNode), informational",
+		"`explainNode: worker-1`", "Nothing to fix."},
+	{"NFD035", "config", "A problem in the functionConfig",
+		"`enableTaint: \"true\"` (misspelt key)", "Use the key the did-you-mean names; the README lists every key."},
+	{"NFD036", "template-file", "A template file (Helm) that is YAML only once rendered, not checked",
+		"`templates/rules.yaml` with `{{ .Values }}`", "Validate what `helm template` renders."},
+	{"NFD037", "api-version-alias", "A NodeFeatureRule in the OpenShift NFD operator's group, read as upstream",
+		"`apiVersion: nfd.openshift.io/v1alpha1`", "Nothing to fix for OpenShift; use nfd.k8s-sigs.io/v1alpha1 for upstream NFD."},
+	{"NFD038", "feature-gate", "A feature gate setting nfd-master refuses or warns about",
+		"`featureGates: DisableAutoPrefx=true`", "Use a known gate; the did-you-mean names the closest."},
+	{"NFD039", "namespace-not-selected", "A NodeFeature in a namespace nodeFeatureNamespaceSelector does not select",
+		"a vendor NodeFeature outside the selected namespaces", "Label the namespace, or widen the selector, if nfd-master should read it."},
+	{"NFD040", "unused-suppression", "A suppression that silences nothing",
+		"`nfd-fn.dev/ignore: NFD020` on a rule that matches nodes", "Remove the suppression."},
+	{"NFD041", "plan", "What a rule change does to the nodes and workloads (nfd-fn plan, mode plan), informational",
+		"`+ feature.node.kubernetes.io/avx2=true on 412 nodes`", "Nothing to fix: review it."},
+	{"NFD042", "plan-base", "Objects in the --base paths the plan does not use (only their rules and groups count)",
+		"NodeFeatures under --base", "Give the snapshot once, with the head's paths."},
+	{"NFD043", "plan-no-eligible-node", "A workload the change leaves with no node it can run on",
+		"a Deployment selecting `feature.node.kubernetes.io/gpu=true` after the label's rule is removed", "Keep the label, or change the workload's selector in the same change."},
+	{"NFD044", "workload-affinity", "A workload affinity the API server would refuse: it matches no node",
+		"`nodeAffinity` with an `In` requirement without values", "Fix the affinity; the API server rejects the object as written."},
+	{"NFD045", "workload-kind", "A document among the workloads that is not a workload kind, skipped",
+		"a Service in the Helm output", "Nothing to fix."},
+	{"NFD046", "workload-template", "A workload whose pod template cannot be found or read, not planned",
+		"a Deployment without spec.template.spec", "Give the workload a pod template, or leave it out of --workloads."},
+	{"NFD047", "object-name", "An object without metadata or metadata.name, or with a name or namespace the API server refuses (not used)",
+		"`metadata: {name: ../../tmp/x}`, or a NodeFeatureRule without metadata", "Give the object a lowercase RFC 1123 name (a subdomain; a label for namespaces)."},
+	{"NFD048", "node-name", "A NodeFeature whose nfd.node.kubernetes.io/node-name label is not a valid node name, attached to no node",
+		"`nfd.node.kubernetes.io/node-name: ../../../../tmp/x`", "Label the NodeFeature with the node's name as the API server holds it."},
+}
+
+// Checks maps each check's name to its summary (the SARIF rule metadata).
+var Checks = func() map[string]string {
+	m := make(map[string]string, len(Catalogue))
+	for _, c := range Catalogue {
+		m[c.Name] = c.Summary
+	}
+	return m
+}()
+
+// Lookup finds a check by its ID or its name.
+func Lookup(idOrName string) (Check, bool) {
+	for _, c := range Catalogue {
+		if c.ID == idOrName || c.Name == idOrName {
+			return c, true
+		}
+	}
+	return Check{}, false
+}
+
+// ID is the stable ID of the diagnostic's check, "" when it has none.
+func (d Diagnostic) ID() string {
+	c, _ := Lookup(d.Check)
+	return c.ID
 }

@@ -275,8 +275,8 @@ func TestWriteSARIFRulesResultsLevelsAndLocations(t *testing.T) {
 	}
 	wantRules := []ruleRow{
 		{"no-such-check-in-catalogue", "no-such-check-in-catalogue"},
-		{"other-kind", Checks["other-kind"]},
-		{"unknown-field", Checks["unknown-field"]},
+		{"NFD023", Checks["other-kind"]},
+		{"NFD003", Checks["unknown-field"]},
 	}
 	if !reflect.DeepEqual(rules, wantRules) {
 		t.Errorf("rules = %v, want %v", rules, wantRules)
@@ -298,10 +298,10 @@ func TestWriteSARIFRulesResultsLevelsAndLocations(t *testing.T) {
 		got = append(got, row)
 	}
 	want := []resultRow{
-		{"unknown-field", "error", "NodeFeatureRule/r spec.rules[0].matchOn: unknown field", "rules/a.yaml", map[string]int{"startLine": 12, "startColumn": 7}, 1},
+		{"NFD003", "error", "NodeFeatureRule/r spec.rules[0].matchOn: unknown field", "rules/a.yaml", map[string]int{"startLine": 12, "startColumn": 7}, 1},
 		{"no-such-check-in-catalogue", "warning", "NodeFeatureRule/r: w", "b.yaml", nil, 1},
-		{"other-kind", "note", "skipped", "", nil, 0},
-		{"unknown-field", "error", "again", "c.yaml", map[string]int{"startLine": 3}, 1},
+		{"NFD023", "note", "skipped", "", nil, 0},
+		{"NFD003", "error", "again", "c.yaml", map[string]int{"startLine": 3}, 1},
 		{"", "error", "no check", "", nil, 0},
 	}
 	if !reflect.DeepEqual(got, want) {

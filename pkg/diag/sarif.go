@@ -31,6 +31,7 @@ type sarifDriver struct {
 
 type sarifRule struct {
 	ID               string       `json:"id"`
+	Name             string       `json:"name,omitempty"`
 	ShortDescription sarifMessage `json:"shortDescription"`
 }
 
@@ -72,7 +73,11 @@ func WriteSARIF(w io.Writer, l List, version string) error {
 		if desc == "" {
 			desc = c
 		}
-		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: c, ShortDescription: sarifMessage{desc}})
+		id := c
+		if check, ok := Lookup(c); ok {
+			id = check.ID
+		}
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{ID: id, Name: c, ShortDescription: sarifMessage{desc}})
 	}
 	for i := range l {
 		run.Results = append(run.Results, sarifResultOf(&l[i]))
@@ -83,7 +88,11 @@ func WriteSARIF(w io.Writer, l List, version string) error {
 }
 
 func sarifResultOf(d *Diagnostic) sarifResult {
-	r := sarifResult{RuleID: d.Check, Level: sarifLevel(d.Severity), Message: sarifMessage{Escape(d.Describe())}}
+	id := d.ID()
+	if id == "" {
+		id = d.Check
+	}
+	r := sarifResult{RuleID: id, Level: sarifLevel(d.Severity), Message: sarifMessage{Escape(d.Describe())}}
 	if d.Pos.File != "" {
 		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: Escape(d.Pos.File)}}}
 		if d.Pos.Line > 0 {

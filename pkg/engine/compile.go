@@ -132,7 +132,7 @@ func matcherDiagnostics(ref ObjectRef, m matcher) []Diagnostic {
 func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 	d := Diagnostic{Severity: SeverityError, Object: ref}
 	switch {
-	case e.alwaysErr != nil && strings.HasPrefix(e.alwaysErr.Error(), "invalid Op"):
+	case e.alwaysErr != nil && e.errAt == "op":
 		d.Field = field + ".op"
 		d.Suggestion = suggest.Closest(string(e.op), validOpList())
 		if d.Suggestion != "" {
@@ -142,7 +142,7 @@ func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 		}
 	case e.alwaysErr != nil:
 		d.Field, d.Message = field+".value", fmt.Sprintf("%v; the rule fails on every node where this expression is evaluated", e.alwaysErr)
-	case e.presentErr != nil && strings.Contains(e.presentErr.Error(), "'type' field"):
+	case e.presentErr != nil && e.errAt == "type":
 		d.Severity, d.Field = SeverityWarning, field+".type"
 		d.Message = fmt.Sprintf("%v; the rule fails on every node where the element is present with a value", e.presentErr)
 	case e.presentErr != nil:

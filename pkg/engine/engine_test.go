@@ -93,7 +93,7 @@ func TestExecuteRuleOutputs(t *testing.T) {
 		{
 			name:    "template-line-without-equals-fails-the-rule",
 			rule:    api.Rule{Name: "r", LabelsTemplate: "just-a-key", MatchFeatures: api.FeatureMatcher{{Feature: "kernel.version"}}},
-			wantErr: "missing value in expanded template line",
+			wantErr: "which is not a key=value line",
 		},
 	}
 	for _, tt := range tests {

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
 // RuleTrace says how one rule fared on one node and why.
@@ -52,7 +55,10 @@ type ExprTrace struct {
 	Values  []string
 	// Seen describes what the node has for the element: "absent",
 	// "present" (a flag), `"value"`, or per-instance values.
-	Seen    []string
+	Seen []string
+	// Near are the feature's element names closest to the values of a
+	// matchName that matched nothing: the near misses.
+	Near    []string
 	Matched bool
 	Err     error
 }
@@ -125,6 +131,9 @@ func (t *term) explain(f *api.Features) TermTrace {
 				et.Seen = append(et.Seen, "an instance")
 			}
 		}
+		if !et.Matched {
+			et.Near = nearNames(t.matchName.values, flags, attrs)
+		}
 		tt.Exprs = append(tt.Exprs, et)
 	}
 	return tt
@@ -166,4 +175,19 @@ func presence(ok bool, seen string) string {
 		return seen
 	}
 	return "absent"
+}
+
+// nearNames lists, for each value of a matchName, the feature's element
+// name closest to it, if one is close.
+func nearNames(values []string, flags map[string]api.Nil, attrs map[string]string) []string {
+	names := slices.Collect(maps.Keys(flags))
+	names = append(names, slices.Collect(maps.Keys(attrs))...)
+	var out []string
+	for _, v := range values {
+		if best := suggest.Closest(v, names); best != "" && !slices.Contains(out, best) {
+			out = append(out, best)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

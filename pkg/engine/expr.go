@@ -56,6 +56,9 @@ type expr struct {
 	alwaysErr  error
 	presentErr error
 	operandErr error
+	// errAt names the field of the expression the error is about: "op",
+	// "type", or "" for its values.
+	errAt string
 }
 
 // operand is a parsed comparison operand: an integer or a version.
@@ -72,14 +75,14 @@ func compileExpr(me *api.MatchExpression) *expr {
 	defer e.markStatic()
 	spec, ok := opSpecs[me.Op]
 	if !ok {
-		e.alwaysErr = fmt.Errorf("invalid Op %q", me.Op)
+		e.alwaysErr, e.errAt = fmt.Errorf("op %q is not a match operator", me.Op), "op"
 		return e
 	}
 	n := len(me.Value)
 	switch {
 	case spec.presence || spec.maxValues == 0:
 		if n != 0 {
-			err := fmt.Errorf("invalid expression, 'value' field must be empty for Op %q (have %v)", me.Op, me.Value)
+			err := fmt.Errorf("op %s takes no values, got %v", me.Op, me.Value)
 			if spec.presence {
 				e.alwaysErr = err
 			} else {
@@ -91,7 +94,7 @@ func compileExpr(me *api.MatchExpression) *expr {
 		e.presentErr = valueCountError(me)
 		return e
 	case n < spec.minValues:
-		e.presentErr = fmt.Errorf("invalid expression, 'value' field must be non-empty for Op %q", me.Op)
+		e.presentErr = fmt.Errorf("op %s needs at least one value, got none", me.Op)
 		return e
 	}
 	switch {
@@ -122,9 +125,9 @@ func (e *StaticError) Unwrap() error { return e.Err }
 
 func valueCountError(me *api.MatchExpression) error {
 	if opSpecs[me.Op].maxValues == 2 {
-		return fmt.Errorf("invalid expression, 'value' field must contain exactly two elements for Op %q (have %v)", me.Op, me.Value)
+		return fmt.Errorf("op %s takes exactly two values (a lower and an upper bound), got %v", me.Op, me.Value)
 	}
-	return fmt.Errorf("invalid expression, 'value' field must contain exactly one element for Op %q (have %v)", me.Op, me.Value)
+	return fmt.Errorf("op %s takes exactly one value, got %v", me.Op, me.Value)
 }
 
 func (e *expr) compileRegexps() {
@@ -132,7 +135,7 @@ func (e *expr) compileRegexps() {
 	for i, v := range e.values {
 		re, err := regexp.Compile(v)
 		if err != nil {
-			e.presentErr = fmt.Errorf("invalid expressiom, 'value' field must only contain valid regexps for Op %q (have %v)", e.op, e.values)
+			e.presentErr = fmt.Errorf("op %s needs regular expressions, and %v has one that does not compile", e.op, e.values)
 			return
 		}
 		e.regexps[i] = re
@@ -145,7 +148,8 @@ func (e *expr) compileRegexps() {
 // GeLe ["6.8.0","6.8.0"] with type version is a valid range.
 func (e *expr) compileOperands(me *api.MatchExpression) {
 	if me.Type != api.ValueTypeInt && me.Type != api.ValueTypeVersion {
-		e.presentErr = fmt.Errorf("invalid expression, 'type' field only accepts %q value for Op %q (have %q)", api.ValueTypeVersion, me.Op, me.Type)
+		e.presentErr = fmt.Errorf("type %q is not a comparison type: op %s compares integers, or versions with type %q", me.Type, me.Op, api.ValueTypeVersion)
+		e.errAt = "type"
 		return
 	}
 	e.operands = make([]operand, len(e.values))
@@ -158,7 +162,7 @@ func (e *expr) compileOperands(me *api.MatchExpression) {
 		e.operands[i] = o
 	}
 	if !e.version && len(e.operands) == 2 && e.operands[0].n >= e.operands[1].n {
-		e.operandErr = fmt.Errorf("invalid expression, value[0] must be less than Value[1] for Op %q (have %v)", e.op, e.values)
+		e.operandErr = fmt.Errorf("op %s needs its lower bound below its upper bound, got %v", e.op, e.values)
 	}
 }
 

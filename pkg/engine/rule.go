@@ -105,10 +105,10 @@ func (t *kvTemplate) expandField(data templateData, out map[string]string, field
 	case t == nil:
 		return nil
 	case t.parseErr != nil:
-		return &termError{field: field, err: &StaticError{fmt.Errorf("failed to parse template: %w", t.parseErr)}}
+		return &termError{field: field, err: &StaticError{fmt.Errorf("the template does not parse: %w", t.parseErr)}}
 	}
 	if err := t.expandInto(data, out); err != nil {
-		return &termError{field: field, err: fmt.Errorf("failed to expand template: %w", err)}
+		return &termError{field: field, err: fmt.Errorf("the template fails: %w", err)}
 	}
 	return nil
 }

@@ -20,7 +20,7 @@ type kvTemplate struct {
 
 // errTemplateTooLarge is nfd-master's error for a template over
 // MaxTemplateSize.
-var errTemplateTooLarge = errors.New("template exceeds maximum allowed size")
+var errTemplateTooLarge = errors.New("the template is larger than nfd-master accepts")
 
 // parseKVTemplate parses text as nfd-master does (same size limit, same
 // functions, missingkey=error), then instruments it for the budget: a tick
@@ -188,7 +188,7 @@ func (t *kvTemplate) expandInto(data any, out map[string]string) error {
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if !ok {
-			return fmt.Errorf("missing value in expanded template line %q, (format must be '<key>=<value>')", line)
+			return fmt.Errorf("the template wrote %q, which is not a key=value line", line)
 		}
 		out[k] = v
 	}

@@ -193,11 +193,14 @@ func templateRefDiagnostics(r *rule, report reportFunc) {
 			if len(missing) == 0 {
 				continue
 			}
-			where := "wherever the rule matches"
+			// Failing wherever the rule matches is certain (an error); failing
+			// only through some matchAny elements, or only when a
+			// conditional part runs, depends on the fleet (a warning, made an
+			// error by the pipeline when the fleet hits it).
+			where, sev := "wherever the rule matches", SeverityError
 			if len(missing) < total {
-				where = "whenever it matches through " + strings.Join(missing, ", ")
+				where, sev = "whenever it matches through "+strings.Join(missing, ", "), SeverityWarning
 			}
-			sev := SeverityError
 			if ref.conditional {
 				sev, where = SeverityWarning, where+" and that part of the template runs"
 			}

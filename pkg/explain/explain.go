@@ -55,10 +55,11 @@ func Write(w io.Writer, res *master.NodeResult, traces []engine.RuleTrace, filte
 	return err
 }
 
-// Rule explains one rule's trace as indented text.
+// Rule explains one rule's trace as a tree: the rule, its matchers, their
+// terms and each term's expressions with what they saw on the node, then
+// the rule's outputs.
 func Rule(tr *engine.RuleTrace) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s %s: %s\n", esc(tr.Source.Object.String()), esc(tr.Source.Field), esc(fmt.Sprintf("%q", tr.Source.RuleName)), verdict(tr))
 	for _, m := range tr.Matchers {
 		fmt.Fprintf(&b, "  %s: %s\n", esc(shortField(m.Field, tr.Source.Field)), matchWord(m.Matched))
 		for _, t := range m.Terms {
@@ -67,6 +68,53 @@ func Rule(tr *engine.RuleTrace) string {
 	}
 	if tr.Matched {
 		writeOutput(&b, &tr.Output)
+	}
+	return fmt.Sprintf("%s %s %s: %s\n", esc(tr.Source.Object.String()), esc(tr.Source.Field), esc(fmt.Sprintf("%q", tr.Source.RuleName)), verdict(tr)) + tree(b.String())
+}
+
+// tree draws lines indented by two spaces a level (the first level at two)
+// as a tree with box-drawing branches.
+func tree(indented string) string {
+	lines := strings.Split(strings.TrimSuffix(indented, "\n"), "\n")
+	if indented == "" {
+		return ""
+	}
+	depth := make([]int, len(lines))
+	for i, l := range lines {
+		depth[i] = (len(l)-len(strings.TrimLeft(l, " ")))/2 - 1
+		lines[i] = strings.TrimLeft(l, " ")
+	}
+	// last[i] says line i is the last child of its parent.
+	last := make([]bool, len(lines))
+	for i := range lines {
+		last[i] = true
+		for j := i + 1; j < len(lines) && depth[j] >= depth[i]; j++ {
+			if depth[j] == depth[i] {
+				last[i] = false
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	open := []bool{} // open[k]: the ancestor at depth k has siblings below
+	for i, l := range lines {
+		d := max(depth[i], 0)
+		open = append(open[:min(d, len(open))], make([]bool, max(0, d-len(open)))...)
+		for k := 0; k < d; k++ {
+			if open[k] {
+				b.WriteString("│  ")
+			} else {
+				b.WriteString("   ")
+			}
+		}
+		if last[i] {
+			b.WriteString("└─ ")
+		} else {
+			b.WriteString("├─ ")
+		}
+		b.WriteString(l)
+		b.WriteString("\n")
+		open = append(open[:d], !last[i])
 	}
 	return b.String()
 }
@@ -101,18 +149,17 @@ func shortField(field, rule string) string {
 }
 
 func writeTerm(b *strings.Builder, t *engine.TermTrace) {
-	feature := esc(t.Feature)
 	switch {
 	case t.Skipped:
-		fmt.Fprintf(b, "    %s: not evaluated (an earlier term failed)\n", feature)
+		fmt.Fprintf(b, "    %s: not evaluated (an earlier term failed)\n", esc(t.Feature))
 		return
 	case !t.Present:
-		fmt.Fprintf(b, "    %s: not matched (the node has no %s feature)\n", feature, feature)
+		fmt.Fprintf(b, "    %s: not matched (the node has no %s feature)\n", esc(t.Feature), esc(t.Feature))
 		return
 	case t.Err != nil:
-		fmt.Fprintf(b, "    %s: error: %s\n", feature, esc(t.Err.Error()))
+		fmt.Fprintf(b, "    %s: error: %s\n", esc(t.Feature), esc(t.Err.Error()))
 	default:
-		fmt.Fprintf(b, "    %s: %s\n", feature, matchWord(t.Matched))
+		fmt.Fprintf(b, "    %s: %s\n", esc(t.Feature), matchWord(t.Matched))
 	}
 	if len(t.Exprs) == 0 {
 		fmt.Fprintf(b, "      (no expressions: matches when the feature has elements)\n")
@@ -133,7 +180,7 @@ func writeExpr(b *strings.Builder, e *engine.ExprTrace) {
 	}
 	result := fmt.Sprint(e.Matched)
 	if e.Err != nil {
-		result = "error: " + e.Err.Error()
+		result = fmt.Sprintf("error: %v", e.Err)
 	}
 	seen := e.Seen
 	more := ""
@@ -148,7 +195,10 @@ func writeExpr(b *strings.Builder, e *engine.ExprTrace) {
 	if len(seen) == 0 {
 		seen = []string{"nothing"}
 	}
-	fmt.Fprintf(b, "      %s: %s (%s %s%s)\n", esc(expr), esc(result), label, esc(strings.Join(seen, ", ")), more)
+	if len(e.Near) > 0 {
+		more += "; closest: " + strings.Join(e.Near, ", ")
+	}
+	fmt.Fprintf(b, "      %s: %s (%s %s%s)\n", esc(expr), esc(result), label, esc(strings.Join(seen, ", ")), esc(more))
 }
 
 func writeOutput(b *strings.Builder, o *engine.Output) {
@@ -168,7 +218,11 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 	write("annotations", o.Annotations)
 	write("extendedResources", o.ExtendedResources)
 	for _, t := range o.Taints {
-		fmt.Fprintf(b, "  taint: %s\n", esc(t.Key+"="+t.Value+":"+t.Effect))
+		if t.Value == "" {
+			fmt.Fprintf(b, "  taint: %s\n", esc(t.Key+":"+t.Effect))
+		} else {
+			fmt.Fprintf(b, "  taint: %s\n", esc(t.Key+"="+t.Value+":"+t.Effect))
+		}
 	}
 }
 

@@ -61,14 +61,14 @@ func TestRuleExplainsMatchersTermsExpressionsAndOutput(t *testing.T) {
 					Taints:            []api.Taint{{Key: "example.com/gpu", Value: "yes", Effect: "NoSchedule"}},
 				}},
 			want: `NodeFeatureRule gpu spec.rules[0] "nvidia": matched
-  matchFeatures: matched
-    pci.device: matched
-      vendor In [10de, 1002]: true (saw instance 0 "10de" true, instance 1 "8086" false)
-  labels: a-first=1, gpu=true
-  vars: v=x
-  annotations: note=n
-  extendedResources: gpus=2
-  taint: example.com/gpu=yes:NoSchedule
+├─ matchFeatures: matched
+│  └─ pci.device: matched
+│     └─ vendor In [10de, 1002]: true (saw instance 0 "10de" true, instance 1 "8086" false)
+├─ labels: a-first=1, gpu=true
+├─ vars: v=x
+├─ annotations: note=n
+├─ extendedResources: gpus=2
+└─ taint: example.com/gpu=yes:NoSchedule
 `,
 		},
 		{
@@ -82,10 +82,10 @@ func TestRuleExplainsMatchersTermsExpressionsAndOutput(t *testing.T) {
 					{Feature: "kernel.version", Present: true, Skipped: true},
 				}}}},
 			want: `NodeFeatureRule gpu spec.rules[1] "avx": not matched
-  matchFeatures: not matched
-    cpu.cpuid: not matched
-      AVX512F Exists: false (saw absent)
-    kernel.version: not evaluated (an earlier term failed)
+└─ matchFeatures: not matched
+   ├─ cpu.cpuid: not matched
+   │  └─ AVX512F Exists: false (saw absent)
+   └─ kernel.version: not evaluated (an earlier term failed)
 `,
 		},
 		{
@@ -98,11 +98,11 @@ func TestRuleExplainsMatchersTermsExpressionsAndOutput(t *testing.T) {
 					}},
 				}},
 			want: `NodeFeatureRule gpu spec.rules[2] "any": not matched
-  matchAny[0].matchFeatures: not matched
-    usb.device: not matched (the node has no usb.device feature)
-  matchAny[1].matchFeatures: not matched
-    system.osrelease: not matched
-      (no expressions: matches when the feature has elements)
+├─ matchAny[0].matchFeatures: not matched
+│  └─ usb.device: not matched (the node has no usb.device feature)
+└─ matchAny[1].matchFeatures: not matched
+   └─ system.osrelease: not matched
+      └─ (no expressions: matches when the feature has elements)
 `,
 		},
 		{
@@ -115,9 +115,9 @@ func TestRuleExplainsMatchersTermsExpressionsAndOutput(t *testing.T) {
 					}},
 				}}}},
 			want: `NodeFeatureRule gpu spec.rules[3] "ver": FAILED: not a number: "6.8" (nfd-master skips the rule on this node)
-  matchFeatures: not matched
-    kernel.version: error: not a number: "6.8"
-      full Gt [5]: error: not a number: "6.8" (saw "6.8")
+└─ matchFeatures: not matched
+   └─ kernel.version: error: not a number: "6.8"
+      └─ full Gt [5]: error: not a number: "6.8" (saw "6.8")
 `,
 		},
 		{
@@ -136,10 +136,10 @@ func TestRuleExplainsMatchersTermsExpressionsAndOutput(t *testing.T) {
 					}},
 				}}}},
 			want: `NodeFeatureRule gpu spec.rules[5] "mn": not matched
-  matchFeatures: not matched
-    cpu.cpuid: not matched
-      matchName InRegexp [^AVX]: true (names matched AVX, AVX2)
-      matchName In [NOPE]: false (names matched nothing)
+└─ matchFeatures: not matched
+   └─ cpu.cpuid: not matched
+      ├─ matchName InRegexp [^AVX]: true (names matched AVX, AVX2)
+      └─ matchName In [NOPE]: false (names matched nothing)
 `,
 		},
 		{
@@ -151,9 +151,9 @@ func TestRuleExplainsMatchersTermsExpressionsAndOutput(t *testing.T) {
 					}},
 				}}}},
 			want: `NodeFeatureRule gpu spec.rules[6] "many": not matched
-  matchFeatures: not matched
-    pci.device: not matched
-      class Exists: false (saw i0, i1, i2, i3, i4, i5, i6, i7, ... 2 more)
+└─ matchFeatures: not matched
+   └─ pci.device: not matched
+      └─ class Exists: false (saw i0, i1, i2, i3, i4, i5, i6, i7, ... 2 more)
 `,
 		},
 	}
@@ -290,15 +290,15 @@ spec:
 		t.Fatalf("Explain: ok=%v, %d traces", ok, len(traces))
 	}
 	want := `NodeFeatureRule r spec.rules[0] "all": matched
-  matchFeatures: matched
-    cpu.cpuid: matched
-      AVX Exists: true (saw present)
-      AVX512F DoesNotExist: true (saw absent)
-    kernel.version: matched
-      major Gt [5]: true (saw "6")
-    pci.device: matched
-      vendor In [8086]: true (saw instance 0 "8086" true, instance 1 absent false)
-  labels: ok=true
+├─ matchFeatures: matched
+│  ├─ cpu.cpuid: matched
+│  │  ├─ AVX Exists: true (saw present)
+│  │  └─ AVX512F DoesNotExist: true (saw absent)
+│  ├─ kernel.version: matched
+│  │  └─ major Gt [5]: true (saw "6")
+│  └─ pci.device: matched
+│     └─ vendor In [8086]: true (saw instance 0 "8086" true, instance 1 absent false)
+└─ labels: ok=true
 `
 	if got := Rule(&traces[0]); got != want {
 		t.Errorf("Rule() =\n%s\nwant\n%s", got, want)

@@ -66,18 +66,25 @@ func (c *checker) add(o objects.Origin, ref diag.ObjectRef, sev diag.Severity, c
 // later object of the same name): a user fixing a file wants every
 // problem in it at once.
 func (c *checker) rejectedCompile() {
-	var rules []*api.NodeFeatureRule
 	for i := range c.set.Rules {
-		if !c.set.Rules[i].Used() {
-			rules = append(rules, c.set.Rules[i].Obj)
+		if o := &c.set.Rules[i]; !o.Used() {
+			_, diags := engine.Compile([]*api.NodeFeatureRule{o.Obj})
+			c.placed(master.WithChecks(diags), o.Origin)
 		}
 	}
-	_, diags := engine.Compile(rules)
 	for i := range c.set.Groups {
 		if g := &c.set.Groups[i]; !g.Used() {
-			_, gd := engine.CompileGroup(g.Obj)
-			diags = append(diags, gd...)
+			_, diags := engine.CompileGroup(g.Obj)
+			c.placed(master.WithChecks(diags), g.Origin)
 		}
 	}
-	c.findings = append(c.findings, master.WithChecks(diags)...)
+}
+
+// placed records diagnostics about the object at o, positioned there:
+// another object of the same name elsewhere must not take them.
+func (c *checker) placed(ds diag.List, o objects.Origin) {
+	for _, d := range ds {
+		d.Pos = o.Position(d.Field, false)
+		c.findings = append(c.findings, d)
+	}
 }

@@ -25,7 +25,7 @@ func (c *checker) outputs() {
 		c.outputMap(r, "extendedResources", "extended resource", r.rule.ExtendedResources, o.CheckExtendedResource, true)
 		for i, t := range r.rule.Taints {
 			if v := o.CheckTaint(t); v != nil {
-				c.add(r.doc, r.ref, v.Severity, "taint", fmt.Sprintf("%s.taints[%d]", r.field, i), false,
+				c.add(r.doc, r.ref, v.Severity, "taint", fmt.Sprintf("%s.taints[%d]%s", r.field, i, taintPart(v.Err)), false,
 					fmt.Sprintf("taint %q: %v; nfd-master drops it", t.Key, v.Err))
 			}
 		}
@@ -85,4 +85,16 @@ func article(k featureKind) string {
 		return "an " + string(k)
 	}
 	return "a " + string(k)
+}
+
+// taintPart points a taint's problem at the part of the taint it is
+// about: .effect, .key or .value.
+func taintPart(err error) string {
+	switch {
+	case master.IsTaintEffectError(err):
+		return ".effect"
+	case master.IsTaintValueError(err):
+		return ".value"
+	}
+	return ".key"
 }

@@ -62,7 +62,7 @@ func validateTaintValue(v string) error {
 		return nil
 	}
 	if errs := k8svalidation.IsValidLabelValue(v); len(errs) > 0 {
-		return fmt.Errorf("invalid taint value %q: %s (the API server rejects the node update)", v, strings.Join(errs, "; "))
+		return fmt.Errorf("%w %q: %s (the API server rejects the node update)", errInvalidTaintValue, v, strings.Join(errs, "; "))
 	}
 	return nil
 }

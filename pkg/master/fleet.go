@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -52,6 +53,9 @@ type Pipeline struct {
 	diags    diag.List
 	// namespaces maps the input's Namespaces to their labels.
 	namespaces map[string]map[string]string
+	// Progress, when set, is called as nodes are rendered with the number
+	// done and the total (from several goroutines, never concurrently).
+	Progress func(done, total int)
 }
 
 // Prepare compiles the set's rules and attaches its NodeFeatures and Node
@@ -82,8 +86,16 @@ func (p *Pipeline) HasNode(name string) bool { _, ok := p.features[name]; return
 // Render renders every node and the groups.
 func (p *Pipeline) Render() *Fleet {
 	f := &Fleet{Nodes: make([]NodeResult, len(p.names)), Diagnostics: append(diag.List(nil), p.diags...)}
+	var mu sync.Mutex
+	done := 0
 	parallel.For(len(p.names), func(i int) {
 		f.Nodes[i] = p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
+		if p.Progress != nil {
+			mu.Lock()
+			done++
+			p.Progress(done, len(p.names))
+			mu.Unlock()
+		}
 	})
 	if p.opts.NodeFeatureGroups {
 		p.renderGroups(f)

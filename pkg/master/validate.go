@@ -17,6 +17,7 @@ var (
 	errUnprefixedKey       = errors.New("unprefixed keys are not allowed")
 	errInvalidTaintEffect  = errors.New("invalid taint effect")
 	errEmptyTaintEffect    = errors.New("empty taint effect")
+	errInvalidTaintValue   = errors.New("invalid taint value")
 	featureSubNsSuffix     = "." + api.FeatureLabelNs
 	profileSubNsSuffix     = "." + api.ProfileLabelNs
 	annotationValueMaxSize = 1 << 10
@@ -167,3 +168,11 @@ func (o *Options) prefix(m map[string]string, ns string) map[string]string {
 	}
 	return out
 }
+
+// IsTaintEffectError reports a taint refused for its effect.
+func IsTaintEffectError(err error) bool {
+	return errors.Is(err, errInvalidTaintEffect) || errors.Is(err, errEmptyTaintEffect)
+}
+
+// IsTaintValueError reports a taint refused for its value.
+func IsTaintValueError(err error) bool { return errors.Is(err, errInvalidTaintValue) }

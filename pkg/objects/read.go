@@ -46,14 +46,56 @@ func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
 		return nil, 0, err
 	}
 	var ds diag.List
+	read := 0
 	for _, f := range files {
 		data, err := ReadFile(f)
 		if err != nil {
 			return nil, 0, err
 		}
+		if s.OnlyNFDFiles && !MentionsNFD(data) {
+			continue
+		}
+		read++
+		if template, ok := templateNote(data, f); ok {
+			ds = append(ds, template)
+			continue
+		}
 		ds = append(ds, s.ReadBytes(data, f, note)...)
 	}
-	return ds, len(files), nil
+	return ds, read, nil
+}
+
+// MentionsNFD reports whether a file's text names an NFD API group or kind:
+// the files worth reading in a repository that also holds Helm charts,
+// kustomizations and other manifests.
+func MentionsNFD(data []byte) bool {
+	for _, s := range []string{"nfd.k8s-sigs.io", "nfd.openshift.io", "NodeFeature"} {
+		if bytes.Contains(data, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// templateNote recognises a template (Helm's {{ }}) that is not YAML until
+// rendered: it is noted and not checked, rather than reported as broken.
+func templateNote(data []byte, file string) (diag.Diagnostic, bool) {
+	if !bytes.Contains(data, []byte("{{")) {
+		return diag.Diagnostic{}, false
+	}
+	var probe yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		err := dec.Decode(&probe)
+		if errors.Is(err, io.EOF) {
+			return diag.Diagnostic{}, false
+		}
+		if err != nil {
+			break
+		}
+	}
+	return diag.Diagnostic{Severity: diag.Info, Check: "template-file", Pos: diag.Position{File: file},
+		Message: "a template ({{ }}) that is YAML only once rendered: not checked (validate what helm template renders instead)"}, true
 }
 
 // ReadFile reads a regular file of at most MaxFileSize bytes: a FIFO or a
@@ -217,11 +259,26 @@ func isNullDoc(n *yaml.Node) bool {
 var yamlErrLine = regexp.MustCompile(`line (\d+)`)
 
 func syntaxError(file string, index int, err error) diag.Diagnostic {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = strings.TrimPrefix(msg, m[0]+": ")
+		if parserProblem(msg) {
+			line++
+		}
+	}
 	d := diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: file, Index: index},
-		Message: fmt.Sprintf("YAML does not parse: %v; the rest of the file is not checked", strings.TrimPrefix(err.Error(), "yaml: "))}
-	if m := yamlErrLine.FindStringSubmatch(err.Error()); m != nil {
-		d.Pos.Line, _ = strconv.Atoi(m[1])
-		d.Pos.Column = 1
+		Message: fmt.Sprintf("YAML does not parse: %s; the rest of the file is not checked", msg)}
+	if line > 0 {
+		d.Pos.Line, d.Pos.Column = line, 1
 	}
 	return d
+}
+
+// parserProblem reports a problem of yaml.v3's parser (not its scanner):
+// the parser reports its line counting from 0 (the line of the construct
+// the problem is in, or of the offending token), the scanner from 1.
+func parserProblem(msg string) bool {
+	return strings.HasPrefix(msg, "did not find expected") || strings.HasPrefix(msg, "found undefined tag handle")
 }

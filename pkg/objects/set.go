@@ -80,6 +80,10 @@ type Set struct {
 	// Namespaces are v1 Namespaces, read for their labels.
 	Namespaces []Object[*Namespace]
 
+	// OnlyNFDFiles makes ReadFiles skip, silently, the files that do not
+	// mention an NFD API group or kind (Helm charts, kustomizations and
+	// other manifests of the repository).
+	OnlyNFDFiles bool
 	// NoOpenShiftAlias refuses NodeFeatureRules in the OpenShift NFD
 	// operator's group (nfd.openshift.io/v1alpha1) instead of reading them.
 	NoOpenShiftAlias bool

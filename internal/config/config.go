@@ -1,4 +1,4 @@
-package fn
+package config
 
 import (
 	"errors"
@@ -33,7 +33,7 @@ type FunctionConfig struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`
 	Metadata   map[string]any `json:"metadata,omitempty"`
-	// Mode is render (default), validate or discover.
+	// Mode is render (default), validate, discover or plan.
 	Mode         string   `json:"mode,omitempty"`
 	NfdNamespace string   `json:"nfdNamespace,omitempty"`
 	Instance     string   `json:"instance,omitempty"`
@@ -54,6 +54,10 @@ type FunctionConfig struct {
 	DisableAnnotations       *bool               `json:"disableAnnotations,omitempty"`
 	DenyNodeFeatureLabels    *bool               `json:"denyNodeFeatureLabels,omitempty"`
 	AllowOverwrite           *bool               `json:"allowOverwrite,omitempty"`
+	// Ignore accepts known findings for the whole run: check IDs or names
+	// (NFD020, matches-no-node), optionally CHECK:rule name, comma
+	// separated in a ConfigMap. docs/checks.md lists the checks.
+	Ignore []string `json:"ignore,omitempty"`
 	// NodeOutput is how Nodes are written: "preview" (default: existing
 	// Nodes patched in place, new ones local-config) or "apply" (each Node
 	// as only what NFD owns, for kubectl apply --server-side).
@@ -106,8 +110,11 @@ type Settings struct {
 	OpenShiftAlias bool
 	// NodeOutput is NodeOutputPreview or NodeOutputApply.
 	NodeOutput string
+	// Ignore is the run's suppressions (the ignore key), and IgnoreField
+	// where they are written.
+	Ignore, IgnoreField string
 	// Nova holds the Nova provider config settings (fn/nova.go).
-	Nova novaSettings
+	Nova NovaSettings
 	// Discover holds the mode discover settings.
 	Discover DiscoverOptions
 }
@@ -122,8 +129,9 @@ func cfgWarning(field, msg string) diag.Diagnostic {
 	return diag.Diagnostic{Severity: diag.Warning, Check: "config", Field: field, Message: msg}
 }
 
-// loadConfig reads the functionConfig (nil means all defaults).
-func loadConfig(n *yaml.Node) (Settings, diag.List) {
+// Load reads the functionConfig (nil means all defaults): decoded from
+// either form, defaulted, validated and compiled into Settings.
+func Load(n *yaml.Node) (Settings, diag.List) {
 	fc, problems := parseFunctionConfig(n)
 	fc.Default()
 	problems = append(problems, fc.Validate()...)
@@ -153,9 +161,9 @@ func (fc *FunctionConfig) Default() {
 func (fc *FunctionConfig) Validate() diag.List {
 	var problems diag.List
 	switch fc.Mode {
-	case "render", "validate", "discover":
+	case "render", "validate", "discover", "plan":
 	default:
-		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate or discover", fc.Mode)))
+		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate, discover or plan", fc.Mode)))
 	}
 	switch fc.NodeOutput {
 	case NodeOutputPreview, NodeOutputApply:
@@ -261,7 +269,8 @@ func SplitList(s string) []string {
 func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	var problems diag.List
 	s := Settings{Mode: fc.Mode, Options: master.DefaultOptions(), Gates: featuregate.New(featuregate.Defaults()),
-		ExplainNode: fc.ExplainNode, ExplainRule: fc.ExplainRule, NodeOutput: fc.NodeOutput}
+		ExplainNode: fc.ExplainNode, ExplainRule: fc.ExplainRule, NodeOutput: fc.NodeOutput,
+		Ignore: strings.Join(fc.Ignore, ","), IgnoreField: fc.field("ignore")}
 	setBool(&s.StampVersion, fc.StampVersion)
 	setBool(&s.OpenShiftAlias, fc.OpenShiftAlias)
 	o := &s.Options
@@ -333,19 +342,6 @@ func setBool(dst *bool, v *bool) {
 	}
 }
 
-// config records a functionConfig problem on the functionConfig object.
-func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
-	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
-	if fc != nil {
-		it = &krm.Item{}
-		it.SetNode(fc)
-	}
-	d.Object = itemRef(it)
-	d.Pos = diag.Position{File: it.File, Index: it.Index}
-	d.Message = "functionConfig: " + d.Message
-	r.extend(diag.List{d})
-}
-
 // instancePattern is the instance name nfd-master accepts at start-up.
 var instancePattern = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
 
@@ -371,3 +367,13 @@ func checkInstance(field, instance string) diag.List {
 func (s Settings) NewSet() *objects.Set {
 	return &objects.Set{NoOpenShiftAlias: !s.OpenShiftAlias}
 }
+
+// The values of the nodeOutput setting.
+const (
+	// NodeOutputPreview writes Nodes as nfd-master leaves them: existing
+	// Nodes patched in place, new ones as local-config previews.
+	NodeOutputPreview = "preview"
+	// NodeOutputApply writes every Node as only what NFD owns on it, for
+	// kubectl apply --server-side.
+	NodeOutputApply = "apply"
+)

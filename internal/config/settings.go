@@ -1,4 +1,4 @@
-package fn
+package config
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 // command line. Problems come back as "field: message" errors; warnings
 // are returned separately.
 func LoadSettings(n *yaml.Node) (s Settings, errs, warnings []string) {
-	s, problems := loadConfig(n)
+	s, problems := Load(n)
 	for _, p := range problems {
 		msg := fmt.Sprintf("%s: %s", p.Field, p.Message)
 		if p.Severity == diag.Warning {

@@ -1,8 +1,7 @@
-package fn
+package config
 
 // The Nova settings of the functionConfig: reading, defaulting and
-// validating the nova* keys. Kept apart from the Nova glue in nova.go while
-// the config is reshaped.
+// validating the nova* keys.
 
 import (
 	"fmt"
@@ -27,13 +26,17 @@ type NovaInventoryDefaults struct {
 	AllocationRatio string `json:"allocation_ratio,omitempty"`
 }
 
-// novaSettings is the resolved Nova output configuration.
-type novaSettings struct {
-	enabled bool
-	path    string
-	mapping nova.MapOptions
-	// capture, when set, receives the file written (nfd-fn render --output nova).
-	capture *[]byte
+// NovaSettings is the resolved Nova output configuration.
+type NovaSettings struct {
+	// Enabled writes the provider config (novaProviderConfig).
+	Enabled bool
+	// Path is where it goes in the package (novaProviderConfigPath).
+	Path string
+	// Mapping selects the traits and sets the inventory defaults.
+	Mapping nova.MapOptions
+	// Capture, when set, receives the file written (nfd-fn render
+	// --output nova).
+	Capture *[]byte
 }
 
 func (d *NovaInventoryDefaults) intField(name string) **int64 {
@@ -51,15 +54,15 @@ func (d *NovaInventoryDefaults) intField(name string) **int64 {
 }
 
 // resolveNova validates the Nova options.
-func (fc *FunctionConfig) resolveNova() (novaSettings, diag.List) {
-	ns := novaSettings{path: NovaDefaultPath}
+func (fc *FunctionConfig) resolveNova() (NovaSettings, diag.List) {
+	ns := NovaSettings{Path: NovaDefaultPath}
 	var problems diag.List
-	setBool(&ns.enabled, fc.NovaProviderConfig)
+	setBool(&ns.Enabled, fc.NovaProviderConfig)
 	if p := fc.NovaProviderConfigPath; p != "" {
 		if err := checkPackagePath(p); err != nil {
 			problems = append(problems, cfgError(fc.field("novaProviderConfigPath"), err.Error()))
 		} else {
-			ns.path = p
+			ns.Path = p
 		}
 	}
 	if fc.NovaTraitLabels != "" {
@@ -67,12 +70,12 @@ func (fc *FunctionConfig) resolveNova() (novaSettings, diag.List) {
 		if err != nil {
 			problems = append(problems, cfgError(fc.field("novaTraitLabels"), fmt.Sprintf("invalid regexp: %v", err)))
 		} else {
-			ns.mapping.TraitLabels = re
+			ns.Mapping.TraitLabels = re
 		}
 	}
 	if d := fc.NovaInventoryDefaults; d != nil {
 		var more diag.List
-		ns.mapping.Defaults, more = fc.inventoryDefaults(d)
+		ns.Mapping.Defaults, more = fc.inventoryDefaults(d)
 		problems = append(problems, more...)
 	}
 	return ns, problems
@@ -117,3 +120,7 @@ func checkPackagePath(p string) error {
 	}
 	return nil
 }
+
+// NovaDefaultPath is where the generated provider config ConfigMap goes in
+// the package by default.
+const NovaDefaultPath = "nova/provider-config.yaml"

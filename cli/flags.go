@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// newFlagSet returns a flag set that reports errors and usage on stderr.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usage); fs.PrintDefaults() }
+	return fs
+}
+
+// parseArgs parses the flags of a subcommand, wherever they stand among
+// the positional arguments (pre-commit appends file names after them).
+// -h or --help prints the usage on stdout: done, exit 0. A bad flag prints
+// the error and the usage on stderr: done, exit 2.
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (positional []string, code int, done bool) {
+	stderr := fs.Output()
+	fs.SetOutput(io.Discard)
+	positional, err := parseInterspersed(fs, args)
+	fs.SetOutput(stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		fs.SetOutput(stderr)
+		return nil, 0, true
+	case err != nil:
+		complain(stderr, "nfd-fn %s: %v", fs.Name(), err)
+		fs.Usage()
+		return nil, 2, true
+	}
+	return positional, 0, false
+}
+
+// parseInterspersed parses flags that may come before, between or after
+// the positional arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// usageError reports a bad flag value: the message and the usage on
+// stderr, exit 2.
+func usageError(fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(fs.Output(), "nfd-fn %s: "+format+"\n", append([]any{fs.Name()}, args...)...)
+	fs.Usage()
+	return 2
+}

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/plan"
+	"github.com/nfd-fn/nfd-fn/pkg/workload"
+)
+
+const planUsage = `Usage: nfd-fn plan [flags] PATH...
+
+Shows what a rule change does to the fleet before it is applied: the
+labels, annotations, extended resources and taints each node gains, loses
+or changes, and the workloads that lose or gain eligible nodes. PATHs hold
+the snapshot (NodeFeatures, Nodes, Namespaces, as kubectl exports them)
+and the rules after the change, files or directories.
+
+Without --base, the before side is the snapshot's Node objects as they are
+(a node without one starts empty): what applying the rules now would
+change. With --base, it is the render of the base rules over the same
+snapshot: what the rule change alone does.
+
+Exit status: 1 on errors (a broken rule, a workload left with no eligible
+node), 2 on bad usage, else 0; with --detailed-exitcode, 0 when nothing
+changes and 2 when something does (as terraform plan), 1 on errors.
+
+Flags:
+`
+
+// pathList is a repeatable path flag.
+type pathList []string
+
+func (l *pathList) String() string     { return strings.Join(*l, ",") }
+func (l *pathList) Set(s string) error { *l = append(*l, s); return nil }
+
+// planFlags are the flags of nfd-fn plan.
+type planFlags struct {
+	base, workloads pathList
+	output, config  string
+	detailed        bool
+}
+
+// runPlan implements `nfd-fn plan`.
+func runPlan(args []string, stdout, stderr io.Writer) int {
+	var f planFlags
+	fs := newFlagSet("plan", planUsage, stderr)
+	fs.Var(&f.base, "base", "the rules before the change, a file or directory (repeatable); the snapshot is the PATHs'")
+	fs.Var(&f.workloads, "workloads", "Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs and Pods, a file or directory such as helm template's output (repeatable)")
+	fs.StringVar(&f.output, "output", "text", "text, markdown (a pull-request comment) or json")
+	fs.StringVar(&f.output, "o", "text", "short for --output")
+	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors")
+	fs.StringVar(&f.config, "config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
+	paths, code, done := parseArgs(fs, args, stdout)
+	if done {
+		return code
+	}
+	write, ok := planWriters(stdout)[f.output]
+	switch {
+	case len(paths) == 0:
+		complain(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
+		fs.Usage()
+		return 2
+	case !ok:
+		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
+		return 2
+	}
+	in, code := planInput(paths, &f, stderr)
+	if code != 0 {
+		return code
+	}
+	p := plan.Make(in)
+	if err := diag.WriteText(stderr, p.Diagnostics); err != nil {
+		return 1
+	}
+	if err := write(stdout, p); err != nil {
+		complain(stderr, "nfd-fn plan: writing output: %v", err)
+		return 1
+	}
+	return p.ExitCode(f.detailed)
+}
+
+// planInput reads the settings, the head and base sides and the
+// workloads; problems in the files become the plan's.
+func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, int) {
+	opts, code := settingsFrom("plan", f.config, stderr)
+	if code != 0 {
+		return plan.Input{}, code
+	}
+	in := plan.Input{Head: opts.NewSet(), Options: opts.Options}
+	ds, _, err := in.Head.ReadFiles(paths, false)
+	if err != nil {
+		complain(stderr, "nfd-fn plan: %v", err)
+		return in, 2
+	}
+	in.Problems = ds
+	if len(f.base) > 0 {
+		in.Base = opts.NewSet()
+		ds, _, err := in.Base.ReadFiles(f.base, false)
+		if err != nil {
+			complain(stderr, "nfd-fn plan: --base: %v", err)
+			return in, 2
+		}
+		in.Problems = append(append(in.Problems, plan.BaseSide(ds)...), plan.SnapshotOnly(in.Base)...)
+	}
+	if len(f.workloads) > 0 {
+		ws, ds, err := workload.Read(f.workloads)
+		if err != nil {
+			complain(stderr, "nfd-fn plan: --workloads: %v", err)
+			return in, 2
+		}
+		in.Workloads, in.Problems = ws, append(in.Problems, ds...)
+	}
+	return in, 0
+}
+
+// planWriters are the output formats; text is coloured on a terminal.
+func planWriters(stdout io.Writer) map[string]func(io.Writer, *plan.Plan) error {
+	color := takesColour(stdout)
+	return map[string]func(io.Writer, *plan.Plan) error{
+		"text":     func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) },
+		"markdown": plan.WriteMarkdown,
+		"json":     plan.WriteJSON,
+	}
+}
+
+// takesColour reports whether w is a terminal that takes colour: neither
+// NO_COLOR set nor TERM=dumb.
+func takesColour(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	return isTerminal(f)
+}

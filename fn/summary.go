@@ -1,0 +1,67 @@
+package fn
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// summary is the one line a render ends with on stderr: what was
+// rendered, what it set, what went wrong and how long it took.
+type summary struct {
+	nodes, rules, labels, taints int
+	start                        time.Time
+}
+
+// count records a rendered fleet.
+func (s *summary) count(set *objects.Set, fleet *master.Fleet) {
+	s.nodes = len(fleet.Nodes)
+	for _, r := range set.AcceptedRules() {
+		s.rules += len(r.Spec.Rules)
+	}
+	for i := range fleet.Nodes {
+		for _, rr := range fleet.Nodes[i].Rules {
+			s.labels += len(rr.Labels)
+			s.taints += len(rr.Taints)
+		}
+	}
+}
+
+// write prints the line: "nfd-fn render: 1000 nodes, 63 rules; 25841
+// labels and 12 taints set; 0 errors, 19 warnings; 2.31s".
+func (s *summary) write(w io.Writer, mode string, l diag.List) {
+	c := l.Counts()
+	fmt.Fprintf(w, "nfd-fn %s: %s, %s; %s and %s set; %s, %s; %.2fs\n", mode,
+		plural(s.nodes, "node"), plural(s.rules, "rule"), plural(s.labels, "label"), plural(s.taints, "taint"),
+		plural(c[diag.Error], "error"), plural(c[diag.Warning], "warning"), time.Since(s.start).Seconds())
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// progress returns a callback that shows, on a terminal, how many nodes
+// are rendered and how fast: at most ten updates a second, erased at the
+// end.
+func progress(w io.Writer) func(done, total int) {
+	start, last := time.Now(), time.Time{}
+	return func(done, total int) {
+		now := time.Now()
+		if done < total && now.Sub(last) < 100*time.Millisecond {
+			return
+		}
+		last = now
+		rate := float64(done) / max(now.Sub(start).Seconds(), 1e-3)
+		fmt.Fprintf(w, "\rrendering: %d/%d nodes (%.0f/s)", done, total, rate)
+		if done == total {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func load(t *testing.T, text string) (Settings, []string) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s, ds := Load(doc.Content[0])
+	var msgs []string
+	for _, d := range ds {
+		msgs = append(msgs, string(d.Severity)+" "+d.Field+": "+d.Message)
+	}
+	return s, msgs
+}
+
+// TestConfigMapAndTypedFormsReadTheSameKeys checks the one key table: the
+// same keys in a ConfigMap's data (strings) and in NFDFunctionConfig
+// (typed) give the same settings.
+func TestConfigMapAndTypedFormsReadTheSameKeys(t *testing.T) {
+	cm, p1 := load(t, `apiVersion: v1
+kind: ConfigMap
+metadata: {name: c}
+data: {enableTaints: "true", denyLabelNs: "a.io, *.b.io", featureGates: "DisableAutoPrefix=true", nodeOutput: apply, ignore: "NFD020,NFD006"}`)
+	typed, p2 := load(t, `apiVersion: fn.nfd-fn.dev/v1alpha1
+kind: NFDFunctionConfig
+metadata: {name: c}
+enableTaints: true
+denyLabelNs: [a.io, "*.b.io"]
+featureGates: {DisableAutoPrefix: true}
+nodeOutput: apply
+ignore: [NFD020, NFD006]`)
+	if len(p1)+len(p2) > 0 {
+		t.Fatalf("problems: %v %v", p1, p2)
+	}
+	for _, s := range []Settings{cm, typed} {
+		if !s.Options.EnableTaints || s.Options.AutoPrefix || strings.Join(s.Options.DenyLabelNs, "|") != "a.io|*.b.io" ||
+			s.NodeOutput != NodeOutputApply || s.Ignore != "NFD020,NFD006" {
+			t.Errorf("settings = %+v", s)
+		}
+	}
+}
+
+// TestDefaultsAndValidation checks Default's values and Validate's and
+// the key table's messages.
+func TestDefaultsAndValidation(t *testing.T) {
+	s, problems := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\n")
+	if len(problems) != 0 || s.Mode != "render" || s.NodeOutput != NodeOutputPreview || !s.OpenShiftAlias || !s.Options.AllowOverwrite {
+		t.Errorf("defaults = %+v, problems %v", s, problems)
+	}
+	tests := []struct{ data, want string }{
+		{`{enableTaint: "true"}`, `error data.enableTaint: unknown key "enableTaint": did you mean "enableTaints"?`},
+		{`{enableTaints: "yes"}`, `error data.enableTaints: "yes" is not a boolean`},
+		{`{mode: rendr}`, `error data.mode: unknown mode "rendr"`},
+		{`{nodeOutput: patch}`, `error data.nodeOutput: unknown nodeOutput "patch"`},
+		{`{explainRule: r}`, `error data.explainRule: explainRule needs explainNode`},
+		{`{instance: "-x"}`, `error data.instance: invalid instance name "-x"`},
+		{`{hostRoot: /mnt}`, `warning data.hostRoot: hostRoot is a mode discover setting; mode render ignores it`},
+	}
+	for _, tt := range tests {
+		_, problems := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: "+tt.data+"\n")
+		if len(problems) != 1 || !strings.HasPrefix(problems[0], tt.want) {
+			t.Errorf("%s: problems %q, want one starting %q", tt.data, problems, tt.want)
+		}
+	}
+}

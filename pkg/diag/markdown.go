@@ -1,0 +1,56 @@
+package diag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// CatalogueMarkdown is docs/checks.md: every check with its ID, name,
+// what it finds, an example and the fix, and how to accept a finding.
+func CatalogueMarkdown() string {
+	var b strings.Builder
+	b.WriteString(`# Checks
+
+Every finding nfd-fn reports (render, validate, explain, plan) names its check: a stable ID and
+a short name, in the text output (` + "`... [NFD020]`" + `), in KRM results (tags ` + "`check`" + ` and
+` + "`checkID`" + `) and in SARIF (` + "`ruleId`" + `). IDs never change meaning and are never reused.
+
+## Severity
+
+A rule nfd-master fails on a node of the given fleet is an **error** naming the nodes. A static
+finding that only *could* fail on some fleet (a bad regexp, a wrong value count, a template
+reference missing from one matchAny element) is a **warning**, unless it fails wherever the rule
+runs (an unknown operator, a template that does not parse in a rule with matchers). What
+nfd-master refuses by policy and carries on (a label or taint in a denied namespace) is a
+warning; what the API server would refuse is an error. ` + "`--strict`" + ` (validate) fails on
+warnings too.
+
+## Accepting known findings
+
+- On the object, for the whole object or one rule:
+
+  ` + "```yaml" + `
+  metadata:
+    annotations:
+      nfd-fn.dev/ignore: "NFD020, NFD006:nfd built-in cpu-sst labels"
+  ` + "```" + `
+- For a run: ` + "`nfd-fn validate --ignore NFD006`" + `, or ` + "`ignore: \"NFD006,NFD020\"`" + ` in the functionConfig.
+
+Entries are check IDs or names, comma-separated, optionally ` + "`CHECK:rule name`" + `. A suppression
+that silences nothing, or names no check, is itself reported (NFD040), so stale ones do not pile
+up. NFD's own sample rules validate with exit 0 once their known template findings are accepted
+in one line: ` + "`nfd-fn validate --ignore NFD006 samples/`" + `.
+
+## The checks
+
+| ID | name | finds |
+|---|---|---|
+`)
+	for _, c := range Catalogue {
+		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", c.ID, c.Name, c.Summary)
+	}
+	for _, c := range Catalogue {
+		fmt.Fprintf(&b, "\n### %s %s\n\n%s.\n\n- Example: %s\n- Fix: %s\n", c.ID, c.Name, c.Summary, c.Example, c.Fix)
+	}
+	return b.String()
+}

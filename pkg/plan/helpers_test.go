@@ -1,0 +1,63 @@
+package plan
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/workload"
+)
+
+// fixture is the stale-labels example: Nodes with NFD labels from older
+// rules, base and head rules, and workloads (helm output among them).
+const fixture = "../../testdata/plan/stale-labels"
+
+// fixtureInput reads the fixture from inside its directory, so that file
+// names in the output are the ones a user sees. base is the --base path,
+// "" for none.
+func fixtureInput(t testing.TB, base string) Input {
+	t.Helper()
+	t.Chdir(fixture)
+	opts := master.DefaultOptions()
+	opts.EnableTaints = true
+	in := Input{Head: &objects.Set{}, Options: opts}
+	ds, _, err := in.Head.ReadFiles([]string{"snapshot.yaml", "rules"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Problems = ds
+	if base != "" {
+		in.Base = &objects.Set{}
+		ds, _, err := in.Base.ReadFiles([]string{base}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Problems = append(in.Problems, BaseSide(ds)...)
+	}
+	ws, ds, err := workload.Read([]string{"workloads"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Workloads, in.Problems = ws, append(in.Problems, ds...)
+	return in
+}
+
+// renderings are the plan's three forms, by --output name.
+var renderings = []struct {
+	name  string
+	write func(*bytes.Buffer, *Plan) error
+}{
+	{"text", func(b *bytes.Buffer, p *Plan) error { return WriteText(b, p, TextOptions{}) }},
+	{"markdown", func(b *bytes.Buffer, p *Plan) error { return WriteMarkdown(b, p) }},
+	{"json", func(b *bytes.Buffer, p *Plan) error { return WriteJSON(b, p) }},
+}
+
+func render(t testing.TB, p *Plan, write func(*bytes.Buffer, *Plan) error) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := write(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}

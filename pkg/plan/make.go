@@ -1,0 +1,68 @@
+package plan
+
+import (
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/workload"
+)
+
+// Input is what a plan is made of.
+type Input struct {
+	// Head holds the snapshot (NodeFeatures, Nodes, Namespaces) and the
+	// rules after the change.
+	Head *objects.Set
+	// Base holds the rules before the change (its NodeFeatureRules and
+	// NodeFeatureGroups; the snapshot is Head's). Nil: the before side is
+	// the snapshot's Node objects as they are.
+	Base *objects.Set
+	// Workloads are the workloads whose eligible nodes are planned.
+	Workloads []*workload.Workload
+	// Options are nfd-master's settings, the same for both sides.
+	Options master.Options
+	// Problems are what went wrong reading the input; they count as the
+	// plan's diagnostics (see BaseSide for the base rules' files).
+	Problems diag.List
+}
+
+// Make renders both sides and compares them.
+func Make(in Input) *Plan {
+	head := master.Render(in.Head, in.Options)
+	before, side := beforeStates(in, head)
+	p := &Plan{Nodes: []NodeChange{}, Workloads: []WorkloadChange{}, Summary: Summary{Before: side.name}}
+	p.Diagnostics = append(p.Diagnostics, in.Problems...)
+	p.Diagnostics = append(p.Diagnostics, side.diags(head)...)
+	p.Diagnostics = append(p.Diagnostics, headDiagnostics(in.Head, head)...)
+	after := make([]*objects.NodeState, len(head.Nodes))
+	names := make([]string, len(head.Nodes))
+	for i := range head.Nodes {
+		names[i], after[i] = head.Nodes[i].Name, &head.Nodes[i].State
+		if c, ok := diffNode(names[i], before[i], after[i]); ok {
+			p.Nodes = append(p.Nodes, c)
+		}
+	}
+	p.Workloads, p.Diagnostics = planWorkloads(in.Workloads, names, before, after, p.Diagnostics)
+	p.summarize(len(names), len(in.Workloads))
+	return p
+}
+
+// headDiagnostics are the head render's problems, placed in their files.
+func headDiagnostics(set *objects.Set, f *master.Fleet) diag.List {
+	ds := append(append(diag.List(nil), f.Diagnostics...), f.NodeDiagnostics...)
+	set.Place(ds)
+	return ds
+}
+
+func (p *Plan) summarize(nodes, workloads int) {
+	s := &p.Summary
+	s.Nodes, s.NodesChanged = nodes, len(p.Nodes)
+	s.Changes = len(p.Changes())
+	s.Workloads, s.WorkloadsChanged = workloads, len(p.Workloads)
+	for i := range p.Workloads {
+		if p.Workloads[i].LeftWithout() {
+			s.WorkloadsWithoutNodes++
+		}
+	}
+	c := p.Diagnostics.Counts()
+	s.Errors, s.Warnings = c[diag.Error], c[diag.Warning]
+}
