@@ -58,13 +58,17 @@ bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml
 
 # Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time);
 # crashers land in the package's testdata/fuzz and become regression tests.
+# FUZZMINIMIZETIME bounds the minimisation of each new interesting input
+# (go's default, 60s, stalls the run on large seeds).
 FUZZTIME ?= 1m
-FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./pkg/objects:FuzzFastDecode
+FUZZMINIMIZETIME ?= 5s
+FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./pkg/objects:FuzzFastDecode \
+	./pkg/objects:FuzzReadBytes ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "fuzzing $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
-		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "$${t%%:*}"; \
+		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) "$${t%%:*}"; \
 	done
 
 # The container image as an OCI archive, built offline with umoci (no

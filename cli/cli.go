@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
@@ -59,4 +60,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "nfd-fn: unknown command %q\n\n%s", cmd, usage)
 	return 2
+}
+
+// complain writes one line to w (stderr), escaped with diag.Escape: the
+// paths, names and errors in it may come from input nfd-fn did not write,
+// and must not rewrite the reader's terminal.
+func complain(w io.Writer, format string, args ...any) {
+	fmt.Fprintln(w, diag.Escape(fmt.Sprintf(format, args...)))
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"slices"
@@ -59,19 +58,19 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	nf, warnings, err := hostDiscoverTo(ctx, o, stderr, false)
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
+		complain(stderr, "warning: %s", w)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn discover: %v\n", err)
+		complain(stderr, "nfd-fn discover: %v", err)
 		return 1
 	}
 	out, err := yaml.Marshal(nf)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn discover: encoding: %v\n", err)
+		complain(stderr, "nfd-fn discover: encoding: %v", err)
 		return 1
 	}
 	if _, err := stdout.Write(out); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn discover: writing: %v\n", err)
+		complain(stderr, "nfd-fn discover: writing: %v", err)
 		return 1
 	}
 	return 0
@@ -120,6 +119,6 @@ func resolveNodeName(flagValue string, notes io.Writer) string {
 	if err != nil {
 		return ""
 	}
-	fmt.Fprintf(notes, "note: NODE_NAME is not set; using the host name %q as the node name\n", h)
+	complain(notes, "note: NODE_NAME is not set; using the host name %q as the node name", h)
 	return h
 }

@@ -34,7 +34,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if *node == "" || len(paths) == 0 {
-		fmt.Fprintln(stderr, "nfd-fn explain: --node and at least one FILE or DIR are required")
+		complain(stderr, "nfd-fn explain: --node and at least one FILE or DIR are required")
 		fs.Usage()
 		return 2
 	}
@@ -49,15 +49,15 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	p := master.Prepare(set, opts.Options)
 	res, traces, ok := p.Explain(*node)
 	if !ok {
-		fmt.Fprintf(stderr, "nfd-fn explain: no NodeFeature for node %q (%s)\n", *node, knownNodes(p))
+		complain(stderr, "nfd-fn explain: no NodeFeature for node %q (%s)", *node, knownNodes(p))
 		return 1
 	}
 	if *rule != "" && !anySelected(traces, *rule) {
-		fmt.Fprintf(stderr, "nfd-fn explain: no rule named %q\n", *rule)
+		complain(stderr, "nfd-fn explain: no rule named %q", *rule)
 		return 1
 	}
 	if err := explain.Write(stdout, &res, traces, *rule); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn explain: writing output: %v\n", err)
+		complain(stderr, "nfd-fn explain: writing output: %v", err)
 		return 1
 	}
 	return 0
@@ -68,12 +68,12 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 func readInput(set *objects.Set, paths []string, stderr io.Writer) (*objects.Set, int) {
 	ds, _, err := set.ReadFiles(paths, false)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
+		complain(stderr, "nfd-fn: %v", err)
 		return nil, 2
 	}
 	for i := range ds {
 		if ds[i].Severity == diag.Error {
-			fmt.Fprintln(stderr, ds[i].Text())
+			fmt.Fprintln(stderr, ds[i].Text()) // Text escapes
 		}
 	}
 	return set, 0

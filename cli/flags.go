@@ -31,7 +31,7 @@ func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (positional []
 		fs.SetOutput(stderr)
 		return nil, 0, true
 	case err != nil:
-		fmt.Fprintf(stderr, "nfd-fn %s: %v\n", fs.Name(), err)
+		complain(stderr, "nfd-fn %s: %v", fs.Name(), err)
 		fs.Usage()
 		return nil, 2, true
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -61,11 +60,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	write, ok := planWriters(stdout)[f.output]
 	switch {
 	case len(paths) == 0:
-		fmt.Fprintln(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
+		complain(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
 		fs.Usage()
 		return 2
 	case !ok:
-		fmt.Fprintf(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json\n", f.output)
+		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
 		return 2
 	}
 	in, code := planInput(paths, &f, stderr)
@@ -77,7 +76,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if err := write(stdout, p); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn plan: writing output: %v\n", err)
+		complain(stderr, "nfd-fn plan: writing output: %v", err)
 		return 1
 	}
 	return p.ExitCode(f.detailed)
@@ -93,7 +92,7 @@ func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, int)
 	in := plan.Input{Head: opts.NewSet(), Options: opts.Options}
 	ds, _, err := in.Head.ReadFiles(paths, false)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn plan: %v\n", err)
+		complain(stderr, "nfd-fn plan: %v", err)
 		return in, 2
 	}
 	in.Problems = ds
@@ -101,7 +100,7 @@ func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, int)
 		in.Base = opts.NewSet()
 		ds, _, err := in.Base.ReadFiles(f.base, false)
 		if err != nil {
-			fmt.Fprintf(stderr, "nfd-fn plan: --base: %v\n", err)
+			complain(stderr, "nfd-fn plan: --base: %v", err)
 			return in, 2
 		}
 		in.Problems = append(append(in.Problems, plan.BaseSide(ds)...), plan.SnapshotOnly(in.Base)...)
@@ -109,7 +108,7 @@ func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, int)
 	if len(f.workloads) > 0 {
 		ws, ds, err := workload.Read(f.workloads)
 		if err != nil {
-			fmt.Fprintf(stderr, "nfd-fn plan: --workloads: %v\n", err)
+			complain(stderr, "nfd-fn plan: --workloads: %v", err)
 			return in, 2
 		}
 		in.Workloads, in.Problems = ws, append(in.Problems, ds...)

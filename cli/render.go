@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -40,17 +39,17 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
 		return runFiles(paths, *config, *output == "apply", stdin, stdout, stderr)
 	case *output == "apply":
-		fmt.Fprintln(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
+		complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
 		return 2
 	case *config != "":
-		fmt.Fprintln(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
+		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
 		return 2
 	case *output == "resourcelist":
 		return runFunction("render", nil, stdin, stdout, stderr)
 	case *output == "nova":
 		return runNovaOutput(paths, stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply or nova\n", *output)
+	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply or nova", *output)
 	return 2
 }
 
@@ -59,24 +58,24 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // /etc/nova/provider_config/.
 func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "nfd-fn render: unexpected arguments %q\n", args)
+		complain(stderr, "nfd-fn render: unexpected arguments %q", args)
 		return 2
 	}
 	input, err := krm.ReadInput(stdin, 0)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
+		complain(stderr, "nfd-fn: reading stdin: %v", err)
 		return 1
 	}
 	file, diags, code, err := fn.RenderNova(input, fn.RunOptions{Discover: hostDiscover})
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: %v\n", err)
+		complain(stderr, "nfd-fn: %v", err)
 		return 1
 	}
 	if err := diag.WriteText(stderr, diags); err != nil {
 		return 1
 	}
 	if _, err := stdout.Write(file); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", err)
+		complain(stderr, "nfd-fn: writing stdout: %v", err)
 		return 1
 	}
 	return code
@@ -86,17 +85,17 @@ func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // validate mode whatever the functionConfig says.
 func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "nfd-fn %s: unexpected arguments %q\n", cmd, args)
+		complain(stderr, "nfd-fn %s: unexpected arguments %q", cmd, args)
 		return 2
 	}
 	if isTerminal(stdin) {
-		fmt.Fprintf(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal.\n"+
+		complain(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal."+
 			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.\n", cmd, cmd, cmd, cmd)
 		return 2
 	}
 	input, err := krm.ReadInput(stdin, 0)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn: reading stdin: %v\n", err)
+		complain(stderr, "nfd-fn: reading stdin: %v", err)
 		return 1
 	}
 	out := &stdoutWriter{w: stdout}
@@ -131,10 +130,10 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 func (s *stdoutWriter) exit(code int, err error, prefix string, stderr io.Writer) int {
 	switch {
 	case s.err != nil:
-		fmt.Fprintf(stderr, "nfd-fn: writing stdout: %v\n", s.err)
+		complain(stderr, "nfd-fn: writing stdout: %v", s.err)
 		return 1
 	case err != nil:
-		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+		complain(stderr, "%s: %v", prefix, err)
 		return 1
 	}
 	return code
@@ -151,7 +150,7 @@ func modeFor(cmd string) string {
 func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout, stderr io.Writer) int {
 	fc, err := readConfig(config)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn render: %v\n", err)
+		complain(stderr, "nfd-fn render: %v", err)
 		return 2
 	}
 	out := &stdoutWriter{w: stdout}

@@ -42,12 +42,12 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runFunction("validate", nil, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
-		fmt.Fprintln(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
+		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
 		return 2
 	}
 	write, ok := writers[*output]
 	if !ok {
-		fmt.Fprintf(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif\n", *output)
+		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif", *output)
 		return 2
 	}
 	opts, code := validateOptions(*config, stderr)
@@ -59,11 +59,11 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	findings, files, err := validateFiles(paths, *context, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn validate: %v\n", err)
+		complain(stderr, "nfd-fn validate: %v", err)
 		return 2
 	}
 	if err := write(stdout, findings); err != nil {
-		fmt.Fprintf(stderr, "nfd-fn validate: writing output: %v\n", err)
+		complain(stderr, "nfd-fn validate: writing output: %v", err)
 		return 1
 	}
 	return validateExit(findings, files, *strict, stderr)
@@ -92,15 +92,15 @@ func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
 	}
 	root, err := readConfig(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "nfd-fn %s: %v\n", cmd, err)
+		complain(stderr, "nfd-fn %s: %v", cmd, err)
 		return config.Settings{}, 2
 	}
 	s, errs, warnings := config.LoadSettings(root)
 	for _, w := range warnings {
-		fmt.Fprintf(stderr, "%s: warning: %s\n", path, w)
+		complain(stderr, "%s: warning: %s", path, w)
 	}
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "%s: error: %s\n", path, e)
+		complain(stderr, "%s: error: %s", path, e)
 	}
 	if len(errs) > 0 {
 		return config.Settings{}, 2
@@ -112,7 +112,7 @@ func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
 func validateExit(findings diag.List, files int, strict bool, stderr io.Writer) int {
 	c := findings.Counts()
 	errs, warns := c[diag.Error], c[diag.Warning]
-	fmt.Fprintf(stderr, "nfd-fn validate: %s, %s in %s\n", plural(errs, "error"), plural(warns, "warning"), plural(files, "file"))
+	complain(stderr, "nfd-fn validate: %s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(files, "file"))
 	if errs > 0 || (strict && warns > 0) {
 		return 1
 	}

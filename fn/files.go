@@ -88,8 +88,9 @@ func readArg(f string, stdin io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-// skipped notes the items that are not objects nfd-fn reads; they pass
-// through untouched.
+// skipped notes the items that are objects nfd-fn does not read; they pass
+// through untouched. (Items that are not objects at all are errors, from
+// objects.Set.Add.)
 func skipped(rl *krm.ResourceList) diag.List {
 	var out diag.List
 	for _, it := range rl.Items {
@@ -98,7 +99,7 @@ func skipped(rl *krm.ResourceList) diag.List {
 			continue
 		}
 		for i, o := range d.objects {
-			if o.Class != objects.Other && o.Class != objects.NotObject {
+			if o.Class != objects.Other {
 				continue
 			}
 			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}

@@ -66,8 +66,9 @@ func keepItemNode(it *krm.Item) bool {
 }
 
 // readSet builds the object set of a ResourceList and reports the items
-// that cannot be read: those that do not parse, and NFD objects that do
-// not decode cleanly.
+// that cannot be read: those that do not parse, items (or items of a List
+// item) that are not objects, and objects nfd-fn reads that do not decode
+// cleanly or have no valid name (objects.Set.Add says which).
 func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
 	for _, it := range rl.Items {
@@ -80,10 +81,6 @@ func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
 			continue
 		}
 		for i, o := range d.objects {
-			if o.Class == objects.NotObject && len(d.objects) > 1 {
-				r.add(diag.Error, it, fmt.Sprintf("items[%d]", i), "an item of this List is not an object (a mapping with apiVersion and kind)")
-				continue
-			}
 			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
 			if d.nodes != nil {
 				origin.Node = d.nodes[i]

@@ -22,8 +22,9 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	fleet := p.RenderLean()
 	sum.count(set, fleet)
+	nodes := nodeObjects(set)
 	for i := range fleet.Nodes {
-		writeNode(rl, nodeObject(set, fleet.Nodes[i].Name), &fleet.Nodes[i], s)
+		writeNode(rl, nodes[fleet.Nodes[i].Name], &fleet.Nodes[i], s)
 	}
 	for _, g := range fleet.Groups {
 		if setGroupStatus(g.Group.Origin.Node, g.Members) {
@@ -67,12 +68,14 @@ func ignoreSource(rl *krm.ResourceList, s config.Settings) diag.Diagnostic {
 	return diag.Diagnostic{Object: itemRef(it), Field: s.IgnoreField, Pos: diag.Position{File: it.File, Index: it.Index}}
 }
 
-// nodeObject is the Node object of the name in use, or nil.
-func nodeObject(set *objects.Set, name string) *objects.Object[*objects.Node] {
+// nodeObjects maps node names to the Node objects in use, built once so
+// that writing n Nodes costs O(n), not a search of every Node per node.
+func nodeObjects(set *objects.Set) map[string]*objects.Object[*objects.Node] {
+	out := make(map[string]*objects.Object[*objects.Node], len(set.Nodes))
 	for i := range set.Nodes {
-		if o := &set.Nodes[i]; o.Used() && o.Obj.Name == name {
-			return o
+		if o := &set.Nodes[i]; o.Used() {
+			out[o.Obj.Name] = o
 		}
 	}
-	return nil
+	return out
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
-	"k8s.io/apimachinery/pkg/util/validation"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // DiscoverOptions are the mode discover settings of the functionConfig.
@@ -57,8 +57,8 @@ func (fc *FunctionConfig) resolveDiscover(s *Settings) diag.List {
 		problems = append(problems, cfgError(fc.field("arch"), fmt.Sprintf("unsupported arch %q: want %s", fc.Arch, strings.Join(discover.SupportedArchs(), " or "))))
 	}
 	if fc.NodeName != "" {
-		if errs := validation.IsDNS1123Subdomain(fc.NodeName); len(errs) > 0 {
-			problems = append(problems, cfgError(fc.field("nodeName"), fmt.Sprintf("invalid node name %q: %s", fc.NodeName, strings.Join(errs, "; "))))
+		if why := objects.InvalidName("Node", fc.NodeName); why != "" {
+			problems = append(problems, cfgError(fc.field("nodeName"), fmt.Sprintf("invalid node name %s: %s", objects.ShowName(fc.NodeName), why)))
 		}
 	}
 	sortProblems(problems)

@@ -1,12 +1,13 @@
 package krm
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // Default limits; the package documentation says why each is where it is.
@@ -18,17 +19,18 @@ const (
 	DefaultMaxItems = 1_000_000
 	// DefaultMaxDepth caps the nesting of collections in any item or
 	// section, aliases expanded.
-	DefaultMaxDepth = 1000
+	DefaultMaxDepth = yamlstrict.MaxDepth
 	// DefaultMaxAliasNodes caps, per item or section, the nodes reached
 	// through aliases when they are expanded.
-	DefaultMaxAliasNodes = 100_000
+	DefaultMaxAliasNodes = yamlstrict.MaxAliasNodes
 	// DefaultMaxFallbackBytes caps the block lists that are parsed again
 	// whole when an item does not parse on its own.
 	DefaultMaxFallbackBytes = 64 << 20
 )
 
-// ErrLimit is wrapped by every error about a limit being exceeded.
-var ErrLimit = errors.New("over a limit")
+// ErrLimit is wrapped by every error about a limit being exceeded; it is
+// yamlstrict.ErrLimit, so that one errors.Is covers every YAML limit.
+var ErrLimit = yamlstrict.ErrLimit
 
 // Limits bound the work Read does on untrusted input. A zero field means
 // its default.
@@ -93,44 +95,10 @@ func ReadInput(r io.Reader, limit int) ([]byte, error) {
 	return data, nil
 }
 
-// checkTree walks n with its aliases expanded and fails once it nests
-// deeper than MaxDepth or reaches more than MaxAliasNodes nodes through
-// aliases. Aliases that refer to their own anchor stop at the depth limit.
+// checkTree applies the depth and alias limits to n
+// (yamlstrict.CheckTree, shared with pkg/nova).
 func checkTree(n *yaml.Node, l Limits) error {
-	w := treeWalk{maxDepth: l.MaxDepth, maxAlias: l.MaxAliasNodes}
-	return w.walk(n, 0, false)
-}
-
-type treeWalk struct {
-	maxDepth, maxAlias int
-	// aliased counts the nodes reached through aliases so far.
-	aliased int
-}
-
-func (w *treeWalk) walk(n *yaml.Node, depth int, viaAlias bool) error {
-	if n == nil {
-		return nil
-	}
-	if viaAlias {
-		w.aliased++
-		if w.aliased > w.maxAlias {
-			return fmt.Errorf("%w: its aliases expand to more than %d nodes", ErrLimit, w.maxAlias)
-		}
-	}
-	switch n.Kind {
-	case yaml.AliasNode:
-		return w.walk(n.Alias, depth, true)
-	case yaml.MappingNode, yaml.SequenceNode, yaml.DocumentNode:
-		if depth >= w.maxDepth {
-			return fmt.Errorf("%w: nested deeper than %d levels", ErrLimit, w.maxDepth)
-		}
-		for _, c := range n.Content {
-			if err := w.walk(c, depth+1, viaAlias); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return yamlstrict.CheckTree(n, l.MaxDepth, l.MaxAliasNodes)
 }
 
 // sizeHint is what is left to read of r when it is a regular file, else 0.

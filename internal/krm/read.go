@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/nfd-fn/nfd-fn/internal/parallel"
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 )
@@ -158,7 +159,7 @@ func (it *Item) parse(opts ReadOptions) bool {
 		return false
 	}
 	if err := checkTree(n, opts.Limits); err != nil {
-		it.ParseErr = err
+		it.ParseErr = relineTreeError(err, it.Line)
 		return true
 	}
 	it.SetNode(n)
@@ -177,6 +178,16 @@ func relineError(err error, first int) error {
 		return fmt.Errorf("line %d:%s", first+n-1, rest)
 	}
 	return errors.New(msg)
+}
+
+// relineTreeError makes the lines of a tree check's error (a duplicate
+// key) count from the input, not the item, whose first line is first.
+func relineTreeError(err error, first int) error {
+	var dk *yamlstrict.DuplicateKeyError
+	if errors.As(err, &dk) && first > 0 {
+		dk.Shift(first - 1)
+	}
+	return err
 }
 
 // decode runs the Decode hook and drops the tree unless Keep keeps it.

@@ -103,6 +103,10 @@ var Catalogue = []Check{
 		"a Service in the Helm output", "Nothing to fix."},
 	{"NFD046", "workload-template", "A workload whose pod template cannot be found or read, not planned",
 		"a Deployment without spec.template.spec", "Give the workload a pod template, or leave it out of --workloads."},
+	{"NFD047", "object-name", "An object without metadata or metadata.name, or with a name or namespace the API server refuses (not used)",
+		"`metadata: {name: ../../tmp/x}`, or a NodeFeatureRule without metadata", "Give the object a lowercase RFC 1123 name (a subdomain; a label for namespaces)."},
+	{"NFD048", "node-name", "A NodeFeature whose nfd.node.kubernetes.io/node-name label is not a valid node name, attached to no node",
+		"`nfd.node.kubernetes.io/node-name: ../../../../tmp/x`", "Label the NodeFeature with the node's name as the API server holds it."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

@@ -92,9 +92,9 @@ func sarifResultOf(d *Diagnostic) sarifResult {
 	if id == "" {
 		id = d.Check
 	}
-	r := sarifResult{RuleID: id, Level: sarifLevel(d.Severity), Message: sarifMessage{d.Describe()}}
+	r := sarifResult{RuleID: id, Level: sarifLevel(d.Severity), Message: sarifMessage{Escape(d.Describe())}}
 	if d.Pos.File != "" {
-		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: d.Pos.File}}}
+		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: Escape(d.Pos.File)}}}
 		if d.Pos.Line > 0 {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Pos.Line, StartColumn: d.Pos.Column}
 		}

@@ -7,13 +7,15 @@ import (
 )
 
 // Text renders a diagnostic for people and editors:
-// path:line:col: severity: Kind/name field: message [NFDnnn].
+// path:line:col: severity: Kind/name field: message [NFDnnn], on one line,
+// with control characters and bidi overrides escaped (Escape): names and
+// values come from input nfd-fn did not write.
 func (d Diagnostic) Text() string {
 	text := fmt.Sprintf("%s: %s: %s", d.Pos.text(), d.Severity, d.Describe())
 	if id := d.ID(); id != "" {
 		text += " [" + id + "]"
 	}
-	return text
+	return Escape(text)
 }
 
 func (p Position) text() string {

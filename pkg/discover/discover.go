@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
@@ -169,6 +170,10 @@ func SupportedArchs() []string { return []string{"amd64", "arm64"} }
 func newEnv(o Options) (*env, []string, error) {
 	if o.NodeName == "" {
 		return nil, nil, errors.New("node name is required")
+	}
+	if why := objects.InvalidName("Node", o.NodeName); why != "" {
+		// It names the NodeFeature and its file (nodefeatures/<name>.yaml).
+		return nil, nil, fmt.Errorf("node name %s is not a valid Kubernetes node name: %s", objects.ShowName(o.NodeName), why)
 	}
 	arch, err := resolveArch(o.Arch)
 	if err != nil {

@@ -82,6 +82,9 @@ func TestDiscoverRejectsBadOptions(t *testing.T) {
 		want string
 	}{
 		{"missing-node-name", Options{}, "node name is required"},
+		{"node-name-that-is-a-path", Options{NodeName: "../../../../tmp/x"}, `node name "../../../../tmp/x" is not a valid Kubernetes node name`},
+		{"node-name-with-a-newline", Options{NodeName: "a\nb"}, `node name "a\nb" is not a valid`},
+		{"node-name-of-300-characters", Options{NodeName: strings.Repeat("a", 300)}, "must be no more than 253 characters"},
 		{"unknown-source", Options{NodeName: "n", Sources: []string{"gpu"}}, `unknown source "gpu"`},
 		{"unknown-skipped-source", Options{NodeName: "n", SkipSources: []string{"fake"}}, `unknown source "fake"`},
 		{"unsupported-arch", Options{NodeName: "n", Arch: "s390x"}, `architecture "s390x" is not modelled (supported: amd64, arm64)`},

@@ -10,9 +10,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
+
+// esc escapes what comes from the input (names, values, messages) so that
+// the text cannot rewrite the reader's terminal; the layout is nfd-fn's own.
+var esc = diag.Escape
 
 // maxSeen caps the values listed for one expression (instances can be many).
 const maxSeen = 8
@@ -42,7 +47,7 @@ func Write(w io.Writer, res *master.NodeResult, traces []engine.RuleTrace, filte
 		b.WriteString(Rule(&traces[i]))
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(w, "node %s: %d of %d rules matched\n\n", res.Name, matched, shown)
+	fmt.Fprintf(w, "node %s: %d of %d rules matched\n\n", esc(res.Name), matched, shown)
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
@@ -56,7 +61,7 @@ func Write(w io.Writer, res *master.NodeResult, traces []engine.RuleTrace, filte
 func Rule(tr *engine.RuleTrace) string {
 	var b strings.Builder
 	for _, m := range tr.Matchers {
-		fmt.Fprintf(&b, "  %s: %s\n", shortField(m.Field, tr.Source.Field), matchWord(m.Matched))
+		fmt.Fprintf(&b, "  %s: %s\n", esc(shortField(m.Field, tr.Source.Field)), matchWord(m.Matched))
 		for _, t := range m.Terms {
 			writeTerm(&b, &t)
 		}
@@ -64,7 +69,7 @@ func Rule(tr *engine.RuleTrace) string {
 	if tr.Matched {
 		writeOutput(&b, &tr.Output)
 	}
-	return fmt.Sprintf("%s %s %q: %s\n", tr.Source.Object, tr.Source.Field, tr.Source.RuleName, verdict(tr)) + tree(b.String())
+	return fmt.Sprintf("%s %s %s: %s\n", esc(tr.Source.Object.String()), esc(tr.Source.Field), esc(fmt.Sprintf("%q", tr.Source.RuleName)), verdict(tr)) + tree(b.String())
 }
 
 // tree draws lines indented by two spaces a level (the first level at two)
@@ -117,7 +122,7 @@ func tree(indented string) string {
 func verdict(tr *engine.RuleTrace) string {
 	switch {
 	case tr.Err != nil:
-		return fmt.Sprintf("FAILED: %v (nfd-master skips the rule on this node)", unwrap(tr.Err))
+		return fmt.Sprintf("FAILED: %s (nfd-master skips the rule on this node)", esc(unwrap(tr.Err).Error()))
 	case tr.Matched:
 		return "matched"
 	}
@@ -146,15 +151,15 @@ func shortField(field, rule string) string {
 func writeTerm(b *strings.Builder, t *engine.TermTrace) {
 	switch {
 	case t.Skipped:
-		fmt.Fprintf(b, "    %s: not evaluated (an earlier term failed)\n", t.Feature)
+		fmt.Fprintf(b, "    %s: not evaluated (an earlier term failed)\n", esc(t.Feature))
 		return
 	case !t.Present:
-		fmt.Fprintf(b, "    %s: not matched (the node has no %s feature)\n", t.Feature, t.Feature)
+		fmt.Fprintf(b, "    %s: not matched (the node has no %s feature)\n", esc(t.Feature), esc(t.Feature))
 		return
 	case t.Err != nil:
-		fmt.Fprintf(b, "    %s: error: %v\n", t.Feature, t.Err)
+		fmt.Fprintf(b, "    %s: error: %s\n", esc(t.Feature), esc(t.Err.Error()))
 	default:
-		fmt.Fprintf(b, "    %s: %s\n", t.Feature, matchWord(t.Matched))
+		fmt.Fprintf(b, "    %s: %s\n", esc(t.Feature), matchWord(t.Matched))
 	}
 	if len(t.Exprs) == 0 {
 		fmt.Fprintf(b, "      (no expressions: matches when the feature has elements)\n")
@@ -193,7 +198,7 @@ func writeExpr(b *strings.Builder, e *engine.ExprTrace) {
 	if len(e.Near) > 0 {
 		more += "; closest: " + strings.Join(e.Near, ", ")
 	}
-	fmt.Fprintf(b, "      %s: %s (%s %s%s)\n", expr, result, label, strings.Join(seen, ", "), more)
+	fmt.Fprintf(b, "      %s: %s (%s %s%s)\n", esc(expr), esc(result), label, esc(strings.Join(seen, ", ")), esc(more))
 }
 
 func writeOutput(b *strings.Builder, o *engine.Output) {
@@ -206,7 +211,7 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 		for i, k := range keys {
 			parts[i] = k + "=" + m[k]
 		}
-		fmt.Fprintf(b, "  %s: %s\n", what, strings.Join(parts, ", "))
+		fmt.Fprintf(b, "  %s: %s\n", what, esc(strings.Join(parts, ", ")))
 	}
 	write("labels", o.Labels)
 	write("vars", o.Vars)
@@ -214,9 +219,9 @@ func writeOutput(b *strings.Builder, o *engine.Output) {
 	write("extendedResources", o.ExtendedResources)
 	for _, t := range o.Taints {
 		if t.Value == "" {
-			fmt.Fprintf(b, "  taint: %s:%s\n", t.Key, t.Effect)
+			fmt.Fprintf(b, "  taint: %s\n", esc(t.Key+":"+t.Effect))
 		} else {
-			fmt.Fprintf(b, "  taint: %s=%s:%s\n", t.Key, t.Value, t.Effect)
+			fmt.Fprintf(b, "  taint: %s\n", esc(t.Key+"="+t.Value+":"+t.Effect))
 		}
 	}
 }
@@ -236,7 +241,7 @@ func Labels(res *master.NodeResult) string {
 		if o, ok := res.LabelOrigins[k]; ok {
 			from = fmt.Sprintf("from %s %s", o.Object, o.Field)
 		}
-		fmt.Fprintf(&b, "  %s=%s  (%s)\n", k, res.State.Labels[k], from)
+		fmt.Fprintf(&b, "  %s  (%s)\n", esc(k+"="+res.State.Labels[k]), esc(from))
 	}
 	return b.String()
 }

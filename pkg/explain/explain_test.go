@@ -307,3 +307,26 @@ spec:
 		t.Errorf("Labels() =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestHostileNamesAndValuesAreEscaped checks that names and values from
+// the input cannot rewrite the reader's terminal: explain's text escapes
+// control characters and bidi overrides wherever they are interpolated.
+func TestHostileNamesAndValuesAreEscaped(t *testing.T) {
+	const evil = "x\n\x1b[2J\u202e"
+	tr := engine.RuleTrace{Source: engine.Source{Object: engine.ObjectRef{Kind: api.KindNodeFeatureRule, Name: evil}, Field: "spec.rules[0]", RuleName: evil},
+		Matched: true, Output: engine.Output{Labels: map[string]string{evil: evil}},
+		Matchers: []engine.MatcherTrace{{Field: "spec.rules[0].matchFeatures", Matched: true, Terms: []engine.TermTrace{{
+			Feature: evil, Present: true, Matched: true,
+			Exprs: []engine.ExprTrace{{Element: evil, Op: api.MatchOp(evil), Values: []string{evil}, Seen: []string{evil}, Matched: true}}}}}}}
+	res := &master.NodeResult{Name: evil, State: master.NodeState{Labels: map[string]string{evil: evil}}}
+	var b bytes.Buffer
+	if err := Write(&b, res, []engine.RuleTrace{tr}, ""); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, bad := range []string{"\x1b", "\u202e", "x\n"} {
+		if bytes.Contains([]byte(out), []byte(bad)) {
+			t.Errorf("explain text holds %q raw:\n%s", bad, out)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 	"k8s.io/apimachinery/pkg/labels"
 )
 
@@ -168,8 +169,32 @@ func (p *Pipeline) attachFeatures() {
 				Message: fmt.Sprintf("NodeFeature has no %s label, so nfd-master attaches it to no node", api.NodeNameLabel)})
 			continue
 		}
+		if d, bad := invalidNodeName(o, node); bad {
+			p.diags = append(p.diags, d)
+			if d.Severity == diag.Error && !objects.SafeName(node) {
+				continue
+			}
+		}
 		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec, Load: o.LoadSpec})
 	}
+}
+
+// invalidNodeName checks the node-name label of a NodeFeature: it becomes
+// a Node name, and so a file path (nodes/<name>.yaml), a Nova provider
+// name and text on terminals. A name the API server refuses for a Node is
+// an error. One that is not even safe (objects.SafeName: a path
+// separator, "..", a control character, an overlong name) is left out; a
+// safe one (upper case, say) is still rendered, as nfd-master's code
+// renders it when it meets one.
+func invalidNodeName(o *objects.Object[*api.NodeFeature], node string) (diag.Diagnostic, bool) {
+	why := objects.InvalidName("Node", node)
+	if why == "" {
+		return diag.Diagnostic{}, false
+	}
+	field := ys.JoinKey("metadata.labels", api.NodeNameLabel)
+	return diag.Diagnostic{Severity: diag.Error, Check: "node-name", Object: objects.FeatureRef(o.Obj), Field: field,
+		Pos:     o.Origin.Position(field, false),
+		Message: nodeNameMessage(node, why)}, true
 }
 
 // namespaceSelected applies nodeFeatureNamespaceSelector to the labels of
@@ -244,4 +269,11 @@ func compileCheck(field string) string {
 		return "rule-name"
 	}
 	return "rule"
+}
+
+func nodeNameMessage(node, why string) string {
+	if !objects.SafeName(node) {
+		return fmt.Sprintf("%s is not a valid node name (%s): no Node can have it, so nfd-fn leaves this NodeFeature out", objects.ShowName(node), why)
+	}
+	return fmt.Sprintf("%s is not a valid node name (%s): no Node in a cluster can have it; nfd-fn renders it as nfd-master's code does", objects.ShowName(node), why)
 }

@@ -81,8 +81,23 @@ func singleDocument(data []byte) (*yaml.Node, error) {
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("the file holds more than one YAML document; nova-compute reads exactly one")
 	}
+	if err := yamlstrict.CheckTree(&doc, MaxDepth, MaxAliasNodes); err != nil {
+		return nil, fmt.Errorf("the file is not read: %w", err)
+	}
 	return resolve(doc.Content[0]), nil
 }
+
+// Limits on a hand-written provider config, which Parse walks with its
+// aliases followed: a file of a few kilobytes whose aliases refer to
+// aliases would otherwise expand to gigabytes of providers and issues.
+const (
+	// MaxAliasNodes caps the nodes reached through aliases, as
+	// internal/krm caps a ResourceList item's.
+	MaxAliasNodes = 100_000
+	// MaxDepth caps the nesting of the file (a provider config is about
+	// six levels deep).
+	MaxDepth = 100
+)
 
 type parser struct {
 	doc    *Document

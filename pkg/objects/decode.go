@@ -72,7 +72,25 @@ func Decode(n *yaml.Node) *Decoded {
 	case groupOf(d.Ref.APIVersion) == api.Group:
 		d.Class = UnknownNFD
 	}
+	if d.Class == NFD || d.Class == KubeNode || d.Class == KubeNamespace {
+		d.Errs = addNew(d.Errs, metadataErrors(n, d.Ref.Kind))
+	}
 	return d
+}
+
+// addNew appends the errors of more at paths errs does not report yet, so
+// that the metadata check does not repeat what strict decoding found.
+func addNew(errs, more []*ys.FieldError) []*ys.FieldError {
+	for _, m := range more {
+		dup := false
+		for _, e := range errs {
+			dup = dup || e.Path == m.Path
+		}
+		if !dup {
+			errs = append(errs, m)
+		}
+	}
+	return errs
 }
 
 func (d *Decoded) decodeNFD(n *yaml.Node) {
@@ -98,8 +116,11 @@ func groupOf(apiVersion string) string {
 }
 
 // Add files a decoded document under its kind and returns what is wrong
-// with it: strict decoding errors, an unknown NFD kind or API version, an
-// object defined twice. Other objects are not added and give no
+// with it: a document that is not a mapping, strict decoding errors,
+// missing or invalid metadata (names are checked here, once, before any
+// becomes a file path), an unknown NFD kind or API version, an object
+// defined twice. An object with errors is filed as Rejected (a Namespace
+// is left out) and never used. Other objects are not added and give no
 // diagnostic; the caller decides whether they are worth a note (see
 // OtherNote).
 func (s *Set) Add(d *Decoded, o Origin) diag.List {
@@ -112,15 +133,21 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 		ds = append(ds, aliasNote(d, o))
 	}
 	switch d.Class {
+	case NotObject:
+		return diag.List{notObject(o)}
 	case UnknownNFD:
 		return diag.List{unknownNFD(d, o)}
 	case KubeNode:
 		ds = append(ds, s.supersede(d.Ref, o, len(s.Nodes))...)
-		s.Nodes = append(s.Nodes, Object[*Node]{Obj: d.Obj.(*Node), Origin: o})
+		s.Nodes = append(s.Nodes, Object[*Node]{Obj: d.Obj.(*Node), Origin: o, Rejected: rejects(d.Errs)})
+		ds = append(ds, fieldErrors(d, o)...)
 	case KubeNamespace:
-		s.Namespaces = append(s.Namespaces, Object[*Namespace]{Obj: d.Obj.(*Namespace), Origin: o})
+		ds = append(ds, fieldErrors(d, o)...)
+		if !rejects(d.Errs) {
+			s.Namespaces = append(s.Namespaces, Object[*Namespace]{Obj: d.Obj.(*Namespace), Origin: o})
+		}
 	case NFD:
-		rejected := len(d.Errs) > 0
+		rejected := rejects(d.Errs)
 		switch obj := d.Obj.(type) {
 		case *api.NodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
@@ -191,12 +218,18 @@ func fieldErrors(d *Decoded, o Origin) diag.List {
 	out := make(diag.List, 0, len(d.Errs))
 	for _, e := range d.Errs {
 		check := "schema"
-		if strings.HasPrefix(e.Msg, "unknown field") {
+		switch {
+		case strings.HasPrefix(e.Msg, "unknown field"):
 			check = "unknown-field"
+		case isNameError(e):
+			check = "object-name"
 		}
 		pos := diag.Position{File: o.File, Index: o.Index, Line: e.Line, Column: e.Column}
-		out = append(out, diag.Diagnostic{Severity: diag.Error, Check: check, Object: d.Ref, Field: e.Path, Pos: pos,
-			Message: fmt.Sprintf("%s; the API server would reject this %s, so nfd-fn ignores it", e.Msg, d.Ref.Kind)})
+		msg := fmt.Sprintf("%s; the API server would reject this %s, so nfd-fn ignores it", e.Msg, d.Ref.Kind)
+		if strings.HasSuffix(e.Msg, lenientNote) {
+			msg = e.Msg
+		}
+		out = append(out, diag.Diagnostic{Severity: diag.Error, Check: check, Object: d.Ref, Field: e.Path, Pos: pos, Message: msg})
 	}
 	return out
 }
@@ -212,12 +245,22 @@ func unknownNFD(d *Decoded, o Origin) diag.Diagnostic {
 		Message: fmt.Sprintf("unknown NFD kind %q: nfd-fn checks NodeFeatureRule, NodeFeatureGroup and NodeFeature", d.Ref.Kind)}
 }
 
+// notObject is the error for a document or item that is not a mapping (a
+// scalar, a sequence): it cannot be an object, and is never silently
+// skipped.
+func notObject(o Origin) diag.Diagnostic {
+	msg := "document is not a YAML mapping (an object with apiVersion and kind)"
+	if o.File == "" && o.Item >= 0 {
+		msg = fmt.Sprintf("items[%d]: %s", o.Item, msg)
+	}
+	return diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: o.Position("", false), Message: msg}
+}
+
 // OtherNote is the info diagnostic for a document nfd-fn skips, for
 // callers that read files (where skipping deserves a word).
 func OtherNote(d *Decoded, o Origin) diag.Diagnostic {
 	if d.Class == NotObject {
-		return diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: o.Position("", false),
-			Message: "document is not a YAML mapping (an object with apiVersion and kind)"}
+		return notObject(o)
 	}
 	what := d.Ref.APIVersion + " " + d.Ref.Kind
 	if d.Ref.APIVersion == "" && d.Ref.Kind == "" {

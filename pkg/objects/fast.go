@@ -39,6 +39,9 @@ func DecodeFast(raw []byte) (d *Decoded, ok bool) {
 	if nf.APIVersion != api.APIVersion || nf.Kind != api.KindNodeFeature {
 		return nil, false
 	}
+	if InvalidName(nf.Kind, nf.Metadata.Name) != "" || (nf.Metadata.Namespace != "" && InvalidNamespace(nf.Metadata.Namespace) != "") {
+		return nil, false // the slow path reports the name
+	}
 	ref := diag.ObjectRef{APIVersion: nf.APIVersion, Kind: nf.Kind, Namespace: nf.Metadata.Namespace, Name: nf.Metadata.Name}
 	return &Decoded{Class: NFD, Ref: ref, Obj: nf}, true
 }

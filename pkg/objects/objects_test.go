@@ -271,7 +271,6 @@ func TestAddFilesObjectsByKindAndIgnoresOthers(t *testing.T) {
 		"apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureGroup\nmetadata: {name: g}\n",
 		"apiVersion: v1\nkind: Node\nmetadata: {name: n}\n",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n",
-		"- not an object\n",
 	} {
 		if ds := s.Add(Decode(doc(t, text)), Origin{Index: i, Item: i}); len(ds) != 0 {
 			t.Errorf("document %d: Add() = %v, want nothing", i, ds)
@@ -399,8 +398,9 @@ items:
 			},
 		},
 		{
-			name: "no-notes-without-note",
-			data: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n---\n[1, 2]\n",
+			name:  "no-notes-without-note-but-a-non-object-is-still-an-error",
+			data:  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n---\n[1, 2]\n",
+			diags: []string{"in.yaml:5:1: error: document is not a YAML mapping (an object with apiVersion and kind) [NFD001]"},
 		},
 	}
 	for _, tc := range tests {

@@ -182,8 +182,10 @@ type Doc struct {
 }
 
 // ReadDocuments splits one file's text into its documents (v1 Lists
-// expanded, empty documents skipped). A syntax error is a diagnostic at
-// its line; the documents before it are returned.
+// expanded, empty documents skipped). A syntax error, or a document over
+// the limits of untrusted YAML (nested deeper than yamlstrict.MaxDepth,
+// aliases expanding past yamlstrict.MaxAliasNodes), is a diagnostic at its
+// line; the documents before it are returned.
 func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var docs []Doc
@@ -200,6 +202,13 @@ func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 		if len(n.Content) == 0 || isNullDoc(n.Content[0]) {
 			continue
 		}
+		if err := ys.CheckTree(n.Content[0], ys.MaxDepth, ys.MaxAliasNodes); err != nil {
+			// Typed decoding follows aliases: a billion-laughs document is
+			// refused before it meets it, like a syntax error.
+			d := diag.Diagnostic{Severity: diag.Error, Check: "yaml", Message: fmt.Sprintf("%v; the rest of the file is not checked", err),
+				Pos: diag.Position{File: file, Index: i, Line: n.Content[0].Line, Column: n.Content[0].Column}}
+			return docs, &d
+		}
 		for _, doc := range Documents(n.Content[0]) {
 			docs = append(docs, Doc{Node: doc, Index: i})
 		}
@@ -215,7 +224,7 @@ func (s *Set) ReadBytes(data []byte, file string, note bool) diag.List {
 	for _, doc := range docs {
 		o := Origin{File: file, Index: doc.Index, Item: -1, Node: doc.Node}
 		d := Decode(doc.Node)
-		if d.Class == Other || d.Class == NotObject {
+		if d.Class == Other {
 			if note {
 				ds = append(ds, OtherNote(d, o))
 			}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// cliCase is one row of testdata/hostile/cli-cases.yaml or, with only
+// Name, Input, Exit and Keywords, of cases.yaml.
+type cliCase struct {
+	Name     string   `yaml:"name"`
+	Input    string   `yaml:"input"`
+	Args     []string `yaml:"args"`
+	Exit     int      `yaml:"exit"`
+	Stdout   string   `yaml:"stdout"`
+	Keywords []string `yaml:"keywords"`
+	// Broken, in cases.yaml, says the list is written without the broken
+	// items; Items how many it keeps.
+	Broken []int `yaml:"broken"`
+}
+
+const hostileDir = "../testdata/hostile"
+
+// TestHostileInputThroughTheCommand runs every hostile input through
+// cli.Main, as kpt, kustomize and pre-commit run nfd-fn: the exit code,
+// the key words of the error, stdout a complete ResourceList (or empty,
+// when the input cannot be read at all), stderr free of raw control
+// characters, nothing written outside the package and no Node with an
+// invalid name.
+func TestHostileInputThroughTheCommand(t *testing.T) {
+	var cases, krmCases []cliCase
+	readYAML(t, filepath.Join(hostileDir, "cli-cases.yaml"), &cases)
+	readYAML(t, filepath.Join(hostileDir, "cases.yaml"), &krmCases)
+	for _, c := range krmCases {
+		c.Name = "krm/" + c.Name
+		c.Stdout = "list"
+		if c.Exit == 1 && c.Broken == nil {
+			c.Stdout = "empty" // the list itself is refused
+		}
+		cases = append(cases, c)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			input := filepath.Join(hostileDir, c.Input)
+			args, stdin := hostileArgs(t, c, input)
+			var stdout, stderr bytes.Buffer
+			start := time.Now()
+			code := Main(args, bytes.NewReader(stdin), &stdout, &stderr)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if code != c.Exit {
+				t.Errorf("exit %d, want %d; stderr:\n%.2000s", code, c.Exit, stderr.String())
+			}
+			all := stdout.String() + stderr.String()
+			for _, k := range c.Keywords {
+				if !strings.Contains(all, k) {
+					t.Errorf("output does not say %q; stderr:\n%.2000s", k, stderr.String())
+				}
+			}
+			if hasTerminalControl(stderr.String()) {
+				t.Errorf("stderr holds a raw control character: %q", stderr.String())
+			}
+			checkStdout(t, c.Stdout, stdout.Bytes(), input)
+		})
+	}
+}
+
+// hostileArgs is the command line of a case and what goes on stdin.
+func hostileArgs(t *testing.T, c cliCase, input string) ([]string, []byte) {
+	t.Helper()
+	args := append([]string(nil), c.Args...)
+	onStdin := true
+	for i, a := range args {
+		if a == "{input}" {
+			args[i], onStdin = input, false
+		}
+	}
+	if !onStdin {
+		return args, nil
+	}
+	data, err := os.ReadFile(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return args, data
+}
+
+// checkStdout checks stdout against what the case says it is.
+func checkStdout(t *testing.T, want string, out []byte, input string) {
+	t.Helper()
+	switch want {
+	case "empty":
+		if len(out) != 0 {
+			t.Errorf("stdout is not empty:\n%.2000s", out)
+		}
+	case "text":
+		if hasTerminalControl(string(out)) {
+			t.Errorf("stdout holds a raw control character: %q", out)
+		}
+	case "list":
+		checkRenderedList(t, out, input)
+		checkNodeNames(t, out)
+	default:
+		t.Fatalf("unknown stdout %q", want)
+	}
+}
+
+// checkNodeNames fails when the list holds a Node nfd-fn wrote (one with
+// its path annotation under nodes/) whose name is not a valid node name.
+func checkNodeNames(t *testing.T, out []byte) {
+	t.Helper()
+	var list struct {
+		Items []yaml.Node `yaml:"items"`
+	}
+	if err := yaml.Unmarshal(out, &list); err != nil {
+		return // checkRenderedList reports it
+	}
+	for i := range list.Items {
+		var it struct {
+			Kind     string `yaml:"kind"`
+			Metadata struct {
+				Name        string            `yaml:"name"`
+				Annotations map[string]string `yaml:"annotations"`
+			} `yaml:"metadata"`
+		}
+		if list.Items[i].Decode(&it) != nil {
+			continue
+		}
+		p := it.Metadata.Annotations["internal.config.kubernetes.io/path"]
+		if it.Kind == "Node" && strings.HasPrefix(p, "nodes/") {
+			if why := objects.InvalidName("Node", it.Metadata.Name); why != "" || p != "nodes/"+it.Metadata.Name+".yaml" {
+				t.Errorf("Node %q written to %q: %s", it.Metadata.Name, p, why)
+			}
+		}
+	}
+}
+
+func readYAML(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, v); err != nil {
+		t.Fatalf("reading %s: %v", path, err)
+	}
+}

@@ -1,0 +1,63 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nfd-fn/nfd-fn/internal/growth"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// brokenRuleFile is n NodeFeatureRules with a broken rule each (an unknown
+// operator, a bad regexp, a template that does not parse, a misspelt
+// feature, a back-reference to nothing, a label nfd-master refuses): about
+// 400 bytes a rule, so 40,000 are the 9 MB (more broken) of issue 17.
+func brokenRuleFile(n int) []byte {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, `---
+apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata: {name: rules-%[1]d}
+spec:
+  rules:
+  - name: rule-%[1]d
+    labels: {"bad key %[1]d": "true"}
+    labelsTemplate: "{{ .x"
+    matchFeatures:
+    - feature: kernel.loadedmodules
+      matchExpressions: {major: {op: inn, value: ["6"]}, minor: {op: InRegexp, value: ["("]}}
+    - feature: rule.matched
+      matchExpressions: {nothing-%[1]d: {op: IsTrue}}
+`, i)
+	}
+	return []byte(b.String())
+}
+
+// TestChecksAreLinearInBrokenRules runs every check (the pipeline, the
+// static and fleet checks, placing and sorting the findings) over 1,000
+// and 4,000 broken rules and compares the times (internal/growth).
+func TestChecksAreLinearInBrokenRules(t *testing.T) {
+	timeRun := func(n int) func() time.Duration {
+		set := &objects.Set{}
+		if ds := set.ReadBytes(brokenRuleFile(n), "rules.yaml", false); ds.HasErrors() {
+			t.Fatal(ds.Error())
+		}
+		return func() time.Duration {
+			start := time.Now()
+			_, ds := Run(set, Options{Master: master.DefaultOptions(), Outputs: true})
+			d := time.Since(start)
+			if len(ds) < 5*n {
+				t.Fatalf("%d rules gave %d findings, want at least %d", n, len(ds), 5*n)
+			}
+			return d
+		}
+	}
+	if testing.Short() {
+		t.Skip("growth test")
+	}
+	growth.Check(t, "checking 1,000 broken rules", timeRun(1_000), timeRun(1_000*growth.Factor))
+}

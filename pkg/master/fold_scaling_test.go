@@ -1,0 +1,50 @@
+package master
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/nfd-fn/nfd-fn/internal/growth"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/engine"
+)
+
+// problemFleet is n rendered nodes, each with a problem of its own, a
+// problem every node shares, a rule failure every node shares and a
+// failure of a rule Compile already reported (static): the shapes fold
+// turns into results (issue 17 point 8: 60,000 nodes with one error each).
+func problemFleet(n int) *Fleet {
+	rule := diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}
+	static := &engine.EvalError{Object: rule, RuleName: "s", RuleField: "spec.rules[1]", Field: "spec.rules[1].labelsTemplate",
+		Err: &engine.StaticError{Err: errors.New("template does not parse")}}
+	shared := &engine.EvalError{Object: rule, RuleName: "t", RuleField: "spec.rules[0]", Field: "spec.rules[0].labelsTemplate", Err: errors.New("boom")}
+	f := &Fleet{Nodes: make([]NodeResult, n), Diagnostics: diag.List{{Severity: diag.Warning, Object: rule, Field: "spec.rules[1].labelsTemplate", Message: "template does not parse"}}}
+	for i := range f.Nodes {
+		f.Nodes[i] = NodeResult{Name: fmt.Sprintf("node-%06d", i), RuleErrors: []*engine.EvalError{shared, static},
+			Problems: diag.List{
+				{Severity: diag.Error, Check: "output-label", Object: rule, Field: "spec.rules[2].labels", Message: fmt.Sprintf("label %d dropped", i)},
+				{Severity: diag.Warning, Check: "output-label", Object: rule, Field: "spec.rules[3].labels", Message: "label dropped by policy"},
+			}}
+	}
+	return f
+}
+
+// TestFoldIsLinearInNodes folds 15,000 and 60,000 nodes' problems and
+// compares the times (internal/growth).
+func TestFoldIsLinearInNodes(t *testing.T) {
+	timeFold := func(n int) func() time.Duration {
+		return func() time.Duration {
+			f := problemFleet(n)
+			start := time.Now()
+			f.fold()
+			d := time.Since(start)
+			if len(f.NodeDiagnostics) != n+2 || len(f.Diagnostics[0].Nodes) != n {
+				t.Fatalf("fold of %d nodes: %d results, static failure on %d nodes", n, len(f.NodeDiagnostics), len(f.Diagnostics[0].Nodes))
+			}
+			return d
+		}
+	}
+	growth.Check(t, "folding 15,000 nodes' problems", timeFold(15_000), timeFold(15_000*growth.Factor))
+}
