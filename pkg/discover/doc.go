@@ -58,21 +58,25 @@
 //     /sys/block entry) and exposes none of the dax, nr_zones and zoned
 //     queue attributes of storage.block; rotational only survives folded
 //     into DriveType.
+//
 //   - topology.New counts sys/devices/system/node/node* and stops at the
 //     first node whose CPUs, caches, distances or memory it cannot read;
 //     without that directory it returns zero nodes with Architecture NUMA.
 //     nfd-worker's memory.numa counts the entries of sys/bus/node/devices
 //     and drops the feature when that directory is unreadable.
+//
 //   - pci.New needs a pci.ids database in the root ("pcidb: No pci-ids DB
 //     files found" on the fixtures and on this machine) and decodes IDs
 //     from each device's modalias; nfd-worker reads the class, vendor,
 //     device and subsystem files, cuts the class to four digits and adds
 //     sriov_totalvfs, iommu_group/type and iommu/intel-iommu/version, none
 //     of which ghw exposes.
+//
 //   - usb.New follows /sys/bus/usb/devices symlinks and reads uevent
 //     (vendor and product IDs without zero padding), with no device class,
 //     no interface classes and no serial; nfd-worker's usb.device needs all
 //     three.
+//
 //   - net.New classifies NICs as virtual from the link target and skips lo;
 //     nfd-worker's network.device/virtual split is "has a device entry".
 //
