@@ -1,6 +1,17 @@
-// Package fn is nfd-fn's KRM glue: it reads a ResourceList (through
-// internal/krm), hands the NFD objects to the engine and renderer in pkg/,
-// writes Node objects and NodeFeatureGroup status back into the list, and
-// turns every problem into a KRM result pointing at the file, object and
-// field.
+// Package fn is nfd-fn's KRM glue. Process a ResourceList (Run) or the
+// objects in files (RunFiles) in four steps, each owned elsewhere:
+//
+//   - internal/krm cuts the input into items and writes the output back,
+//     untouched items as their original bytes;
+//   - internal/config reads the functionConfig (one key table, Default,
+//     Validate) into Settings;
+//   - the items become one objects.Set (objects.go), which the mode hands to
+//     the one fleet pipeline, master.Prepare/Render (render.go), to lint,
+//     explain, pkg/nova and pkg/plan;
+//   - the rendered Nodes and NodeFeatureGroup status are written into their
+//     items (node.go), and every diagnostic becomes a KRM result in one
+//     function, Result (krmresult.go).
+//
+// fn holds no domain logic of its own: what nfd-master does is pkg/master,
+// what is wrong is a diag.Diagnostic.
 package fn
