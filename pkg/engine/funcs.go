@@ -80,6 +80,8 @@ type templateEnv struct {
 	internal template.FuncMap
 	// scalar lists the functions that return a string, number or bool.
 	scalar map[string]bool
+	// parsed caches the templates of the rule set by their text.
+	parsed map[string]*kvTemplate
 }
 
 // lazyEnv makes the template environment of a rule set on first use:

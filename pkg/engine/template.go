@@ -27,6 +27,23 @@ var errTemplateTooLarge = errors.New("the template is larger than nfd-master acc
 // at the start of every range body and template, and every printing
 // action's value measured before it is printed.
 func parseKVTemplate(text string, env *templateEnv) (*kvTemplate, error) {
+	if kt, ok := env.parsed[text]; ok {
+		// A parsed template is never changed after parsing, and running
+		// one concurrently is safe: rules with the same text share it.
+		return kt, kt.parseErr
+	}
+	kt, err := parseNewKVTemplate(text, env)
+	if env.parsed == nil {
+		env.parsed = map[string]*kvTemplate{}
+	}
+	env.parsed[text] = kt
+	return kt, err
+}
+
+// parseNewKVTemplate is parseKVTemplate for a text not parsed before.
+// Installing the functions in a new template is most of the cost of
+// parsing one, hence the cache.
+func parseNewKVTemplate(text string, env *templateEnv) (*kvTemplate, error) {
 	kt := &kvTemplate{env: env}
 	if len(text) > MaxTemplateSize {
 		kt.parseErr = fmt.Errorf("%w: %d bytes > %d limit", errTemplateTooLarge, len(text), MaxTemplateSize)
