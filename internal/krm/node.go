@@ -169,6 +169,8 @@ func kindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
 	case yaml.ScalarNode:
 		return "the scalar " + strconv.Quote(n.Value)
 	}

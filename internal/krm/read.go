@@ -320,13 +320,15 @@ func (rl *ResourceList) wholeItems(v *yaml.Node, l Limits) error {
 
 // checkTopLevelKeys refuses a key given twice and merge keys: YAML parsers
 // disagree on them (the last wins, the first wins, or an error), so what
-// nfd-fn would read is not what the author meant.
+// nfd-fn would read is not what the author meant. A key that is a mapping
+// or a list ("? a: b") is refused too: no ResourceList field has one, and
+// the output would carry it to tools that read the keys as strings.
 func checkTopLevelKeys(root *yaml.Node) error {
 	seen := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i]
 		if k.Kind != yaml.ScalarNode {
-			continue
+			return fmt.Errorf("reading the ResourceList: line %d: a top-level key must be a string, got %s", k.Line, kindName(k))
 		}
 		if k.Value == "<<" && k.Tag == "!!merge" {
 			return fmt.Errorf("reading the ResourceList: line %d: a merge key (<<) at the top level is not supported", k.Line)

@@ -3,6 +3,7 @@ package krm
 import (
 	"bytes"
 	"errors"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -254,9 +255,14 @@ func leadingSpaces(line []byte) int {
 // isBlankOrComment recognises a line of spaces, optionally followed by a
 // comment. Tabs and other white space are not blank here: YAML rejects
 // some of them where indentation is read, so such lines go to the parser.
+// A comment that is not UTF-8 is not blank either: only the parser can
+// report it, and the splitter would otherwise skip it unseen.
 func isBlankOrComment(line []byte) bool {
 	t := line[leadingSpaces(line):]
-	return len(t) == 0 || t[0] == '#' || t[0] == '\n' || (t[0] == '\r' && len(t) > 1 && t[1] == '\n')
+	if len(t) > 0 && t[0] == '#' {
+		return utf8.Valid(t)
+	}
+	return len(t) == 0 || t[0] == '\n' || (t[0] == '\r' && len(t) > 1 && t[1] == '\n')
 }
 
 func startsTopLevelKey(line []byte) bool {
