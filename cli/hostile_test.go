@@ -109,8 +109,38 @@ func checkStdout(t *testing.T, want string, out []byte, input string) {
 	case "list":
 		checkRenderedList(t, out, input)
 		checkNodeNames(t, out)
+		checkResultMessages(t, out)
 	default:
 		t.Fatalf("unknown stdout %q", want)
+	}
+}
+
+// checkResultMessages fails when a result's message, object name or file
+// holds a raw control character or bidi override: kpt prints them to the
+// terminal as they are.
+func checkResultMessages(t *testing.T, out []byte) {
+	t.Helper()
+	var list struct {
+		Results []struct {
+			Message     string `yaml:"message"`
+			ResourceRef struct {
+				Name      string `yaml:"name"`
+				Namespace string `yaml:"namespace"`
+			} `yaml:"resourceRef"`
+			File struct {
+				Path string `yaml:"path"`
+			} `yaml:"file"`
+		} `yaml:"results"`
+	}
+	if err := yaml.Unmarshal(out, &list); err != nil {
+		return // checkRenderedList reports it
+	}
+	for _, r := range list.Results {
+		for _, s := range []string{r.Message, r.ResourceRef.Name, r.ResourceRef.Namespace, r.File.Path} {
+			if hasTerminalControl(s) {
+				t.Errorf("a result holds a raw control character: %q", s)
+			}
+		}
 	}
 }
 

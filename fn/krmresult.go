@@ -14,13 +14,18 @@ import (
 // Result is the one conversion of a diagnostic to a KRM function result:
 // severity, message, the object (resourceRef), the field path with the
 // suggested fix as proposedValue, the file and index, and the check as
-// the "check" (name) and "checkID" (NFDnnn) tags.
+// the "check" (name) and "checkID" (NFDnnn) tags. The message, the object's
+// name and namespace and the file path go through diag.Escape like every
+// other text form: kpt prints them to the terminal as they are, so a
+// control character or bidi override from a rule file must not reach it
+// raw. Names that need escaping are never valid object names, so no
+// reference to a real object changes.
 func Result(d *diag.Diagnostic) *framework.Result {
-	r := &framework.Result{Severity: framework.Severity(d.Severity), Message: d.Message}
+	r := &framework.Result{Severity: framework.Severity(d.Severity), Message: diag.Escape(d.Message)}
 	if d.Object.Kind != "" || d.Object.Name != "" {
 		r.ResourceRef = &kyaml.ResourceIdentifier{
 			TypeMeta: kyaml.TypeMeta{APIVersion: apiVersionOf(d.Object), Kind: d.Object.Kind},
-			NameMeta: kyaml.NameMeta{Name: d.Object.Name, Namespace: d.Object.Namespace}}
+			NameMeta: kyaml.NameMeta{Name: diag.Escape(d.Object.Name), Namespace: diag.Escape(d.Object.Namespace)}}
 	}
 	if d.Field != "" {
 		r.Field = &framework.Field{Path: d.Field}
@@ -29,7 +34,7 @@ func Result(d *diag.Diagnostic) *framework.Result {
 		}
 	}
 	if d.Pos.File != "" {
-		r.File = &framework.File{Path: d.Pos.File, Index: d.Pos.Index}
+		r.File = &framework.File{Path: diag.Escape(d.Pos.File), Index: d.Pos.Index}
 	}
 	if d.Check != "" {
 		r.Tags = map[string]string{"check": d.Check}

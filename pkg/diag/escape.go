@@ -19,7 +19,8 @@ import (
 //
 // Every text form nfd-fn prints goes through it: Diagnostic.Text (and so
 // the stderr lines and validate's text output), SARIF messages, explain's
-// text and the command line's summaries and warnings.
+// text, the command line's summaries and warnings, and the message, object
+// name and file of every KRM result (fn.Result).
 func Escape(s string) string {
 	if !needsEscape(s) {
 		return s
