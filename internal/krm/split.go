@@ -255,14 +255,41 @@ func leadingSpaces(line []byte) int {
 // isBlankOrComment recognises a line of spaces, optionally followed by a
 // comment. Tabs and other white space are not blank here: YAML rejects
 // some of them where indentation is read, so such lines go to the parser.
-// A comment that is not UTF-8 is not blank either: only the parser can
-// report it, and the splitter would otherwise skip it unseen.
+// A comment holding a byte YAML refuses (not UTF-8, a control character)
+// is not blank either: only the parser can report it, and the splitter
+// would otherwise skip it unseen.
 func isBlankOrComment(line []byte) bool {
 	t := line[leadingSpaces(line):]
 	if len(t) > 0 && t[0] == '#' {
-		return utf8.Valid(t)
+		return yamlReadable(t)
 	}
 	return len(t) == 0 || t[0] == '\n' || (t[0] == '\r' && len(t) > 1 && t[1] == '\n')
+}
+
+// yamlReadable reports whether every character of b is one the YAML
+// reader accepts: tab, line feed, carriage return, printable ASCII, NEL,
+// and the non-control, non-surrogate Unicode ranges, in valid UTF-8.
+func yamlReadable(b []byte) bool {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c != '\t' && c != '\n' && c != '\r' && (c < 0x20 || c == 0x7f) {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return false
+		case r == 0x85, r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd, r >= 0x10000:
+		default:
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 func startsTopLevelKey(line []byte) bool {
