@@ -72,9 +72,25 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		return nil, err
 	}
 	if opts.ErrorLog != nil {
-		r.logErrors(opts.ErrorLog)
+		if readByKpt(rl) {
+			r.pointToResults(opts.ErrorLog)
+		} else {
+			r.logErrors(opts.ErrorLog)
+		}
 	}
 	return r, nil
+}
+
+// readByKpt reports a list kpt read from a package: kpt prints a failing
+// function's results and its stderr, so the errors are not repeated on
+// stderr (kustomize and plain pipes get one line per error).
+func readByKpt(rl *krm.ResourceList) bool {
+	for _, it := range rl.Items {
+		if it.FromKpt {
+			return true
+		}
+	}
+	return false
 }
 
 // write writes the output: the ResourceList, or with ApplyNodes the

@@ -74,6 +74,26 @@ func (r *report) logErrors(w io.Writer) {
 	}
 }
 
+// pointToResults writes one line to w when there are errors, saying how
+// many and that the results list them: under kpt, which shows the results
+// above the function's stderr, one line per error would say it all twice.
+func (r *report) pointToResults(w io.Writer) {
+	errs := 0
+	for _, d := range r.list {
+		if d.Severity == diag.Error {
+			errs++
+		}
+	}
+	if errs == 0 {
+		return
+	}
+	noun := "errors"
+	if errs == 1 {
+		noun = "error"
+	}
+	fmt.Fprintf(w, "nfd-fn: %d %s, each listed with its file, object and field in the results\n", errs, noun)
+}
+
 // config records a functionConfig problem on the functionConfig object.
 func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
 	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}

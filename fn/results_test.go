@@ -96,3 +96,45 @@ func TestUnknownFeatureGateIsAnErrorSuggestingTheKnownGate(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s", code, out.String())
 	}
 }
+
+// TestErrorsGoToStderrOnceUnderKpt checks what a failing run writes on
+// stderr: one line per error for kustomize and plain pipes, which do not
+// show results, and under kpt (items carrying kpt's package-path or
+// seqindent annotations) one line pointing at the results kpt prints
+// above it, so that each error is not shown twice.
+func TestErrorsGoToStderrOnceUnderKpt(t *testing.T) {
+	kptRender := strings.Replace(brokenRuleList, "      internal.config.kubernetes.io/index: \"2\"\n",
+		"      internal.config.kubernetes.io/index: \"2\"\n      internal.config.kubernetes.io/package-path: /home/me/pkg\n", 1)
+	kptEval := strings.Replace(brokenRuleList, "      internal.config.kubernetes.io/index: \"2\"\n",
+		"      internal.config.kubernetes.io/index: \"2\"\n      internal.config.kubernetes.io/seqindent: compact\n", 1)
+	kustomize := strings.Replace(brokenRuleList, "      internal.config.kubernetes.io/index: \"2\"\n",
+		"      internal.config.kubernetes.io/index: \"2\"\n      kustomize.config.k8s.io/id: |\n        kind: NodeFeatureRule\n", 1)
+	for _, c := range []struct {
+		name, input string
+		lines       int
+		want        string
+	}{
+		{"kpt-render", kptRender, 1, "nfd-fn: 3 errors, each listed with its file, object and field in the results"},
+		{"kpt-eval", kptEval, 1, "nfd-fn: 3 errors, each listed"},
+		{"kustomize", kustomize, 3, `unknown field "values"`},
+		{"plain-pipe", brokenRuleList, 3, `unknown field "values"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.input == brokenRuleList && c.name != "plain-pipe" {
+				t.Fatal("the annotation was not added: the fixture changed")
+			}
+			var out, stderr bytes.Buffer
+			code, err := Run([]byte(c.input), &out, RunOptions{ErrorLog: &stderr})
+			if err != nil || code != 1 {
+				t.Fatalf("exit %d, err %v; want 1", code, err)
+			}
+			got := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+			if len(got) != c.lines || !strings.Contains(stderr.String(), c.want) {
+				t.Errorf("stderr has %d lines, want %d saying %q:\n%s", len(got), c.lines, c.want, stderr.String())
+			}
+			if !strings.Contains(out.String(), `unknown field "values"`) {
+				t.Errorf("the results do not hold the error:\n%s", out.String())
+			}
+		})
+	}
+}

@@ -36,7 +36,18 @@ type Item struct {
 	Pos, Line int
 	// Decoded is the caller's typed object, set by ReadOptions.Decode.
 	Decoded any
+	// FromKpt reports annotations that only kpt's package reader writes
+	// (internal.config.kubernetes.io/package-path from kpt fn render,
+	// internal.config.kubernetes.io/seqindent from render and eval);
+	// kustomize and hand-written lists carry neither.
+	FromKpt bool
 }
+
+// kpt's own annotations, see Item.FromKpt.
+const (
+	kptPackagePathAnnotation = "internal.config.kubernetes.io/package-path"
+	kptSeqIndentAnnotation   = "internal.config.kubernetes.io/seqindent"
+)
 
 // NewItem returns a changed item holding n, its identity read from n.
 func NewItem(n *yaml.Node) *Item {
@@ -60,6 +71,7 @@ func (it *Item) SetNode(n *yaml.Node) {
 	ann := MapAt(md, "annotations")
 	it.setPlace(ScalarAt(ann, kioutil.PathAnnotation), ScalarAt(ann, kioutil.LegacyPathAnnotation),
 		ScalarAt(ann, kioutil.IndexAnnotation), ScalarAt(ann, kioutil.LegacyIndexAnnotation))
+	it.FromKpt = ScalarAt(ann, kptPackagePathAnnotation) != "" || ScalarAt(ann, kptSeqIndentAnnotation) != ""
 }
 
 // SetIdentity records the identity of an item decoded without a tree (see
@@ -69,6 +81,7 @@ func (it *Item) SetIdentity(apiVersion, kind, name, namespace string, annotation
 	it.APIVersion, it.Kind, it.Name, it.Namespace = apiVersion, kind, name, namespace
 	it.setPlace(annotations[kioutil.PathAnnotation], annotations[kioutil.LegacyPathAnnotation],
 		annotations[kioutil.IndexAnnotation], annotations[kioutil.LegacyIndexAnnotation])
+	it.FromKpt = annotations[kptPackagePathAnnotation] != "" || annotations[kptSeqIndentAnnotation] != ""
 }
 
 // setPlace records the path and index annotations, the current ones
