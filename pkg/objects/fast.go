@@ -151,9 +151,11 @@ func isNull(v value) bool {
 	return null
 }
 
-// meta reads object metadata: the fields nfd-fn uses, and every other
-// field of Kubernetes metadata accepted unread.
-func (p *block) meta(v value, md *api.ObjectMeta) bool {
+// fields reads v as an object of known fields, calling field for each
+// key with the set of fields seen so far (for seen.once): null and {} are
+// an empty object, and anything but a block mapping is left to the strict
+// path (false).
+func (p *block) fields(v value, field func(k []byte, sub value, seen *fieldSet) bool) bool {
 	if isNull(v) || v.kind == vEmptyMap {
 		return true
 	}
@@ -161,9 +163,15 @@ func (p *block) meta(v value, md *api.ObjectMeta) bool {
 		return false
 	}
 	var seen fieldSet
+	return p.mapping(v.ind, func(k []byte, sub value) bool { return field(k, sub, &seen) })
+}
+
+// meta reads object metadata: the fields nfd-fn uses, and every other
+// field of Kubernetes metadata accepted unread.
+func (p *block) meta(v value, md *api.ObjectMeta) bool {
 	var other []string
 	ignored := md.IgnoredFields()
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		switch string(k) {
 		case "name":
 			return seen.once(0) && p.str(sub, &md.Name)
@@ -215,14 +223,7 @@ func (p *block) stringMap(v value, out *map[string]string) bool {
 }
 
 func (p *block) nodeFeatureSpec(v value, spec *api.NodeFeatureSpec) bool {
-	if isNull(v) || v.kind == vEmptyMap {
-		return true
-	}
-	if v.kind != vMap {
-		return false
-	}
-	var seen fieldSet
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		switch string(k) {
 		case "features":
 			return seen.once(0) && p.features(sub, &spec.Features)
@@ -234,14 +235,7 @@ func (p *block) nodeFeatureSpec(v value, spec *api.NodeFeatureSpec) bool {
 }
 
 func (p *block) features(v value, f *api.Features) bool {
-	if isNull(v) || v.kind == vEmptyMap {
-		return true
-	}
-	if v.kind != vMap {
-		return false
-	}
-	var seen fieldSet
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		switch string(k) {
 		case "flags":
 			return seen.once(0) && featureMap(p, sub, &f.Flags, (*block).flagSet)
@@ -283,14 +277,7 @@ func featureMap[T any](p *block, v value, out *map[string]T, read func(*block, v
 
 // elements reads the one field of a feature set, "elements", with read.
 func (p *block) elements(v value, read func(value) bool) bool {
-	if isNull(v) || v.kind == vEmptyMap {
-		return true
-	}
-	if v.kind != vMap {
-		return false
-	}
-	var seen fieldSet
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		return string(k) == "elements" && seen.once(0) && read(sub)
 	})
 }
@@ -352,14 +339,7 @@ func (p *block) instanceSet(v value, out *api.InstanceFeatureSet) bool {
 }
 
 func (p *block) instance(v value, inst *api.InstanceFeature) bool {
-	if isNull(v) || v.kind == vEmptyMap {
-		return true
-	}
-	if v.kind != vMap {
-		return false
-	}
-	var seen fieldSet
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		return string(k) == "attributes" && seen.once(0) && p.stringMap(sub, &inst.Attributes)
 	})
 }
