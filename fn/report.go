@@ -78,20 +78,9 @@ func (r *report) logErrors(w io.Writer) {
 // many and that the results list them: under kpt, which shows the results
 // above the function's stderr, one line per error would say it all twice.
 func (r *report) pointToResults(w io.Writer) {
-	errs := 0
-	for _, d := range r.list {
-		if d.Severity == diag.Error {
-			errs++
-		}
+	if errs := r.list.Counts()[diag.Error]; errs > 0 {
+		fmt.Fprintf(w, "nfd-fn: %s, each listed with its file, object and field in the results\n", plural(errs, "error"))
 	}
-	if errs == 0 {
-		return
-	}
-	noun := "errors"
-	if errs == 1 {
-		noun = "error"
-	}
-	fmt.Fprintf(w, "nfd-fn: %d %s, each listed with its file, object and field in the results\n", errs, noun)
 }
 
 // config records a functionConfig problem on the functionConfig object.
