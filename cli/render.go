@@ -93,18 +93,19 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.\n", cmd, cmd, cmd, cmd)
 		return 2
 	}
-	input, err := krm.ReadInput(stdin, 0)
+	input, err := krm.OpenInput(stdin, 0)
 	if err != nil {
 		complain(stderr, "nfd-fn: reading stdin: %v", err)
 		return 1
 	}
+	defer input.Close()
 	out := &stdoutWriter{w: stdout}
-	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr)}
+	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr), Release: input.Release}
 	if opts.Progress != nil {
 		// A person at a terminal, not kpt or kustomize: end with the summary.
 		opts.Summary = stderr
 	}
-	code, err := fn.Run(input, out, opts)
+	code, err := fn.Run(input.Data, out, opts)
 	return out.exit(code, err, "nfd-fn", stderr)
 }
 

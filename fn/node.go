@@ -12,60 +12,61 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
-// writeNode updates an existing Node (an item, or an item of a List item)
-// in place, or appends a new Node
-// item, with the rendered state. nfd-master writes no annotation of its
-// own beyond its tracking annotations, and by default neither does nfd-fn;
-// with stamp, a Node nfd-fn changes records the nfd-fn version.
-func writeNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
-	stamp := s.StampVersion
+// updateNode writes the rendered state of a node into its Node object
+// (an item, or an item of a List item), in place. nfd-master writes no
+// annotation of its own beyond its tracking annotations, and by default
+// neither does nfd-fn; with stampVersion, a Node nfd-fn changes records
+// the nfd-fn version. With nodeOutput apply the Node is replaced by its
+// apply-ready form (applyNode).
+func updateNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
 	if s.NodeOutput == config.NodeOutputApply {
-		writeApplyNode(rl, existing, n, s)
+		node := applyNode(n, s)
+		it := rl.Items[existing.Origin.Item]
+		keepPlace(node, existing.Origin.Node)
+		*existing.Origin.Node = *node
+		it.Changed = true
 		return
 	}
-	if existing != nil {
-		if updateNodeItem(existing.Origin.Node, &n.State) {
-			if stamp {
-				stampVersion(existing.Origin.Node)
-			}
-			rl.Items[existing.Origin.Item].Changed = true
+	if updateNodeItem(existing.Origin.Node, &n.State) {
+		if s.StampVersion {
+			stampVersion(existing.Origin.Node)
 		}
-		return
+		rl.Items[existing.Origin.Item].Changed = true
 	}
-	if isEmptyState(&n.State) {
-		// nfd-master would not create a Node; with nothing to set there is
-		// nothing worth writing either.
-		return
-	}
-	node := newNodeItem(n.Name, &n.State, true)
-	if stamp {
-		stampVersion(node)
-	}
-	rl.Append(node)
 }
 
-// writeApplyNode writes the apply-ready form of a node: only the labels,
+// newNode is the Node item written for a node with no Node object in the
+// input: a local-config preview of the rendered state, or with nodeOutput
+// apply the apply-ready form. It is nil when there is nothing to set:
+// nfd-master would not create a Node, and there is nothing worth writing.
+func newNode(n *master.NodeResult, s config.Settings) *yaml.Node {
+	if s.NodeOutput == config.NodeOutputApply {
+		if st := s.Options.OwnedState(&n.State); isEmptyState(&st) {
+			return nil
+		}
+		return applyNode(n, s)
+	}
+	if isEmptyState(&n.State) {
+		return nil
+	}
+	node := newNodeItem(n.Name, &n.State, true)
+	if s.StampVersion {
+		stampVersion(node)
+	}
+	return node
+}
+
+// applyNode is the apply-ready form of a node: only the labels,
 // annotations, taints and extended resources NFD owns, for
 // `kubectl apply --server-side --field-manager=nfd-fn` (the status part
-// with `--subresource=status`). An existing Node item is replaced by it in
-// place, a new one appended; neither is local-config.
-func writeApplyNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
+// with `--subresource=status`); it is not local-config.
+func applyNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 	st := s.Options.OwnedState(&n.State)
-	if existing == nil && isEmptyState(&st) {
-		return
-	}
 	node := newNodeItem(n.Name, &st, false)
 	if s.StampVersion {
 		stampVersion(node)
 	}
-	if existing == nil {
-		rl.Append(node)
-		return
-	}
-	it := rl.Items[existing.Origin.Item]
-	keepPlace(node, existing.Origin.Node)
-	*existing.Origin.Node = *node
-	it.Changed = true
+	return node
 }
 
 // keepPlace copies the file annotations of old onto n, so that the Node is

@@ -34,15 +34,17 @@ func decodeItem(it *krm.Item) {
 
 // decodeItemRaw decodes a NodeFeature item straight from its text when it
 // is in the plain block layout kubectl and nfd-worker write
-// (objects.DecodeFast); anything else is left to decodeItem.
-func decodeItemRaw(it *krm.Item) bool {
+// (objects.DecodeFast); anything else is left to decodeItem. Its feature
+// names are shared through names; release (may be nil) is told when the
+// item's text has been read again to render it.
+func decodeItemRaw(it *krm.Item, names *objects.FeatureNames, release func([]byte)) bool {
 	d, ok := objects.DecodeFast(it.Raw)
 	if !ok {
 		return false
 	}
 	md := &d.Obj.(*api.NodeFeature).Metadata
 	it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
-	d.Lean(it.Raw)
+	d.Lean(it.Raw, names, release)
 	it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 	return true
 }

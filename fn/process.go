@@ -5,9 +5,11 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // NodePathPrefix is the directory, relative to the package, that new Node
@@ -30,7 +32,9 @@ func Run(input []byte, out io.Writer, opts RunOptions) (int, error) {
 // run is Run, returning the run's diagnostics (the output's results) for
 // callers that report them otherwise (RenderNova).
 func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
-	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeItemRaw, Keep: keepItemNode})
+	names := &objects.FeatureNames{}
+	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, opts.Release) }
+	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keepItemNode, Release: opts.Release})
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +58,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
 	}
+	var finish func()
 	switch settings.Mode {
 	case "validate":
 		validateList(rl, settings, r)
@@ -63,12 +68,12 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		planList(rl, settings, r)
 	default:
 		sum := &summary{start: time.Now()}
-		renderList(rl, settings, r, sum, opts.Progress)
+		finish = renderList(rl, settings, r, sum, opts.Progress)
 		if opts.Summary != nil {
-			defer sum.write(opts.Summary, "render", r.list)
+			defer func() { sum.write(opts.Summary, "render", r.list) }()
 		}
 	}
-	if err := write(rl, out, opts, r); err != nil {
+	if err := write(rl, out, opts, r, finish); err != nil {
 		return nil, err
 	}
 	if opts.ErrorLog != nil {
@@ -94,12 +99,22 @@ func readByKpt(rl *krm.ResourceList) bool {
 }
 
 // write writes the output: the ResourceList, or with ApplyNodes the
-// apply-ready Nodes alone.
-func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) error {
+// apply-ready Nodes alone. finish, when not nil, adds the results that
+// are known only once every item has been made (a streamed render's).
+func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
 	if !opts.ApplyNodes {
-		return rl.Write(out, Results(r.list))
+		return rl.WriteThen(out, func() []*framework.Result {
+			if finish != nil {
+				finish()
+			}
+			return Results(r.list)
+		})
 	}
-	return rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed })
+	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed })
+	if finish != nil {
+		finish()
+	}
+	return err
 }
 
 // RunOptions adjust Run from the command line.
@@ -120,6 +135,10 @@ type RunOptions struct {
 	// Progress, when set, receives progress lines as nodes are rendered
 	// (the command line passes stderr when it is a terminal).
 	Progress io.Writer
+	// Release, when set, is told of input bytes not needed for a while
+	// (krm.Input.Release, for an input mapped from a file: peak memory
+	// then holds the items in use rather than the whole input).
+	Release func([]byte)
 	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
 	// as a YAML stream for kubectl apply --server-side (nfd-fn render
 	// --output apply); the results go to ErrorLog only.

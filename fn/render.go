@@ -3,6 +3,8 @@ package fn
 import (
 	"io"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -12,36 +14,96 @@ import (
 )
 
 // renderList is mode render: the fleet pipeline over the list's objects,
-// the rendered Nodes and NodeFeatureGroup status written back into the
-// list, then lint's checks, explain and the Nova provider config.
-func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer) {
+// the rendered Nodes and NodeFeatureGroup status written into the list,
+// then lint's checks, explain and the Nova provider config.
+//
+// Nodes are rendered a few at a time (master.Stream) and none is kept: a
+// node with a Node object in the input is rendered before the list is
+// written and updated in place; the new Nodes follow the input's items
+// and are rendered as they are written (krm.ResourceList.SetTail). When
+// the list holds NodeFeatureGroups every node is rendered first, for the
+// groups' members, and new Nodes again as they are written. The Nova
+// provider config needs every node at once: with it, nothing is streamed.
+//
+// The fleet-wide results are known only once every node has been
+// rendered: renderList returns finish, which adds them to r and must run
+// once the items have been written (it is nil when they are in r already).
+func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer) (finish func()) {
 	set := readSet(rl, s, r)
 	p := master.Prepare(set, s.Options)
 	if progressTo != nil {
 		p.Progress = progress(progressTo)
 	}
-	fleet := p.RenderLean()
-	sum.count(set, fleet)
+	keep := s.Nova.Enabled
+	st := p.Stream(master.StreamOptions{KeepNodes: keep})
+	check := lint.NewFleetCheck(set, s.Options, len(p.NodeNames()))
+	st.Observe(check.Add)
+	sum.begin(set, len(p.NodeNames()))
+	st.Observe(sum.add)
 	nodes := nodeObjects(set)
-	for i := range fleet.Nodes {
-		writeNode(rl, nodes[fleet.Nodes[i].Name], &fleet.Nodes[i], s)
-	}
-	for _, g := range fleet.Groups {
+	first, later := renderOrder(p.NodeNames(), nodes, keep || st.HasGroups(), !keep)
+	st.Render(first, func(i int, res *master.NodeResult) {
+		switch existing := nodes[res.Name]; {
+		case existing != nil:
+			updateNode(rl, existing, res, s)
+		case keep:
+			if n := newNode(res, s); n != nil {
+				rl.Append(n)
+			}
+		}
+	})
+	for _, g := range st.Groups() {
 		if setGroupStatus(g.Group.Origin.Node, g.Members) {
 			rl.Items[g.Group.Origin.Item].Changed = true
 		}
 	}
-	findings := lint.Static(set, lint.Options{Master: s.Options})
-	findings = append(findings, lint.Fleet(set, fleet, s.Options)...)
-	set.Place(findings)
-	findings.SortByPosition()
-	r.extend(fleet.Diagnostics)
-	r.extend(findings)
-	explainNode(p, s, r)
-	renderNova(rl, s, fleet.Nodes, r)
-	r.extend(fleet.NodeDiagnostics)
-	set.Place(r.list)
-	r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
+	if !keep {
+		rl.SetTail(func(yield func(*yaml.Node) error) error {
+			var err error
+			st.Render(later, func(_ int, res *master.NodeResult) {
+				if n := newNode(res, s); n != nil && err == nil {
+					err = yield(n)
+				}
+			})
+			return err
+		})
+	}
+	finish = func() {
+		fleet := st.Finish()
+		findings := lint.Static(set, lint.Options{Master: s.Options})
+		findings = append(findings, check.Findings()...)
+		set.Place(findings)
+		findings.SortByPosition()
+		r.extend(fleet.Diagnostics)
+		r.extend(findings)
+		explainNode(p, s, r)
+		renderNova(rl, s, fleet.Nodes, r)
+		r.extend(fleet.NodeDiagnostics)
+		set.Place(r.list)
+		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
+	}
+	if keep {
+		finish()
+		return nil
+	}
+	return finish
+}
+
+// renderOrder lists the nodes (indices into names) rendered before the
+// list is written, first: those with a Node object in the input, or every
+// node with all; and with tail, the new Nodes rendered (again) as they are
+// written after the input's items, later.
+func renderOrder(names []string, nodes map[string]*objects.Object[*objects.Node], all, tail bool) (first, later []int) {
+	for i, name := range names {
+		existing := nodes[name] != nil
+		if existing || all {
+			first = append(first, i)
+		}
+		if !existing && tail {
+			later = append(later, i)
+		}
+	}
+	return first, later
 }
 
 // validateList is mode validate: decoding, the rule engine's compile

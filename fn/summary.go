@@ -17,22 +17,22 @@ type summary struct {
 	start                        time.Time
 }
 
-// count records a rendered fleet.
-func (s *summary) count(set *objects.Set, fleet *master.Fleet) {
-	s.nodes = len(fleet.Nodes)
+// begin records the size of the fleet and of its rules.
+func (s *summary) begin(set *objects.Set, nodes int) {
+	s.nodes = nodes
 	for _, r := range set.AcceptedRules() {
 		s.rules += len(r.Spec.Rules)
 	}
-	for i := range fleet.Nodes {
-		for _, rr := range fleet.Nodes[i].Rules {
-			s.labels += len(rr.Labels)
-			s.taints += len(rr.Taints)
-		}
+}
+
+// add counts the labels and taints the rules set on one rendered node.
+func (s *summary) add(n *master.NodeResult) {
+	for _, rr := range n.Rules {
+		s.labels += len(rr.Labels)
+		s.taints += len(rr.Taints)
 	}
 }
 
-// write prints the line: "nfd-fn render: 1000 nodes, 63 rules; 25841
-// labels and 12 taints set; 0 errors, 19 warnings; 2.31s".
 func (s *summary) write(w io.Writer, mode string, l diag.List) {
 	c := l.Counts()
 	fmt.Fprintf(w, "nfd-fn %s: %s, %s; %s and %s set; %s, %s; %.2fs\n", mode,

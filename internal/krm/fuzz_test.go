@@ -54,7 +54,7 @@ func FuzzReadResourceList(f *testing.F) {
 func FuzzSplitter(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		sp, ok := splitDocument(data)
+		sp, ok := splitDocument(data, nil)
 		if !ok {
 			return
 		}

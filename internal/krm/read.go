@@ -35,6 +35,11 @@ type ResourceList struct {
 	// that the output is JSON too, as the KRM function spec asks.
 	root *yaml.Node
 	json bool
+	// release is ReadOptions.Release (nil: none), told of each item's
+	// bytes once written.
+	release func([]byte)
+	// tail makes the items written after Items (SetTail).
+	tail func(yield func(*yaml.Node) error) error
 }
 
 // ReadOptions adjust Read.
@@ -56,6 +61,10 @@ type ReadOptions struct {
 	Keep func(*Item) bool
 	// Limits bound the work done on the input; zero fields are defaults.
 	Limits Limits
+	// Release, when set, is told of input bytes that are not needed for a
+	// while (an item once parsed, once written): Input.Release, which gives
+	// a mapped input's pages back.
+	Release func([]byte)
 }
 
 // Read parses a ResourceList. Block-style lists are cut into items by the
@@ -76,7 +85,7 @@ func Read(data []byte, opts ReadOptions) (*ResourceList, error) {
 }
 
 func read(data []byte, opts ReadOptions) (*ResourceList, error) {
-	sp, ok := splitDocument(data)
+	sp, ok := splitDocument(data, opts.Release)
 	if !ok {
 		return readWhole(data, opts)
 	}
@@ -120,7 +129,7 @@ func readFast(sp split, opts ReadOptions) (rl *ResourceList, why, err error) {
 	if len(sp.items) > opts.Limits.MaxItems {
 		return nil, nil, fmt.Errorf("reading the ResourceList: %w: %d items, more than %d", ErrLimit, len(sp.items), opts.Limits.MaxItems)
 	}
-	rl = &ResourceList{sp: sp, fast: true}
+	rl = &ResourceList{sp: sp, fast: true, release: opts.Release}
 	seen := map[string]bool{}
 	for _, s := range sp.sections {
 		if seen[s.key] {
@@ -150,6 +159,7 @@ func readFast(sp split, opts ReadOptions) (rl *ResourceList, why, err error) {
 // parse parses a raw item, checks it against the limits and decodes it.
 // It returns false when the item is not YAML on its own.
 func (it *Item) parse(opts ReadOptions) bool {
+	defer opts.release(it.Raw)
 	if opts.DecodeRaw != nil && opts.Limits.MaxDepth >= 64 && opts.DecodeRaw(it) {
 		return true
 	}
@@ -188,6 +198,13 @@ func relineTreeError(err error, first int) error {
 		dk.Shift(first - 1)
 	}
 	return err
+}
+
+// release passes b to the Release hook, when there is one.
+func (o ReadOptions) release(b []byte) {
+	if o.Release != nil {
+		o.Release(b)
+	}
 }
 
 // decode runs the Decode hook and drops the tree unless Keep keeps it.

@@ -43,9 +43,11 @@ type split struct {
 // the line end, or a "- " entry of a sequence; one leading "---" is
 // allowed; line breaks YAML knows but the splitter does not (a lone CR,
 // NEL, LS, PS) send the input to the full parser. Readers of the result
-// still check that each section parses as exactly its one key.
-func splitDocument(data []byte) (sp split, ok bool) {
-	if hasOddLineBreak(data) {
+// still check that each section parses as exactly its one key. release
+// (may be nil) is told of the input read so far, a window at a time, as
+// each pass goes (Input.Release).
+func splitDocument(data []byte, release func([]byte)) (sp split, ok bool) {
+	if hasOddLineBreak(data, release) {
 		return split{}, false
 	}
 	off, line := skipPreamble(data)
@@ -59,7 +61,7 @@ func splitDocument(data []byte) (sp split, ok bool) {
 		if !isKey {
 			return split{}, false
 		}
-		end, endLine, good := sectionEnd(data, off+len(l), line+1)
+		end, endLine, good := sectionEnd(data, off+len(l), line+1, release)
 		if !good {
 			return split{}, false
 		}
@@ -67,7 +69,7 @@ func splitDocument(data []byte) (sp split, ok bool) {
 			if !isBlankOrComment(rest) {
 				return split{}, false // flow style, a scalar, an anchor or a tag
 			}
-			items, indent, good := splitItems(data[off+len(l):end], line+1)
+			items, indent, good := splitItems(data[off+len(l):end], line+1, release)
 			if !good {
 				return split{}, false
 			}
@@ -130,9 +132,12 @@ func isDocStart(line []byte) bool {
 // or column-0 sequence entries; anything else in column 0 (a "? " key, a
 // quoted scalar's continuation, "...", a tab) is not understood and gives
 // ok=false.
-func sectionEnd(data []byte, from, fromLine int) (end, endLine int, ok bool) {
+func sectionEnd(data []byte, from, fromLine int, release func([]byte)) (end, endLine int, ok bool) {
 	end, endLine = from, fromLine
+	pg := pager{data: data, from: from, release: release}
+	defer pg.done(&end)
 	for end < len(data) {
+		pg.reached(end)
 		l := lineAt(data, end)
 		switch {
 		case isBlankOrComment(l), l[0] == ' ', isSeqEntry(l):
@@ -152,34 +157,85 @@ func isSeqEntry(b []byte) bool {
 }
 
 // hasOddLineBreak reports a line break that the splitter does not cut on
-// but YAML does: a CR not followed by LF, NEL, LS or PS.
-func hasOddLineBreak(data []byte) bool {
-	for rest := data; ; {
-		i := bytes.IndexByte(rest, '\r')
-		if i < 0 {
-			break
-		}
-		if i+1 >= len(rest) || rest[i+1] != '\n' {
+// but YAML does: a CR not followed by LF, NEL, LS or PS. It reads data a
+// window at a time, each window looking two bytes past its end so that a
+// break across windows is seen.
+func hasOddLineBreak(data []byte, release func([]byte)) bool {
+	pg := pager{data: data, release: release}
+	for from := 0; from < len(data); from += releaseWindow {
+		to := min(from+releaseWindow, len(data))
+		if oddBreakIn(data, from, to) {
 			return true
 		}
-		rest = rest[i+2:]
+		pg.reached(to)
 	}
+	pg.done(nil)
+	return false
+}
+
+// oddBreakIn is hasOddLineBreak for the breaks that start in data[from:to].
+func oddBreakIn(data []byte, from, to int) bool {
+	for i := from; ; i++ {
+		j := bytes.IndexByte(data[i:to], '\r')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+1 >= len(data) || data[i+1] != '\n' {
+			return true
+		}
+	}
+	window := data[from:min(to+2, len(data))]
 	for _, brk := range []string{"\u0085", "\u2028", "\u2029"} {
-		if bytes.Contains(data, []byte(brk)) {
+		if bytes.Contains(window, []byte(brk)) {
 			return true
 		}
 	}
 	return false
 }
 
+// releaseWindow is how much input a pass reads before giving it back.
+const releaseWindow = 4 << 20
+
+// pager tells release (when set) of the input a sequential pass has read,
+// every releaseWindow bytes.
+type pager struct {
+	data    []byte
+	from    int
+	release func([]byte)
+}
+
+// reached notes that the pass has read data up to off.
+func (p *pager) reached(off int) {
+	if p.release != nil && off-p.from >= releaseWindow {
+		p.release(p.data[p.from:off])
+		p.from = off
+	}
+}
+
+// done gives back what is left, up to *end or the end of data when end
+// is nil.
+func (p *pager) done(end *int) {
+	to := len(p.data)
+	if end != nil {
+		to = min(max(*end, p.from), len(p.data))
+	}
+	if p.release != nil && to > p.from {
+		p.release(p.data[p.from:to])
+	}
+}
+
 // splitItems cuts seg, the lines of a block sequence whose first line is
 // input line first, into items. Every item starts with "- " at the
 // sequence's indentation; deeper lines belong to it.
-func splitItems(seg []byte, first int) (items []chunk, indent int, ok bool) {
+func splitItems(seg []byte, first int, release func([]byte)) (items []chunk, indent int, ok bool) {
 	indent = -1
 	start, startLine := -1, 0
 	line := first
+	pg := pager{data: seg, release: release}
+	defer pg.done(nil)
 	for off := 0; off < len(seg); {
+		pg.reached(off)
 		l := lineAt(seg, off)
 		if !isBlankOrComment(l) {
 			sp := leadingSpaces(l)

@@ -26,15 +26,29 @@ func (rl *ResourceList) Append(n *yaml.Node) *Item {
 // is encoded on its own, so the cost is linear in their number. A list
 // read from JSON is written as JSON.
 func (rl *ResourceList) Write(w io.Writer, results []*framework.Result) error {
+	return rl.WriteThen(w, func() []*framework.Result { return results })
+}
+
+// WriteThen is Write with the results made by results once every item,
+// the tail (SetTail) included, has been made: a streamed render learns
+// its results from the nodes it writes. Block YAML read by the fast
+// splitter is written as the tail is made; other lists make the whole
+// tail first.
+func (rl *ResourceList) WriteThen(w io.Writer, results func() []*framework.Result) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var err error
+	if !rl.fast || rl.json {
+		if err := rl.materializeTail(); err != nil {
+			return err
+		}
+	}
 	switch {
 	case rl.json:
-		err = rl.writeJSON(bw, results)
+		err = rl.writeJSON(bw, results())
 	case rl.fast:
 		err = rl.writeFast(bw, results)
 	default:
-		err = rl.writeWhole(bw, results)
+		err = rl.writeWhole(bw, results())
 	}
 	if err != nil {
 		return err
@@ -42,9 +56,26 @@ func (rl *ResourceList) Write(w io.Writer, results []*framework.Result) error {
 	return bw.Flush()
 }
 
+// SetTail gives the list items that follow Items and are made only as the
+// list is written: tail calls yield with each in turn, and each is encoded
+// and let go before the next is made, so that thousands of rendered Nodes
+// are never held at once. tail returns yield's error, if any.
+func (rl *ResourceList) SetTail(tail func(yield func(*yaml.Node) error) error) { rl.tail = tail }
+
+// materializeTail makes the tail's items and appends them to Items, for
+// the writers that need every item at once.
+func (rl *ResourceList) materializeTail() error {
+	tail := rl.tail
+	if tail == nil {
+		return nil
+	}
+	rl.tail = nil
+	return tail(func(n *yaml.Node) error { rl.Append(n); return nil })
+}
+
 // writeFast writes a list read by the fast splitter: its sections in input
 // order, items in place of the items section, results last.
-func (rl *ResourceList) writeFast(w *bufio.Writer, results []*framework.Result) error {
+func (rl *ResourceList) writeFast(w *bufio.Writer, results func() []*framework.Result) error {
 	wroteHeader := map[string]bool{}
 	for _, s := range rl.sp.sections {
 		switch s.key {
@@ -70,7 +101,7 @@ func (rl *ResourceList) writeFast(w *bufio.Writer, results []*framework.Result) 
 			return err
 		}
 	}
-	return rl.writeResults(w, results)
+	return rl.writeResults(w, results())
 }
 
 // writeWhole writes a list that was parsed whole, in block YAML: the input
@@ -123,16 +154,32 @@ func hasSection(ss []section, key string) bool {
 // as their bytes, others encoded, broken ones left out.
 func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 	wrote := false
-	for _, it := range rl.Items {
-		if it.ParseErr != nil {
-			continue
-		}
+	header := func() {
 		if !wrote {
 			w.WriteString("items:\n")
 			wrote = true
 		}
+	}
+	for _, it := range rl.Items {
+		if it.ParseErr != nil {
+			continue
+		}
+		header()
 		if err := rl.writeItem(w, it); err != nil {
 			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		}
+	}
+	if rl.tail != nil {
+		err := rl.tail(func(n *yaml.Node) error {
+			header()
+			it := NewItem(n)
+			if err := rl.writeItem(w, it); err != nil {
+				return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	if !wrote {
@@ -145,6 +192,9 @@ func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
 	switch {
 	case it.Raw != nil && !it.Changed:
 		w.Write(withNewline(it.Raw))
+		if rl.release != nil {
+			rl.release(it.Raw)
+		}
 		return nil
 	case rl.fast:
 		return writeSeqItem(w, it.Node, rl.sp.indent, compactSequences(it.Raw))
@@ -258,6 +308,9 @@ func mapping(k, v *yaml.Node) *yaml.Node {
 // documents, each without the kpt path and index annotations: what
 // `kubectl apply -f -` takes.
 func (rl *ResourceList) WriteObjects(w io.Writer, keep func(*Item) bool) error {
+	if err := rl.materializeTail(); err != nil {
+		return err
+	}
 	bw := bufio.NewWriterSize(w, 256<<10)
 	first := true
 	for _, it := range rl.Items {

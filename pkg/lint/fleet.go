@@ -18,40 +18,73 @@ const maxListedNodes = 10
 
 // Fleet runs the checks that need the rendered fleet: rules that match no
 // node, labels two rules set to different values on the same node, and
-// taints on every node. With no nodes it finds nothing.
+// taints on every node (FleetCheck over every node of fleet.Nodes). With
+// no nodes it finds nothing.
 func Fleet(set *objects.Set, fleet *master.Fleet, opts master.Options) diag.List {
-	nodes := fleet.Nodes
-	if len(nodes) == 0 {
+	fc := NewFleetCheck(set, opts, len(fleet.Nodes))
+	for i := range fleet.Nodes {
+		fc.Add(&fleet.Nodes[i])
+	}
+	return fc.Findings()
+}
+
+// FleetCheck gathers what Fleet's checks need a node at a time, so that a
+// streamed render (master.Stream) keeps no node: which nodes each rule
+// matched, and where two rules set one label to different values.
+type FleetCheck struct {
+	set       *objects.Set
+	opts      master.Options
+	nodes     int
+	matchedOn map[ruleKey][]string
+	conflicts map[conflictKey][]string
+}
+
+// NewFleetCheck starts Fleet's checks of set over a fleet of nodes nodes.
+func NewFleetCheck(set *objects.Set, opts master.Options, nodes int) *FleetCheck {
+	return &FleetCheck{set: set, opts: opts, nodes: nodes,
+		matchedOn: map[ruleKey][]string{}, conflicts: map[conflictKey][]string{}}
+}
+
+// Add takes one rendered node into account, keeping only its name.
+func (fc *FleetCheck) Add(n *master.NodeResult) {
+	for _, rr := range n.Rules {
+		k := ruleKey{rr.Source.Object, rr.Source.Field}
+		fc.matchedOn[k] = append(fc.matchedOn[k], n.Name)
+	}
+	for k := range labelConflicts(n.Rules) {
+		fc.conflicts[k] = append(fc.conflicts[k], n.Name)
+	}
+}
+
+// Findings are the checks' findings once every node has been added. Node
+// lists are sorted, whatever order the nodes were added in.
+func (fc *FleetCheck) Findings() diag.List {
+	if fc.nodes == 0 {
 		return nil
 	}
-	c := &checker{set: set, opts: opts}
-	matchedOn := map[ruleKey][]string{}
-	conflicts := map[conflictKey][]string{}
-	for _, n := range nodes {
-		for _, rr := range n.Rules {
-			k := ruleKey{rr.Source.Object, rr.Source.Field}
-			matchedOn[k] = append(matchedOn[k], n.Name)
-		}
-		for k := range labelConflicts(n.Rules) {
-			conflicts[k] = append(conflicts[k], n.Name)
-		}
+	for _, on := range fc.matchedOn {
+		sort.Strings(on)
 	}
+	for _, on := range fc.conflicts {
+		sort.Strings(on)
+	}
+	c := &checker{set: fc.set, opts: fc.opts}
 	for _, r := range c.allRules() {
 		if r.ref.Kind != api.KindNodeFeatureRule || r.rejected {
 			continue
 		}
-		on := matchedOn[ruleKey{r.ref, r.field}]
+		on := fc.matchedOn[ruleKey{r.ref, r.field}]
 		switch {
 		case len(on) == 0:
 			c.add(r.doc, r.ref, diag.Warning, "matches-no-node", r.field, false,
-				fmt.Sprintf("rule %q matches none of the %d nodes in the input", r.rule.Name, len(nodes)))
-		case len(r.rule.Taints) > 0 && len(on) == len(nodes) && len(nodes) > 1:
+				fmt.Sprintf("rule %q matches none of the %d nodes in the input", r.rule.Name, fc.nodes))
+		case len(r.rule.Taints) > 0 && len(on) == fc.nodes && fc.nodes > 1:
 			f := c.add(r.doc, r.ref, diag.Warning, "taints-every-node", r.field+".taints", false,
-				fmt.Sprintf("rule %q taints every node in the input (all %d)%s", r.rule.Name, len(nodes), taintNote(opts)))
+				fmt.Sprintf("rule %q taints every node in the input (all %d)%s", r.rule.Name, fc.nodes, taintNote(fc.opts)))
 			f.Nodes = on
 		}
 	}
-	c.reportConflicts(conflicts)
+	c.reportConflicts(fc.conflicts)
 	return c.findings
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
@@ -85,8 +84,12 @@ func (p *Pipeline) NodeNames() []string { return p.names }
 // HasNode reports whether a NodeFeature is attached to the node.
 func (p *Pipeline) HasNode(name string) bool { _, ok := p.features[name]; return ok }
 
-// Render renders every node and the groups.
-func (p *Pipeline) Render() *Fleet { return p.render(true) }
+// Render renders every node and the groups, keeping every node's result.
+func (p *Pipeline) Render() *Fleet {
+	st := p.Stream(StreamOptions{KeepNodes: true, KeepFeatures: true})
+	st.Render(st.All(), nil)
+	return st.Finish()
+}
 
 // progress reports one more node rendered, when Progress is set.
 func (p *Pipeline) progress(total int) {
@@ -97,35 +100,6 @@ func (p *Pipeline) progress(total int) {
 	p.done++
 	p.Progress(p.done, total)
 	p.mu.Unlock()
-}
-
-// RenderLean is Render without the nodes' merged features in the result
-// (NodeResult.Features is nil): each node's features are let go as soon
-// as the node and its group memberships are rendered, so that memory
-// does not hold every node's features at once.
-func (p *Pipeline) RenderLean() *Fleet { return p.render(false) }
-
-func (p *Pipeline) render(keepFeatures bool) *Fleet {
-	f := &Fleet{Nodes: make([]NodeResult, len(p.names)), Diagnostics: append(diag.List(nil), p.diags...)}
-	var groups []compiledGroup
-	if p.opts.NodeFeatureGroups {
-		groups = p.compileGroups(f)
-	}
-	member := make([][]groupMatch, len(p.names))
-	parallel.For(len(p.names), func(i int) {
-		res := p.renderer.RenderNode(p.names[i], p.features[p.names[i]], p.existing(p.names[i]))
-		if p.HasNode(res.Name) {
-			member[i] = matchGroups(groups, &res)
-		}
-		if !keepFeatures {
-			res.Features = nil
-		}
-		f.Nodes[i] = res
-		p.progress(len(p.names))
-	})
-	f.Groups = groupResults(groups, member)
-	f.fold()
-	return f
 }
 
 // Explain renders one node, recording where each label came from, and

@@ -586,7 +586,7 @@ func TestEveryCheckTheMasterReportsIsInTheCatalogue(t *testing.T) {
 	}
 }
 
-func TestRenderLeanLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
+func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 	want := Render(readSet(t, fleetInput()...), groupsOn())
 	for i := range want.Nodes {
 		want.Nodes[i].Features = nil
@@ -600,11 +600,62 @@ func TestRenderLeanLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 			return &readSet(t, fleetInput()...).Features[i].Obj.Spec
 		}
 	}
-	got := Prepare(lean, groupsOn()).RenderLean()
+	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
+	st.Render(st.All(), nil)
+	got := st.Finish()
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("lean render differs:\n%+v\nwant\n%+v", got.Nodes, want.Nodes)
 	}
 	if n := int(loads.Load()); n != len(lean.Features) {
 		t.Errorf("specs loaded %d times, want once per NodeFeature (%d)", n, len(lean.Features))
+	}
+}
+
+// TestStreamInStepsMatchesRender renders the fleet the way mode render
+// writes it: some nodes first (those with Node objects), the rest later,
+// some of them twice, keeping no node. The diagnostics and groups must be
+// Render's, each node must reach the observers once, and emit must see
+// the nodes in the order asked for with Render's results.
+func TestStreamInStepsMatchesRender(t *testing.T) {
+	want := Render(readSet(t, fleetInput()...), groupsOn())
+	p := Prepare(readSet(t, fleetInput()...), groupsOn())
+	st := p.Stream(StreamOptions{})
+	observed := map[string]int{}
+	st.Observe(func(n *NodeResult) { observed[n.Name]++ })
+	all := st.All()
+	if len(all) < 2 {
+		t.Fatalf("test fleet has %d nodes, want 2 or more", len(all))
+	}
+	var order []string
+	check := func(i int, res *NodeResult) {
+		order = append(order, res.Name)
+		if !reflect.DeepEqual(res.State, want.Nodes[i].State) {
+			t.Errorf("node %s: state %+v, want %+v", res.Name, res.State, want.Nodes[i].State)
+		}
+	}
+	first := []int{all[len(all)-1], all[0]}
+	st.Render(first, check)
+	st.Render(all, check)
+	got := st.Finish()
+	wantOrder := []string{want.Nodes[len(all)-1].Name, want.Nodes[0].Name}
+	for i := range all {
+		wantOrder = append(wantOrder, want.Nodes[i].Name)
+	}
+	if !reflect.DeepEqual(order, wantOrder) {
+		t.Errorf("emitted %v, want %v", order, wantOrder)
+	}
+	for _, n := range want.Nodes {
+		if observed[n.Name] != 1 {
+			t.Errorf("node %s observed %d times, want once", n.Name, observed[n.Name])
+		}
+	}
+	if len(got.Nodes) != 0 {
+		t.Errorf("kept %d nodes without KeepNodes", len(got.Nodes))
+	}
+	if !reflect.DeepEqual(got.Diagnostics, want.Diagnostics) || !reflect.DeepEqual(got.NodeDiagnostics, want.NodeDiagnostics) {
+		t.Errorf("diagnostics differ:\n%v\n%v\nwant\n%v\n%v", got.Diagnostics, got.NodeDiagnostics, want.Diagnostics, want.NodeDiagnostics)
+	}
+	if !reflect.DeepEqual(got.Groups, want.Groups) {
+		t.Errorf("groups %+v, want %+v", got.Groups, want.Groups)
 	}
 }

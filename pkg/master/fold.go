@@ -24,47 +24,73 @@ type ruleKey struct {
 	rule   string
 }
 
-// fold turns the nodes' problems into NodeDiagnostics, one per distinct
-// problem naming the nodes it was found on. A rule failure that Compile
-// already reported (a static error) is not repeated: the nodes it hit are
-// added to the compile diagnostic instead.
-func (f *Fleet) fold() {
-	static := map[ruleKey][]int{}
+// folder turns the nodes' problems into NodeDiagnostics, one per distinct
+// problem naming the nodes it was found on, a node at a time (add) so that
+// no node's result has to be kept. A rule failure that Compile already
+// reported (a static error) is not repeated: the nodes it hit are added
+// to the compile diagnostic instead.
+type folder struct {
+	f *Fleet
+	// static indexes the fleet's Diagnostics by the rule they are on.
+	static map[ruleKey][]int
+	// folded lists the nodes of each distinct per-node problem.
+	folded map[foldKey][]string
+}
+
+// newFolder starts folding into f, whose Diagnostics are complete.
+func newFolder(f *Fleet) *folder {
+	fo := &folder{f: f, static: map[ruleKey][]int{}, folded: map[foldKey][]string{}}
 	for i, d := range f.Diagnostics {
 		k := ruleKey{d.Object.Key(), rulePath(d.Field)}
-		static[k] = append(static[k], i)
+		fo.static[k] = append(fo.static[k], i)
 	}
-	folded := map[foldKey][]string{}
-	add := func(node string, d diag.Diagnostic) {
-		k := foldKey{d.Severity, d.Check, d.Object, d.Field, d.Message}
-		folded[k] = append(folded[k], node)
+	return fo
+}
+
+// add folds one node's rule failures, problems and group failures.
+func (fo *folder) add(n *NodeResult) {
+	for _, e := range n.RuleErrors {
+		fo.failure(n.Name, e, RuleFailure)
 	}
-	failure := func(node string, e *engine.EvalError, describe func(*engine.EvalError) diag.Diagnostic) {
-		if idx := f.staticFor(static, e); len(idx) > 0 && e.IsStatic() {
-			for _, i := range idx {
-				d := &f.Diagnostics[i]
-				d.Nodes = append(d.Nodes, node)
-				// It could fail; on this fleet it does.
-				d.Severity = diag.Error
-			}
-			return
+	for _, d := range n.Problems {
+		fo.problem(n.Name, d)
+	}
+	for _, e := range n.GroupErrors {
+		fo.failure(n.Name, e, GroupFailure)
+	}
+}
+
+func (fo *folder) problem(node string, d diag.Diagnostic) {
+	k := foldKey{d.Severity, d.Check, d.Object, d.Field, d.Message}
+	fo.folded[k] = append(fo.folded[k], node)
+}
+
+func (fo *folder) failure(node string, e *engine.EvalError, describe func(*engine.EvalError) diag.Diagnostic) {
+	if idx := fo.f.staticFor(fo.static, e); len(idx) > 0 && e.IsStatic() {
+		for _, i := range idx {
+			d := &fo.f.Diagnostics[i]
+			d.Nodes = append(d.Nodes, node)
+			d.Severity = diag.Error
 		}
-		add(node, describe(e))
+		return
 	}
+	fo.problem(node, describe(e))
+}
+
+// fold folds every node of f.Nodes.
+func (f *Fleet) fold() {
+	fo := newFolder(f)
 	for i := range f.Nodes {
-		n := &f.Nodes[i]
-		for _, e := range n.RuleErrors {
-			failure(n.Name, e, RuleFailure)
-		}
-		for _, d := range n.Problems {
-			add(n.Name, d)
-		}
-		for _, e := range n.GroupErrors {
-			failure(n.Name, e, GroupFailure)
-		}
+		fo.add(&f.Nodes[i])
 	}
-	f.finishStatic()
-	f.NodeDiagnostics = foldedList(folded)
+	fo.finish()
+}
+
+// finish names the nodes in the static diagnostics and sets the fleet's
+// NodeDiagnostics; node lists are sorted whatever order the nodes came in.
+func (fo *folder) finish() {
+	fo.f.finishStatic()
+	fo.f.NodeDiagnostics = foldedList(fo.folded)
 }
 
 // staticFor picks the compile diagnostics of the failing rule that are

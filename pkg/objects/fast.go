@@ -50,34 +50,28 @@ func DecodeFast(raw []byte) (d *Decoded, ok bool) {
 // keeping their names (what lint reads of the input's features) and
 // spec.labels: LoadSpec decodes the whole spec again from raw, which must
 // not change, whenever the node is rendered. A fleet then holds one
-// node's features at a time rather than every node's.
-func (d *Decoded) Lean(raw []byte) {
+// node's features at a time rather than every node's. With shared, the
+// names are shared with the input's other NodeFeatures that have the same
+// names (they must only be read). release, when not nil, is told once
+// LoadSpec has read raw again (it may give raw's memory pages back until
+// the next read).
+func (d *Decoded) Lean(raw []byte, shared *FeatureNames, release func([]byte)) {
 	nf := d.Obj.(*api.NodeFeature)
-	nf.Spec.Features = api.Features{
-		Flags:      namesOnly(nf.Spec.Features.Flags),
-		Attributes: namesOnly(nf.Spec.Features.Attributes),
-		Instances:  namesOnly(nf.Spec.Features.Instances),
+	if shared != nil {
+		nf.Spec.Features = shared.share(&nf.Spec.Features)
+	} else {
+		nf.Spec.Features = namesOf(&nf.Spec.Features)
 	}
 	d.LoadSpec = func() *api.NodeFeatureSpec {
 		full, ok := DecodeFast(raw)
+		if release != nil {
+			release(raw)
+		}
 		if !ok {
 			panic("objects: DecodeFast no longer reads a NodeFeature it read before: its text changed")
 		}
 		return &full.Obj.(*api.NodeFeature).Spec
 	}
-}
-
-// namesOnly is m with every value zero.
-func namesOnly[T any](m map[string]T) map[string]T {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]T, len(m))
-	for k := range m {
-		var zero T
-		out[k] = zero
-	}
-	return out
 }
 
 // nodeFeature reads a NodeFeature mapping at column ind.

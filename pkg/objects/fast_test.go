@@ -194,7 +194,7 @@ func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
 	if !ok {
 		t.Fatal("DecodeFast fell back")
 	}
-	d.Lean(raw)
+	d.Lean(raw, nil, nil)
 	nf := d.Obj.(*api.NodeFeature)
 	want := full.Obj.(*api.NodeFeature)
 	if got := nf.Spec.Features.Flags["cpu.cpuid"].Elements; got != nil {

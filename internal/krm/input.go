@@ -1,0 +1,130 @@
+package krm
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+)
+
+// Input is the function's input held for reading. Where it can, it is a
+// read-only memory mapping of a file (stdin redirected from a regular file,
+// or a pipe spooled to an unlinked temporary file first), so that the bytes
+// are not copied into the Go heap and the pages already used can be given
+// back (Release): peak memory then holds the items being worked on, not the
+// whole input. Elsewhere it is an ordinary buffer and Release does nothing.
+//
+// Data must never be written to: a mapped input is read-only.
+type Input struct {
+	// Data is the whole input.
+	Data []byte
+	// mapped is set when Data is a memory mapping.
+	mapped bool
+	// sinceSweep counts the bytes released since the last sweep.
+	sinceSweep atomic.Int64
+}
+
+// sweepBytes is how many bytes Release is told of between two sweeps
+// of the whole mapping.
+const sweepBytes = 16 << 20
+
+// Release gives back the memory pages that b (a slice of Data) lies on;
+// the bytes stay readable and are read again from the file when touched.
+// Pages b shares with its neighbours are given back too: a neighbour still
+// in use simply reads them again. It does nothing for an input that is not
+// mapped, or for a b outside Data.
+func (in *Input) Release(b []byte) {
+	if in == nil || !in.mapped || len(b) == 0 {
+		return
+	}
+	if in.sinceSweep.Add(int64(len(b))) >= sweepBytes {
+		// The kernel maps a few pages around every fault (fault-around),
+		// so reading one item maps the tails of its neighbours that were
+		// already given back; those add up over thousands of items. A
+		// sweep of the whole mapping every sweepBytes drops them.
+		in.sinceSweep.Store(0)
+		releasePages(in.Data, in.Data)
+		return
+	}
+	releasePages(in.Data, b)
+}
+
+// Close unmaps a mapped input; no slice of Data may be used after it.
+func (in *Input) Close() error {
+	if in == nil || !in.mapped {
+		return nil
+	}
+	in.mapped = false
+	return unmap(in.Data)
+}
+
+// OpenInput reads all of r, refusing more than limit bytes
+// (DefaultMaxBytes when limit is 0). A regular file is mapped in place; any
+// other reader (a pipe) is copied to a temporary file in os.TempDir() that
+// is mapped and unlinked at once. When mapping is not possible (no
+// temporary directory, a platform without mmap) the input is read into
+// memory, as ReadInput does.
+func OpenInput(r io.Reader, limit int) (*Input, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	if f, ok := regularFile(r); ok {
+		if in, err := mapFile(f, limit); in != nil || err != nil {
+			return in, err
+		}
+	} else if in, err := spool(r, limit); in != nil || err != nil {
+		return in, err
+	}
+	data, err := ReadInput(r, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &Input{Data: data}, nil
+}
+
+// regularFile returns r as a file when it is a regular file read from its
+// start (a redirected stdin that nothing has read yet).
+func regularFile(r io.Reader) (*os.File, bool) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return nil, false
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, false
+	}
+	off, err := f.Seek(0, io.SeekCurrent)
+	return f, err == nil && off == 0
+}
+
+// spool copies r into an unlinked temporary file and maps it. It returns
+// nil and no error when no temporary file can be made, for the caller to
+// read r into memory instead; r is then untouched.
+func spool(r io.Reader, limit int) (*Input, error) {
+	tmp, err := os.CreateTemp("", "nfd-fn-input-*")
+	if err != nil {
+		return nil, nil
+	}
+	defer tmp.Close()
+	os.Remove(tmp.Name())
+	n, err := io.Copy(tmp, io.LimitReader(r, int64(limit)+1))
+	if err != nil {
+		return nil, fmt.Errorf("spooling the input to %s: %w", os.TempDir(), err)
+	}
+	if n > int64(limit) {
+		return nil, fmt.Errorf("%w: the input is larger than %d bytes", ErrLimit, limit)
+	}
+	in, err := mapFile(tmp, limit)
+	if in == nil && err == nil {
+		// Mapping is not possible here: read the spooled copy back.
+		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		data, err := ReadInput(tmp, limit)
+		if err != nil {
+			return nil, err
+		}
+		return &Input{Data: data}, nil
+	}
+	return in, err
+}

@@ -1,0 +1,130 @@
+package master
+
+import (
+	"github.com/nfd-fn/nfd-fn/internal/parallel"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+)
+
+// Stream renders a fleet a few nodes at a time, for callers that write
+// each node as it is rendered and keep none of them: a fleet of any size
+// then renders in memory that does not grow with it. What the fleet-wide
+// steps need of each node (its problems, folded; its group memberships;
+// what Observe's functions gather) is taken the first time the node is
+// rendered; a node may be rendered again later (to write it) at no cost to
+// those steps.
+type Stream struct {
+	p    *Pipeline
+	opts StreamOptions
+	f    *Fleet
+	fold *folder
+	// groups are the compiled NodeFeatureGroups; member[i] the groups
+	// node i is a member of, once it has been rendered.
+	groups []compiledGroup
+	member [][]groupMatch
+	// seen[i] is set once node i has been rendered and recorded.
+	seen     []bool
+	observer []func(*NodeResult)
+}
+
+// StreamOptions say what a Stream keeps of each node for Finish's Fleet.
+type StreamOptions struct {
+	// KeepNodes keeps every node's result in Fleet.Nodes (memory grows
+	// with the fleet); without it Fleet.Nodes is empty.
+	KeepNodes bool
+	// KeepFeatures keeps NodeResult.Features, the node's merged
+	// NodeFeatures; without it they are let go once the node's group
+	// memberships are known.
+	KeepFeatures bool
+}
+
+// Stream starts a render of the pipeline's nodes.
+func (p *Pipeline) Stream(opts StreamOptions) *Stream {
+	f := &Fleet{Diagnostics: append(diag.List(nil), p.diags...)}
+	s := &Stream{p: p, opts: opts, f: f, seen: make([]bool, len(p.names))}
+	if p.opts.NodeFeatureGroups {
+		s.groups = p.compileGroups(f)
+		s.member = make([][]groupMatch, len(p.names))
+	}
+	if opts.KeepNodes {
+		f.Nodes = make([]NodeResult, len(p.names))
+	}
+	s.fold = newFolder(f)
+	return s
+}
+
+// Observe adds a function that is told of every node once, the first
+// time it is rendered, from one goroutine at a time; the result must not
+// be kept (it is let go or reused once the function returns).
+func (s *Stream) Observe(f func(*NodeResult)) { s.observer = append(s.observer, f) }
+
+// HasGroups reports whether NodeFeatureGroups are rendered: their members
+// (Groups) are known only once every node has been rendered.
+func (s *Stream) HasGroups() bool { return len(s.groups) > 0 }
+
+// All is the index of every node, in NodeNames order.
+func (s *Stream) All() []int {
+	out := make([]int, len(s.p.names))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// Render renders the nodes at indices (into NodeNames) on a worker pool
+// and, when emit is not nil, calls it with each result in the order of
+// indices, from the calling goroutine; the result is not valid after emit
+// returns. Only a few nodes are held at a time.
+func (s *Stream) Render(indices []int, emit func(i int, res *NodeResult)) {
+	parallel.Ordered(len(indices), func(k int) *NodeResult {
+		return s.renderNode(indices[k])
+	}, func(k int, res *NodeResult) {
+		i := indices[k]
+		if !s.seen[i] {
+			s.record(i, res)
+		}
+		if emit != nil {
+			emit(i, res)
+		}
+	})
+}
+
+// renderNode renders node i and, the first time, its group memberships.
+func (s *Stream) renderNode(i int) *NodeResult {
+	name := s.p.names[i]
+	res := s.p.renderer.RenderNode(name, s.p.features[name], s.p.existing(name))
+	if !s.seen[i] {
+		if s.p.HasNode(name) && s.member != nil {
+			s.member[i] = matchGroups(s.groups, &res)
+		}
+		s.p.progress(len(s.p.names))
+	}
+	if !s.opts.KeepFeatures {
+		res.Features = nil
+	}
+	return &res
+}
+
+// record takes what the fleet-wide steps need of node i's first render.
+func (s *Stream) record(i int, res *NodeResult) {
+	s.seen[i] = true
+	s.fold.add(res)
+	for _, f := range s.observer {
+		f(res)
+	}
+	if s.opts.KeepNodes {
+		s.f.Nodes[i] = *res
+	}
+}
+
+// Groups are the NodeFeatureGroups' members; they are complete once every
+// node has been rendered.
+func (s *Stream) Groups() []GroupResult { return groupResults(s.groups, s.member) }
+
+// Finish returns the fleet: the diagnostics folded, the groups' members,
+// and with KeepNodes every node's result. Every node must have been
+// rendered.
+func (s *Stream) Finish() *Fleet {
+	s.f.Groups = s.Groups()
+	s.fold.finish()
+	return s.f
+}
