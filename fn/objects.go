@@ -38,13 +38,12 @@ func decodeItem(it *krm.Item) {
 // names are shared through names; release (may be nil) is told when the
 // item's text has been read again to render it.
 func decodeItemRaw(it *krm.Item, names *objects.FeatureNames, release func([]byte)) bool {
-	d, ok := objects.DecodeFast(it.Raw)
+	d, ok := objects.DecodeLean(it.Raw, names, release)
 	if !ok {
 		return false
 	}
 	md := &d.Obj.(*api.NodeFeature).Metadata
 	it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
-	d.Lean(it.Raw, names, release)
 	it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 	return true
 }

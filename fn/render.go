@@ -36,7 +36,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	keep := s.Nova.Enabled
 	st := p.Stream(master.StreamOptions{KeepNodes: keep})
-	check := lint.NewFleetCheck(set, s.Options, len(p.NodeNames()))
+	check := lint.NewFleetCheck(set, s.Options, p.NodeNames())
 	st.Observe(check.Add)
 	sum.begin(set, len(p.NodeNames()))
 	st.Observe(sum.add)

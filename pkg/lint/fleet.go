@@ -21,7 +21,11 @@ const maxListedNodes = 10
 // taints on every node (FleetCheck over every node of fleet.Nodes). With
 // no nodes it finds nothing.
 func Fleet(set *objects.Set, fleet *master.Fleet, opts master.Options) diag.List {
-	fc := NewFleetCheck(set, opts, len(fleet.Nodes))
+	names := make([]string, len(fleet.Nodes))
+	for i := range fleet.Nodes {
+		names[i] = fleet.Nodes[i].Name
+	}
+	fc := NewFleetCheck(set, opts, names)
 	for i := range fleet.Nodes {
 		fc.Add(&fleet.Nodes[i])
 	}
@@ -29,27 +33,28 @@ func Fleet(set *objects.Set, fleet *master.Fleet, opts master.Options) diag.List
 }
 
 // FleetCheck gathers what Fleet's checks need a node at a time, so that a
-// streamed render (master.Stream) keeps no node: which nodes each rule
-// matched, and where two rules set one label to different values.
+// streamed render (master.Stream) keeps no node: how many nodes each rule
+// matched, and on which nodes two rules set one label to different values.
 type FleetCheck struct {
 	set       *objects.Set
 	opts      master.Options
-	nodes     int
-	matchedOn map[ruleKey][]string
+	nodes     []string
+	matched   map[ruleKey]int
 	conflicts map[conflictKey][]string
 }
 
-// NewFleetCheck starts Fleet's checks of set over a fleet of nodes nodes.
-func NewFleetCheck(set *objects.Set, opts master.Options, nodes int) *FleetCheck {
+// NewFleetCheck starts Fleet's checks of set over the fleet of the named
+// nodes (sorted); the names are not copied.
+func NewFleetCheck(set *objects.Set, opts master.Options, nodes []string) *FleetCheck {
 	return &FleetCheck{set: set, opts: opts, nodes: nodes,
-		matchedOn: map[ruleKey][]string{}, conflicts: map[conflictKey][]string{}}
+		matched: map[ruleKey]int{}, conflicts: map[conflictKey][]string{}}
 }
 
-// Add takes one rendered node into account, keeping only its name.
+// Add takes one rendered node into account: a count per rule it matched,
+// and its name only where it has a label conflict.
 func (fc *FleetCheck) Add(n *master.NodeResult) {
 	for _, rr := range n.Rules {
-		k := ruleKey{rr.Source.Object, rr.Source.Field}
-		fc.matchedOn[k] = append(fc.matchedOn[k], n.Name)
+		fc.matched[ruleKey{rr.Source.Object, rr.Source.Field}]++
 	}
 	for k := range labelConflicts(n.Rules) {
 		fc.conflicts[k] = append(fc.conflicts[k], n.Name)
@@ -59,11 +64,9 @@ func (fc *FleetCheck) Add(n *master.NodeResult) {
 // Findings are the checks' findings once every node has been added. Node
 // lists are sorted, whatever order the nodes were added in.
 func (fc *FleetCheck) Findings() diag.List {
-	if fc.nodes == 0 {
+	nodes := len(fc.nodes)
+	if nodes == 0 {
 		return nil
-	}
-	for _, on := range fc.matchedOn {
-		sort.Strings(on)
 	}
 	for _, on := range fc.conflicts {
 		sort.Strings(on)
@@ -73,15 +76,15 @@ func (fc *FleetCheck) Findings() diag.List {
 		if r.ref.Kind != api.KindNodeFeatureRule || r.rejected {
 			continue
 		}
-		on := fc.matchedOn[ruleKey{r.ref, r.field}]
+		on := fc.matched[ruleKey{r.ref, r.field}]
 		switch {
-		case len(on) == 0:
+		case on == 0:
 			c.add(r.doc, r.ref, diag.Warning, "matches-no-node", r.field, false,
-				fmt.Sprintf("rule %q matches none of the %d nodes in the input", r.rule.Name, fc.nodes))
-		case len(r.rule.Taints) > 0 && len(on) == fc.nodes && fc.nodes > 1:
+				fmt.Sprintf("rule %q matches none of the %d nodes in the input", r.rule.Name, nodes))
+		case len(r.rule.Taints) > 0 && on == nodes && nodes > 1:
 			f := c.add(r.doc, r.ref, diag.Warning, "taints-every-node", r.field+".taints", false,
-				fmt.Sprintf("rule %q taints every node in the input (all %d)%s", r.rule.Name, fc.nodes, taintNote(fc.opts)))
-			f.Nodes = on
+				fmt.Sprintf("rule %q taints every node in the input (all %d)%s", r.rule.Name, nodes, taintNote(fc.opts)))
+			f.Nodes = append([]string(nil), fc.nodes...)
 		}
 	}
 	c.reportConflicts(fc.conflicts)

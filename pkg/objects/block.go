@@ -26,6 +26,10 @@ type block struct {
 	// ind is the column of cur; -1 past the last line.
 	ind int
 	bad bool
+	// namesOnly checks the elements of features without keeping them
+	// (DecodeLean); keys holds the hashes of one mapping's keys then.
+	namesOnly bool
+	keys      *keyHashes
 }
 
 // maxBlockDepth bounds the nesting the fast reader follows; deeper input

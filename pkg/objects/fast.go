@@ -15,7 +15,11 @@ import (
 // Decode, which finds the same object or says what is wrong, with field
 // paths and positions; DecodeFast never computes either.
 func DecodeFast(raw []byte) (d *Decoded, ok bool) {
-	var p block
+	return decodeFast(raw, &block{})
+}
+
+// decodeFast is DecodeFast with p's settings.
+func decodeFast(raw []byte, p *block) (d *Decoded, ok bool) {
 	p.start(raw)
 	if p.bad || p.ind < 0 {
 		return nil, false
@@ -44,34 +48,6 @@ func DecodeFast(raw []byte) (d *Decoded, ok bool) {
 	}
 	ref := diag.ObjectRef{APIVersion: nf.APIVersion, Kind: nf.Kind, Namespace: nf.Metadata.Namespace, Name: nf.Metadata.Name}
 	return &Decoded{Class: NFD, Ref: ref, Obj: nf}, true
-}
-
-// Lean lets go of the features of a NodeFeature DecodeFast read from raw,
-// keeping their names (what lint reads of the input's features) and
-// spec.labels: LoadSpec decodes the whole spec again from raw, which must
-// not change, whenever the node is rendered. A fleet then holds one
-// node's features at a time rather than every node's. With shared, the
-// names are shared with the input's other NodeFeatures that have the same
-// names (they must only be read). release, when not nil, is told once
-// LoadSpec has read raw again (it may give raw's memory pages back until
-// the next read).
-func (d *Decoded) Lean(raw []byte, shared *FeatureNames, release func([]byte)) {
-	nf := d.Obj.(*api.NodeFeature)
-	if shared != nil {
-		nf.Spec.Features = shared.share(&nf.Spec.Features)
-	} else {
-		nf.Spec.Features = namesOf(&nf.Spec.Features)
-	}
-	d.LoadSpec = func() *api.NodeFeatureSpec {
-		full, ok := DecodeFast(raw)
-		if release != nil {
-			release(raw)
-		}
-		if !ok {
-			panic("objects: DecodeFast no longer reads a NodeFeature it read before: its text changed")
-		}
-		return &full.Obj.(*api.NodeFeature).Spec
-	}
 }
 
 // nodeFeature reads a NodeFeature mapping at column ind.
@@ -106,6 +82,21 @@ func (s *fieldSet) once(i uint) bool {
 	}
 	*s |= 1 << i
 	return true
+}
+
+// isStr reports a value str reads.
+func isStr(v value) bool {
+	switch v.kind {
+	case vNull:
+		return true
+	case vScalar:
+		if v.quoted {
+			return true
+		}
+		null, str := plainTag(v.tok)
+		return null || str
+	}
+	return false
 }
 
 // str reads a string field: a quoted scalar, a plain one that YAML reads
@@ -277,6 +268,9 @@ func (p *block) elements(v value, read func(value) bool) bool {
 }
 
 func (p *block) flagSet(v value, out *api.FlagFeatureSet) bool {
+	if p.namesOnly {
+		return p.elements(v, p.checkFlags)
+	}
 	return p.elements(v, func(v value) bool {
 		switch {
 		case isNull(v):
@@ -305,10 +299,16 @@ func (p *block) flagSet(v value, out *api.FlagFeatureSet) bool {
 }
 
 func (p *block) attributeSet(v value, out *api.AttributeFeatureSet) bool {
+	if p.namesOnly {
+		return p.elements(v, p.checkStringMap)
+	}
 	return p.elements(v, func(v value) bool { return p.stringMap(v, &out.Elements) })
 }
 
 func (p *block) instanceSet(v value, out *api.InstanceFeatureSet) bool {
+	if p.namesOnly {
+		return p.elements(v, p.checkInstances)
+	}
 	return p.elements(v, func(v value) bool {
 		switch {
 		case isNull(v):

@@ -35,6 +35,7 @@ func slowDecode(raw []byte) (*Decoded, bool) {
 func checkAgrees(t *testing.T, raw []byte) bool {
 	t.Helper()
 	fast, ok := DecodeFast(raw)
+	checkLeanAgrees(t, raw, fast, ok)
 	if !ok {
 		return false
 	}
@@ -48,6 +49,45 @@ func checkAgrees(t *testing.T, raw []byte) bool {
 		t.Fatalf("refs differ: fast %+v, slow %+v:\n%s", fast.Ref, slow.Ref, raw)
 	case !reflect.DeepEqual(slow.Obj, fast.Obj):
 		t.Fatalf("objects differ:\nfast %#v\nslow %#v\ninput:\n%s", fast.Obj, slow.Obj, raw)
+	}
+	return true
+}
+
+// checkLeanAgrees fails when DecodeLean does not accept exactly what
+// DecodeFast accepts (fast, ok), or reads other metadata, labels or
+// feature names.
+func checkLeanAgrees(t *testing.T, raw []byte, fast *Decoded, ok bool) {
+	t.Helper()
+	lean, leanOK := DecodeLean(raw, nil, nil)
+	if leanOK != ok {
+		t.Fatalf("DecodeFast ok=%v, DecodeLean ok=%v:\n%s", ok, leanOK, raw)
+	}
+	if !ok {
+		return
+	}
+	want := *fast.Obj.(*api.NodeFeature)
+	got := *lean.Obj.(*api.NodeFeature)
+	if !reflect.DeepEqual(got.Metadata, want.Metadata) || !reflect.DeepEqual(got.Spec.Labels, want.Spec.Labels) ||
+		!sameNames(got.Spec.Features.Flags, want.Spec.Features.Flags) ||
+		!sameNames(got.Spec.Features.Attributes, want.Spec.Features.Attributes) ||
+		!sameNames(got.Spec.Features.Instances, want.Spec.Features.Instances) {
+		t.Fatalf("DecodeLean read\n%#v\nDecodeFast\n%#v\ninput:\n%s", got, want, raw)
+	}
+	if !reflect.DeepEqual(lean.LoadSpec(), &want.Spec) {
+		t.Fatalf("DecodeLean's LoadSpec differs from DecodeFast:\n%s", raw)
+	}
+}
+
+// sameNames reports whether a and b hold the same keys (and are both nil
+// or both not).
+func sameNames[T any](a, b map[string]T) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
 	}
 	return true
 }
@@ -190,11 +230,10 @@ func FuzzFastDecode(f *testing.F) {
 func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
 	raw := []byte(entry(kubectlNodeFeature, 0))
 	full, _ := DecodeFast(raw)
-	d, ok := DecodeFast(raw)
+	d, ok := DecodeLean(raw, &FeatureNames{}, nil)
 	if !ok {
-		t.Fatal("DecodeFast fell back")
+		t.Fatal("DecodeLean fell back")
 	}
-	d.Lean(raw, nil, nil)
 	nf := d.Obj.(*api.NodeFeature)
 	want := full.Obj.(*api.NodeFeature)
 	if got := nf.Spec.Features.Flags["cpu.cpuid"].Elements; got != nil {

@@ -8,7 +8,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
-// FeatureNames shares the names-only features (Decoded.Lean) of the
+// FeatureNames shares the names-only features (DecodeLean) of the
 // NodeFeatures of one input: the nodes of a fleet mostly carry the same
 // feature names, so one copy of each distinct set serves them all and
 // holding a NodeFeature costs about the same whatever the fleet's size.
@@ -19,8 +19,8 @@ type FeatureNames struct {
 	sets map[string]api.Features
 }
 
-// share returns the names-only form of f, the copy already held when an
-// earlier NodeFeature had the same names.
+// share returns f, names-only, or the copy already held when an earlier
+// NodeFeature had the same names.
 func (fn *FeatureNames) share(f *api.Features) api.Features {
 	key := namesKey(f)
 	fn.mu.Lock()
@@ -31,18 +31,8 @@ func (fn *FeatureNames) share(f *api.Features) api.Features {
 	if fn.sets == nil {
 		fn.sets = map[string]api.Features{}
 	}
-	names := namesOf(f)
-	fn.sets[key] = names
-	return names
-}
-
-// namesOf is f with every feature's value zero.
-func namesOf(f *api.Features) api.Features {
-	return api.Features{
-		Flags:      namesOnly(f.Flags),
-		Attributes: namesOnly(f.Attributes),
-		Instances:  namesOnly(f.Instances),
-	}
+	fn.sets[key] = *f
+	return *f
 }
 
 // namesKey spells out f's feature names, sorted, one kind after another.
@@ -63,19 +53,6 @@ func keysOf[T any](m map[string]T) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
-	}
-	return out
-}
-
-// namesOnly is m with every value zero.
-func namesOnly[T any](m map[string]T) map[string]T {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]T, len(m))
-	for k := range m {
-		var zero T
-		out[k] = zero
 	}
 	return out
 }

@@ -1,0 +1,119 @@
+package objects
+
+import (
+	"hash/maphash"
+	"sync"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+)
+
+// DecodeLean is DecodeFast for a fleet: it reads the same text, accepts
+// exactly what DecodeFast accepts, and returns the NodeFeature with its
+// metadata and spec.labels but only the names of its features (their
+// elements are checked, not kept, so reading thousands of NodeFeatures
+// allocates little). LoadSpec decodes the whole spec again from raw, which
+// must not change, whenever the node is rendered: a fleet holds one node's
+// features at a time rather than every node's. With shared, the names are
+// shared with the input's other NodeFeatures that have the same names
+// (they must only be read). release, when not nil, is told once LoadSpec
+// has read raw again (it may give raw's memory pages back until the next
+// read).
+func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*Decoded, bool) {
+	keys := keyPool.Get().(*keyHashes)
+	d, ok := decodeFast(raw, &block{namesOnly: true, keys: keys})
+	keyPool.Put(keys)
+	if !ok {
+		return nil, false
+	}
+	if shared != nil {
+		nf := d.Obj.(*api.NodeFeature)
+		nf.Spec.Features = shared.share(&nf.Spec.Features)
+	}
+	d.LoadSpec = func() *api.NodeFeatureSpec {
+		full, ok := DecodeFast(raw)
+		if release != nil {
+			release(raw)
+		}
+		if !ok {
+			panic("objects: DecodeFast does not read a NodeFeature DecodeLean read: its text changed")
+		}
+		return &full.Obj.(*api.NodeFeature).Spec
+	}
+	return d, true
+}
+
+// keyPool holds keyHashes for reuse: one grown to a fleet's largest
+// mapping serves every NodeFeature read after it.
+var keyPool = sync.Pool{New: func() any { return &keyHashes{} }}
+
+// keyHashes finds a key given twice in one mapping without making a
+// string of every key: it keeps their hashes. Two different keys with one
+// hash count as a repeat too; the caller then falls back to the full
+// decoder, which tells them apart (it never happens in practice).
+type keyHashes struct {
+	seed maphash.Seed
+	seen map[uint64]struct{}
+}
+
+// reset starts a new mapping.
+func (h *keyHashes) reset() {
+	if h.seen == nil {
+		h.seed = maphash.MakeSeed()
+		h.seen = map[uint64]struct{}{}
+	}
+	clear(h.seen)
+}
+
+// add records k and reports whether it is new.
+func (h *keyHashes) add(k []byte) bool {
+	sum := maphash.Bytes(h.seed, k)
+	if _, dup := h.seen[sum]; dup {
+		return false
+	}
+	h.seen[sum] = struct{}{}
+	return true
+}
+
+// checkStringMap accepts what stringMap reads, keeping nothing.
+func (p *block) checkStringMap(v value) bool {
+	switch {
+	case isNull(v) || v.kind == vEmptyMap:
+		return true
+	case v.kind != vMap:
+		return false
+	}
+	p.keys.reset()
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		return p.keys.add(k) && isStr(sub)
+	})
+}
+
+// checkFlags accepts what flagSet reads as elements, keeping nothing.
+func (p *block) checkFlags(v value) bool {
+	switch {
+	case isNull(v) || v.kind == vEmptyMap:
+		return true
+	case v.kind != vMap:
+		return false
+	}
+	p.keys.reset()
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		return p.keys.add(k) && (sub.kind == vEmptyMap || isNull(sub))
+	})
+}
+
+// checkInstances accepts what instanceSet reads as elements, keeping
+// nothing.
+func (p *block) checkInstances(v value) bool {
+	switch {
+	case isNull(v) || v.kind == vEmptySeq:
+		return true
+	case v.kind != vSeq:
+		return false
+	}
+	return p.sequence(v.ind, func(sub value) bool {
+		return p.fields(sub, func(k []byte, attrs value, seen *fieldSet) bool {
+			return string(k) == "attributes" && seen.once(0) && p.checkStringMap(attrs)
+		})
+	})
+}
