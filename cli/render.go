@@ -7,6 +7,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"golang.org/x/term"
 )
 
@@ -27,17 +28,40 @@ Flags:
 // runRender implements `nfd-fn [render]`: the KRM function on stdin, or
 // the same over files and directories. With --output nova it prints only
 // the Nova provider config file, and the results on stderr.
-func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fs := newFlagSet("render", renderUsage, stderr)
 	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side) or nova (the Nova provider config file alone)")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
+	shardFlag := fs.String("shard", "", "render only the nodes whose names hash to shard I of N (I/N, from 0/N; README: Sharding)")
+	outPath := fs.String("out", "", "write the output to FILE instead of stdout: whole, or not at all (for Jobs in images without a shell)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
 	}
+	if *outPath != "" {
+		out, err := createOutput(*outPath)
+		if err != nil {
+			complain(stderr, "nfd-fn render: --out: %v", err)
+			return 1
+		}
+		defer func() { code = out.finish(code, stderr) }()
+		stdout = out
+	}
+	var shard *master.Shard
+	if *shardFlag != "" {
+		s, err := master.ParseShard(*shardFlag)
+		if err != nil {
+			complain(stderr, "nfd-fn render: --shard: %v", err)
+			return 2
+		}
+		shard = &s
+	}
 	switch {
+	case shard != nil && *output == "nova":
+		complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
+		return 2
 	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
-		return runFiles(paths, *config, *output == "apply", stdin, stdout, stderr)
+		return runFiles(paths, *config, *output == "apply", shard, stdin, stdout, stderr)
 	case *output == "apply":
 		complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
 		return 2
@@ -45,7 +69,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
 		return 2
 	case *output == "resourcelist":
-		return runFunction("render", nil, stdin, stdout, stderr)
+		return runFunction("render", nil, shard, stdin, stdout, stderr)
 	case *output == "nova":
 		return runNovaOutput(paths, stdin, stdout, stderr)
 	}
@@ -83,7 +107,7 @@ func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // runFunction runs the KRM function on stdin. "validate" forces the
 // validate mode whatever the functionConfig says.
-func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFunction(cmd string, args []string, shard *master.Shard, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		complain(stderr, "nfd-fn %s: unexpected arguments %q", cmd, args)
 		return 2
@@ -100,7 +124,7 @@ func runFunction(cmd string, args []string, stdin io.Reader, stdout, stderr io.W
 	}
 	defer input.Close()
 	out := &stdoutWriter{w: stdout}
-	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr), Release: input.Release}
+	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr), Release: input.Release, Shard: shard}
 	if opts.Progress != nil {
 		// A person at a terminal, not kpt or kustomize: end with the summary.
 		opts.Summary = stderr
@@ -148,7 +172,7 @@ func modeFor(cmd string) string {
 }
 
 // runFiles renders the objects in files and directories.
-func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFiles(paths []string, config string, apply bool, shard *master.Shard, stdin io.Reader, stdout, stderr io.Writer) int {
 	fc, err := readConfig(config)
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
@@ -156,7 +180,7 @@ func runFiles(paths []string, config string, apply bool, stdin io.Reader, stdout
 	}
 	out := &stdoutWriter{w: stdout}
 	code, err := fn.RunFiles(paths, stdin, fc, out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply,
-		Summary: stderr, Progress: terminal(stderr)})
+		Summary: stderr, Progress: terminal(stderr), Shard: shard})
 	return out.exit(code, err, "nfd-fn render", stderr)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -54,6 +55,9 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	}
 	if opts.ApplyNodes {
 		settings.NodeOutput = config.NodeOutputApply
+	}
+	if opts.Shard != nil {
+		settings.Shard = *opts.Shard
 	}
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
@@ -139,6 +143,9 @@ type RunOptions struct {
 	// (krm.Input.Release, for an input mapped from a file: peak memory
 	// then holds the items in use rather than the whole input).
 	Release func([]byte)
+	// Shard, when set, overrides the functionConfig's shard
+	// (nfd-fn render --shard I/N).
+	Shard *master.Shard
 	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
 	// as a YAML stream for kubectl apply --server-side (nfd-fn render
 	// --output apply); the results go to ErrorLog only.

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"io"
 
 	"go.yaml.in/yaml/v3"
@@ -34,9 +35,17 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	if progressTo != nil {
 		p.Progress = progress(progressTo)
 	}
+	others := p.OnlyShard(s.Shard)
+	omitOtherShards(rl, set, others, s.Shard, r)
 	keep := s.Nova.Enabled
 	st := p.Stream(master.StreamOptions{KeepNodes: keep})
-	check := lint.NewFleetCheck(set, s.Options, p.NodeNames())
+	fleetNodes := p.NodeNames()
+	if s.Shard.Sharded() {
+		// A shard's nodes are not the fleet: "matches no node" and
+		// "taints every node" would be about the shard.
+		fleetNodes = nil
+	}
+	check := lint.NewFleetCheck(set, s.Options, fleetNodes)
 	st.Observe(check.Add)
 	sum.begin(set, len(p.NodeNames()))
 	st.Observe(sum.add)
@@ -87,6 +96,35 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		return nil
 	}
 	return finish
+}
+
+// omitOtherShards leaves out of the output the Node objects of the nodes
+// other shards render (others), with one info result saying so; with
+// NodeFeatureGroups, another says that their status lists this shard's
+// members only. A Node inside a List item stays, unrendered.
+func omitOtherShards(rl *krm.ResourceList, set *objects.Set, others []string, shard master.Shard, r *report) {
+	if !shard.Sharded() {
+		return
+	}
+	other := make(map[string]bool, len(others))
+	for _, n := range others {
+		other[n] = true
+	}
+	omitted := 0
+	for i := range set.Nodes {
+		o := &set.Nodes[i]
+		it := rl.Items[o.Origin.Item]
+		if other[o.Obj.Name] && it.Kind == "Node" && !it.Omitted {
+			it.Omitted = true
+			omitted++
+		}
+	}
+	r.add(diag.Info, nil, "", fmt.Sprintf("shard %s: this output holds the nodes whose names hash to shard %d of %d (README: Sharding); "+
+		"the other shards render the other %s (%s in the input left out here); fleet-wide checks (matches-no-node, taints-every-node) are skipped",
+		shard, shard.Index, shard.Count, plural(len(others), "node"), plural(omitted, "Node object")))
+	if len(set.Groups) > 0 {
+		r.add(diag.Info, nil, "", fmt.Sprintf("shard %s: NodeFeatureGroup status.nodes lists this shard's members only: the union of every shard's lists is the fleet's", shard))
+	}
 }
 
 // renderOrder lists the nodes (indices into names) rendered before the

@@ -62,6 +62,9 @@ type FunctionConfig struct {
 	// Nodes patched in place, new ones local-config) or "apply" (each Node
 	// as only what NFD owns, for kubectl apply --server-side).
 	NodeOutput string `json:"nodeOutput,omitempty"`
+	// Shard renders only the nodes of shard I of N ("I/N"; see
+	// master.Shard), for fleets rendered by several processes.
+	Shard string `json:"shard,omitempty"`
 	// OpenShiftAlias reads NodeFeatureRules written in the OpenShift NFD
 	// operator's group (nfd.openshift.io/v1alpha1) as upstream ones, with
 	// an info result (default true; false makes them errors).
@@ -110,6 +113,9 @@ type Settings struct {
 	OpenShiftAlias bool
 	// NodeOutput is NodeOutputPreview or NodeOutputApply.
 	NodeOutput string
+	// Shard is the part of the fleet mode render renders (the zero Shard:
+	// all of it).
+	Shard master.Shard
 	// Ignore is the run's suppressions (the ignore key), and IgnoreField
 	// where they are written.
 	Ignore, IgnoreField string
@@ -273,6 +279,13 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 		Ignore: strings.Join(fc.Ignore, ","), IgnoreField: fc.field("ignore")}
 	setBool(&s.StampVersion, fc.StampVersion)
 	setBool(&s.OpenShiftAlias, fc.OpenShiftAlias)
+	if fc.Shard != "" {
+		shard, err := master.ParseShard(fc.Shard)
+		if err != nil {
+			problems = append(problems, cfgError(fc.field("shard"), err.Error()))
+		}
+		s.Shard = shard
+	}
 	o := &s.Options
 	if fc.NfdNamespace != "" {
 		o.Namespace = fc.NfdNamespace

@@ -28,7 +28,7 @@ func TestConfigMapAndTypedFormsReadTheSameKeys(t *testing.T) {
 	cm, p1 := load(t, `apiVersion: v1
 kind: ConfigMap
 metadata: {name: c}
-data: {enableTaints: "true", denyLabelNs: "a.io, *.b.io", featureGates: "DisableAutoPrefix=true", nodeOutput: apply, ignore: "NFD020,NFD006"}`)
+data: {enableTaints: "true", denyLabelNs: "a.io, *.b.io", featureGates: "DisableAutoPrefix=true", nodeOutput: apply, ignore: "NFD020,NFD006", shard: "1/3"}`)
 	typed, p2 := load(t, `apiVersion: fn.nfd-fn.dev/v1alpha1
 kind: NFDFunctionConfig
 metadata: {name: c}
@@ -36,13 +36,14 @@ enableTaints: true
 denyLabelNs: [a.io, "*.b.io"]
 featureGates: {DisableAutoPrefix: true}
 nodeOutput: apply
-ignore: [NFD020, NFD006]`)
+ignore: [NFD020, NFD006]
+shard: 1/3`)
 	if len(p1)+len(p2) > 0 {
 		t.Fatalf("problems: %v %v", p1, p2)
 	}
 	for _, s := range []Settings{cm, typed} {
 		if !s.Options.EnableTaints || s.Options.AutoPrefix || strings.Join(s.Options.DenyLabelNs, "|") != "a.io|*.b.io" ||
-			s.NodeOutput != NodeOutputApply || s.Ignore != "NFD020,NFD006" {
+			s.NodeOutput != NodeOutputApply || s.Ignore != "NFD020,NFD006" || s.Shard.String() != "1/3" {
 			t.Errorf("settings = %+v", s)
 		}
 	}
@@ -62,6 +63,7 @@ func TestDefaultsAndValidation(t *testing.T) {
 		{`{nodeOutput: patch}`, `error data.nodeOutput: unknown nodeOutput "patch"`},
 		{`{explainRule: r}`, `error data.explainRule: explainRule needs explainNode`},
 		{`{instance: "-x"}`, `error data.instance: invalid instance name "-x"`},
+		{`{shard: "3/3"}`, `error data.shard: shard "3/3": want 0 <= I < N`},
 		{`{hostRoot: /mnt}`, `warning data.hostRoot: hostRoot is a mode discover setting; mode render ignores it`},
 	}
 	for _, tt := range tests {

@@ -24,6 +24,9 @@ type Item struct {
 	// Such an item has no Node, is not decoded and is left out of the
 	// output; the caller reports it (Pos and Line say where it is).
 	ParseErr error
+	// Omitted leaves a good item out of the output on purpose (a Node
+	// another shard writes); the caller reports it.
+	Omitted bool
 
 	// APIVersion, Kind, Name and Namespace identify the object.
 	APIVersion, Kind, Name, Namespace string
@@ -108,3 +111,7 @@ func (it *Item) Tree() *yaml.Node {
 	}
 	return it.Node
 }
+
+// written reports whether the item is written to the output: it parsed
+// and is not omitted.
+func (it *Item) written() bool { return it.ParseErr == nil && !it.Omitted }

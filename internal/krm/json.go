@@ -17,7 +17,7 @@ import (
 func (rl *ResourceList) writeJSON(w io.Writer, results []*framework.Result) error {
 	items, res := &yaml.Node{Kind: yaml.SequenceNode}, &yaml.Node{Kind: yaml.SequenceNode}
 	for _, it := range rl.Items {
-		if it.ParseErr == nil {
+		if it.written() {
 			items.Content = append(items.Content, it.Node)
 		}
 	}

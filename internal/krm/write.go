@@ -161,7 +161,7 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 		}
 	}
 	for _, it := range rl.Items {
-		if it.ParseErr != nil {
+		if !it.written() {
 			continue
 		}
 		header()
@@ -306,25 +306,23 @@ func mapping(k, v *yaml.Node) *yaml.Node {
 
 // WriteObjects writes the items keep selects as a stream of YAML
 // documents, each without the kpt path and index annotations: what
-// `kubectl apply -f -` takes.
+// `kubectl apply -f -` takes. Each document starts with "---".
 func (rl *ResourceList) WriteObjects(w io.Writer, keep func(*Item) bool) error {
 	if err := rl.materializeTail(); err != nil {
 		return err
 	}
 	bw := bufio.NewWriterSize(w, 256<<10)
-	first := true
 	for _, it := range rl.Items {
-		if it.ParseErr != nil || !keep(it) {
+		if !it.written() || !keep(it) {
 			continue
 		}
 		n := it.Tree()
 		if n == nil {
 			continue
 		}
-		if !first {
-			bw.WriteString("---\n")
-		}
-		first = false
+		// Every document starts with its marker, so that streams written
+		// apart (one per shard) concatenate into one stream.
+		bw.WriteString("---\n")
 		if err := writeEncoded(bw, withoutPlace(n)); err != nil {
 			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
 		}
