@@ -61,23 +61,24 @@ func splitDocument(data []byte, release func([]byte)) (sp split, ok bool) {
 		if !isKey {
 			return split{}, false
 		}
-		end, endLine, good := sectionEnd(data, off+len(l), line+1, release)
-		if !good {
-			return split{}, false
-		}
 		if key == "items" {
 			if !isBlankOrComment(rest) {
 				return split{}, false // flow style, a scalar, an anchor or a tag
 			}
-			items, indent, good := splitItems(data[off+len(l):end], line+1, release)
+			items, indent, end, endLine, good := splitItemsSection(data, off+len(l), line+1, release)
 			if !good {
 				return split{}, false
 			}
 			sp.items, sp.indent = items, indent
 			sp.sections = append(sp.sections, section{key: key, line: line})
-		} else {
-			sp.sections = append(sp.sections, section{key: key, raw: data[off:end:end], line: line})
+			off, line = end, endLine
+			continue
 		}
+		end, endLine, good := sectionEnd(data, off+len(l), line+1, release)
+		if !good {
+			return split{}, false
+		}
+		sp.sections = append(sp.sections, section{key: key, raw: data[off:end:end], line: line})
 		off, line = end, endLine
 	}
 	if len(sp.sections) == 0 {
@@ -225,47 +226,55 @@ func (p *pager) done(end *int) {
 	}
 }
 
-// splitItems cuts seg, the lines of a block sequence whose first line is
-// input line first, into items. Every item starts with "- " at the
-// sequence's indentation; deeper lines belong to it.
-func splitItems(seg []byte, first int, release func([]byte)) (items []chunk, indent int, ok bool) {
+// splitItemsSection reads the items section from offset from (input line
+// fromLine) to the next top-level key or the end of data, in one pass:
+// it finds the section's end as sectionEnd does and cuts the block
+// sequence into items. Every item starts with "- " at the sequence's
+// indentation; deeper lines, and blank and comment lines, belong to it.
+func splitItemsSection(data []byte, from, fromLine int, release func([]byte)) (items []chunk, indent, end, endLine int, ok bool) {
 	indent = -1
 	start, startLine := -1, 0
-	line := first
-	pg := pager{data: seg, release: release}
-	defer pg.done(nil)
-	for off := 0; off < len(seg); {
-		pg.reached(off)
-		l := lineAt(seg, off)
-		if !isBlankOrComment(l) {
-			sp := leadingSpaces(l)
+	end, endLine = from, fromLine
+	pg := pager{data: data, from: from, release: release}
+	defer pg.done(&end)
+	for end < len(data) {
+		pg.reached(end)
+		l := lineAt(data, end)
+		sp := leadingSpaces(l)
+		if !blankOrCommentAfter(l, sp) {
+			if sp == 0 && !isSeqEntry(l) {
+				if startsTopLevelKey(l) {
+					break // the next section
+				}
+				return nil, 0, 0, 0, false // "? ", "...", a tab: not understood
+			}
 			if indent < 0 {
 				indent = sp
 			}
 			switch {
 			case sp < indent:
-				return nil, 0, false
+				return nil, 0, 0, 0, false
 			case sp == indent:
 				if !isSeqEntry(l[sp:]) {
-					return nil, 0, false
+					return nil, 0, 0, 0, false
 				}
 				if start >= 0 {
-					items = append(items, chunk{raw: seg[start:off:off], line: startLine})
+					items = append(items, chunk{raw: data[start:end:end], line: startLine})
 				}
-				start, startLine = off, line
+				start, startLine = end, endLine
 			case start < 0:
-				return nil, 0, false
+				return nil, 0, 0, 0, false
 			}
 		}
-		off, line = off+len(l), line+1
+		end, endLine = end+len(l), endLine+1
 	}
 	if start >= 0 {
-		items = append(items, chunk{raw: seg[start:len(seg):len(seg)], line: startLine})
+		items = append(items, chunk{raw: data[start:end:end], line: startLine})
 	}
 	if indent < 0 {
 		indent = 0
 	}
-	return items, indent, true
+	return items, indent, end, endLine, true
 }
 
 // parseChunk parses a raw item chunk ("- a: b\n  c: d") as what it is, a
@@ -315,7 +324,13 @@ func leadingSpaces(line []byte) int {
 // is not blank either: only the parser can report it, and the splitter
 // would otherwise skip it unseen.
 func isBlankOrComment(line []byte) bool {
-	t := line[leadingSpaces(line):]
+	return blankOrCommentAfter(line, leadingSpaces(line))
+}
+
+// blankOrCommentAfter is isBlankOrComment for a line whose first sp bytes
+// are spaces.
+func blankOrCommentAfter(line []byte, sp int) bool {
+	t := line[sp:]
 	if len(t) > 0 && t[0] == '#' {
 		return yamlReadable(t)
 	}
