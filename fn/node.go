@@ -19,20 +19,50 @@ import (
 // the nfd-fn version. With nodeOutput apply the Node is replaced by its
 // apply-ready form (applyNode).
 func updateNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
+	it := rl.Items[existing.Origin.Item]
+	tree := existing.Origin.Node
+	if tree == nil {
+		tree = it.Tree() // read lean: parsed again from its text
+	}
+	if tree == nil {
+		return
+	}
 	if s.NodeOutput == config.NodeOutputApply {
 		node := applyNode(n, s)
-		it := rl.Items[existing.Origin.Item]
-		keepPlace(node, existing.Origin.Node)
-		*existing.Origin.Node = *node
+		keepPlace(node, tree)
+		*tree = *node
 		it.Changed = true
 		return
 	}
-	if updateNodeItem(existing.Origin.Node, &n.State) {
+	if updateNodeItem(tree, &n.State) {
 		if s.StampVersion {
-			stampVersion(existing.Origin.Node)
+			stampVersion(tree)
 		}
-		rl.Items[existing.Origin.Item].Changed = true
+		it.Changed = true
 	}
+}
+
+// nodeText is the output text of a Node item read lean (its tree let go)
+// once its node is rendered: the item parsed again from its text and
+// patched as updateNode patches it, or nil when nothing changes (the item
+// is then written as it was).
+func nodeText(rl *krm.ResourceList, it *krm.Item, n *master.NodeResult, s config.Settings) ([]byte, error) {
+	tree, err := it.ParseTree()
+	if err != nil {
+		return nil, err
+	}
+	if s.NodeOutput == config.NodeOutputApply {
+		node := applyNode(n, s)
+		keepPlace(node, tree)
+		return rl.EncodeItem(node, it.Raw)
+	}
+	if !updateNodeItem(tree, &n.State) {
+		return nil, nil
+	}
+	if s.StampVersion {
+		stampVersion(tree)
+	}
+	return rl.EncodeItem(tree, it.Raw)
 }
 
 // newNode is the Node item written for a node with no Node object in the

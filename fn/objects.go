@@ -48,17 +48,22 @@ func decodeItemRaw(it *krm.Item, names *objects.FeatureNames, release func([]byt
 	return true
 }
 
-// keepItemNode keeps the trees of the items nfd-fn may rewrite: those
-// holding Nodes or NodeFeatureGroups. The trees of the others are let go,
-// the decoded item's references included, to hold memory flat on large
-// fleets.
+// keepItemNode keeps the trees of the items nfd-fn may rewrite in place:
+// those holding NodeFeatureGroups, and Nodes with no text to parse again
+// (lists parsed whole) or inside a List item. The trees of the others are
+// let go, the decoded item's references included, to hold memory flat on
+// large fleets: a Node item cut from a block list is parsed again from
+// its text when it is written (makeNodesAsWritten).
 func keepItemNode(it *krm.Item) bool {
 	d, ok := it.Decoded.(*decodedItem)
 	if !ok {
 		return false
 	}
 	for _, o := range d.objects {
-		if _, group := o.Obj.(*api.NodeFeatureGroup); group || o.Class == objects.KubeNode {
+		if _, group := o.Obj.(*api.NodeFeatureGroup); group {
+			return true
+		}
+		if o.Class == objects.KubeNode && (it.Raw == nil || it.Kind != "Node") {
 			return true
 		}
 	}

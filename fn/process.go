@@ -72,7 +72,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		planList(rl, settings, r)
 	default:
 		sum := &summary{start: time.Now()}
-		finish = renderList(rl, settings, r, sum, opts.Progress)
+		finish = renderList(rl, settings, r, sum, opts.Progress, !opts.ApplyNodes)
 		if opts.Summary != nil {
 			defer func() { sum.write(opts.Summary, "render", r.list) }()
 		}

@@ -3,6 +3,7 @@ package fn
 import (
 	"fmt"
 	"io"
+	"sort"
 
 	"go.yaml.in/yaml/v3"
 
@@ -29,7 +30,7 @@ import (
 // The fleet-wide results are known only once every node has been
 // rendered: renderList returns finish, which adds them to r and must run
 // once the items have been written (it is nil when they are in r already).
-func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer) (finish func()) {
+func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, s, r)
 	p := master.Prepare(set, s.Options)
 	if progressTo != nil {
@@ -50,9 +51,14 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	sum.begin(set, len(p.NodeNames()))
 	st.Observe(sum.add)
 	nodes := nodeObjects(set)
-	first, later := renderOrder(p.NodeNames(), nodes, keep || st.HasGroups(), !keep)
+	var made map[string]bool
+	if stream && !keep {
+		made = makeNodesAsWritten(rl, st, nodes, s)
+	}
+	first, later := renderOrder(p.NodeNames(), nodes, made, keep || st.HasGroups(), !keep)
 	st.Render(first, func(i int, res *master.NodeResult) {
 		switch existing := nodes[res.Name]; {
+		case made[res.Name]:
 		case existing != nil:
 			updateNode(rl, existing, res, s)
 		case keep:
@@ -128,13 +134,14 @@ func omitOtherShards(rl *krm.ResourceList, set *objects.Set, others []string, sh
 }
 
 // renderOrder lists the nodes (indices into names) rendered before the
-// list is written, first: those with a Node object in the input, or every
-// node with all; and with tail, the new Nodes rendered (again) as they are
-// written after the input's items, later.
-func renderOrder(names []string, nodes map[string]*objects.Object[*objects.Node], all, tail bool) (first, later []int) {
+// list is written, first: those with a Node object in the input that is
+// not made as it is written (made), or every node with all; and with
+// tail, the new Nodes rendered (again) as they are written after the
+// input's items, later.
+func renderOrder(names []string, nodes map[string]*objects.Object[*objects.Node], made map[string]bool, all, tail bool) (first, later []int) {
 	for i, name := range names {
 		existing := nodes[name] != nil
-		if existing || all {
+		if (existing && !made[name]) || all {
 			first = append(first, i)
 		}
 		if !existing && tail {
@@ -142,6 +149,50 @@ func renderOrder(names []string, nodes map[string]*objects.Object[*objects.Node]
 		}
 	}
 	return first, later
+}
+
+// makeNodesAsWritten has the Node items of the input that were read lean
+// (their trees let go: items of a streaming list, not inside a List item)
+// rendered and patched as the list is written, a few at a time, rather
+// than all before it (krm.ItemMaker); it returns the names of their nodes.
+func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[string]*objects.Object[*objects.Node], s config.Settings) map[string]bool {
+	if !rl.Streams() {
+		return nil
+	}
+	var pos, idx []int
+	made := map[string]bool{}
+	for name, o := range nodes {
+		it := rl.Items[o.Origin.Item]
+		i, rendered := st.Index(name)
+		if o.Origin.Node != nil || it.Kind != "Node" || it.Omitted || !rendered {
+			continue
+		}
+		pos, idx = append(pos, o.Origin.Item), append(idx, i)
+		made[name] = true
+	}
+	if len(pos) == 0 {
+		return nil
+	}
+	sort.Sort(byPosition{pos, idx})
+	rl.SetMaker(&krm.ItemMaker{Items: pos,
+		Make: func(k int) ([]byte, any, error) {
+			res := st.RenderNode(idx[k])
+			text, err := nodeText(rl, rl.Items[pos[k]], res, s)
+			return text, res, err
+		},
+		Made: func(k int, res any) { st.Record(idx[k], res.(*master.NodeResult)) },
+	})
+	return made
+}
+
+// byPosition sorts item positions and the node indices that go with them.
+type byPosition struct{ pos, idx []int }
+
+func (b byPosition) Len() int           { return len(b.pos) }
+func (b byPosition) Less(i, j int) bool { return b.pos[i] < b.pos[j] }
+func (b byPosition) Swap(i, j int) {
+	b.pos[i], b.pos[j] = b.pos[j], b.pos[i]
+	b.idx[i], b.idx[j] = b.idx[j], b.idx[i]
 }
 
 // validateList is mode validate: decoding, the rule engine's compile

@@ -40,6 +40,8 @@ type ResourceList struct {
 	release func([]byte)
 	// tail makes the items written after Items (SetTail).
 	tail func(yield func(*yaml.Node) error) error
+	// maker makes some items' text as they are written (SetMaker).
+	maker *ItemMaker
 }
 
 // ReadOptions adjust Read.

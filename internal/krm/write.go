@@ -160,14 +160,14 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 			wrote = true
 		}
 	}
-	for _, it := range rl.Items {
-		if !it.written() {
-			continue
-		}
-		header()
+	err := rl.writeMade(w, header, func(it *Item) error {
 		if err := rl.writeItem(w, it); err != nil {
 			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if rl.tail != nil {
 		err := rl.tail(func(n *yaml.Node) error {

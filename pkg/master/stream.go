@@ -1,6 +1,8 @@
 package master
 
 import (
+	"sort"
+
 	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -76,20 +78,28 @@ func (s *Stream) All() []int {
 // returns. Only a few nodes are held at a time.
 func (s *Stream) Render(indices []int, emit func(i int, res *NodeResult)) {
 	parallel.Ordered(len(indices), func(k int) *NodeResult {
-		return s.renderNode(indices[k])
+		return s.RenderNode(indices[k])
 	}, func(k int, res *NodeResult) {
 		i := indices[k]
-		if !s.seen[i] {
-			s.record(i, res)
-		}
+		s.Record(i, res)
 		if emit != nil {
 			emit(i, res)
 		}
 	})
 }
 
-// renderNode renders node i and, the first time, its group memberships.
-func (s *Stream) renderNode(i int) *NodeResult {
+// Index is the index in NodeNames of the node called name.
+func (s *Stream) Index(name string) (int, bool) {
+	i := sort.SearchStrings(s.p.names, name)
+	return i, i < len(s.p.names) && s.p.names[i] == name
+}
+
+// RenderNode renders node i (an index into NodeNames) and, the first
+// time, its group memberships, for callers that drive the rendering
+// themselves (as the writer of exported Nodes does); Render is RenderNode
+// and Record on a worker pool. It may run on several goroutines at once,
+// for different nodes.
+func (s *Stream) RenderNode(i int) *NodeResult {
 	name := s.p.names[i]
 	res := s.p.renderer.RenderNode(name, s.p.features[name], s.p.existing(name))
 	if !s.seen[i] {
@@ -104,8 +114,14 @@ func (s *Stream) renderNode(i int) *NodeResult {
 	return &res
 }
 
-// record takes what the fleet-wide steps need of node i's first render.
-func (s *Stream) record(i int, res *NodeResult) {
+// Record takes what the fleet-wide steps need of node i's first render
+// (res, from RenderNode); it does nothing for a node already recorded.
+// Calls come from one goroutine at a time, and the result must not be
+// kept afterwards.
+func (s *Stream) Record(i int, res *NodeResult) {
+	if s.seen[i] {
+		return
+	}
 	s.seen[i] = true
 	s.fold.add(res)
 	for _, f := range s.observer {
