@@ -47,14 +47,19 @@ $(BIN)/fleet-%.yaml:
 
 # Issue 16's benchmark: nfd-fn's wall, CPU and peak RSS against a bare
 # yaml.v3 parse of the 1,000-node fleet, in turn, medians of BENCH_RUNS;
-# then nfd-fn's peak RSS at 200, 1,000 and 5,000 nodes. Exits 1 when a
-# target is missed.
+# the same for the fleet as a kubectl export with Node objects (issue 14);
+# nfd-fn's peak RSS with stdin a pipe, and at 200, 1,000 and 5,000 nodes.
+# Exits 1 when a target is missed.
 BENCH_RUNS ?= 3
-bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml
+bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml $(BIN)/export-1000.yaml
 	go build -o $(BIN)/nfd-fn .
 	go build -o $(BIN)/yamlbaseline ./internal/yamlbaseline
 	go run ./internal/benchfleet -runs $(BENCH_RUNS) -input $(FLEET) -fn $(BIN)/nfd-fn -baseline $(BIN)/yamlbaseline \
-		-scale 200=$(BIN)/fleet-200.yaml,1000=$(FLEET),5000=$(BIN)/fleet-5000.yaml
+		-scale 200=$(BIN)/fleet-200.yaml,1000=$(FLEET),5000=$(BIN)/fleet-5000.yaml -export $(BIN)/export-1000.yaml
+
+# The 1,000-node fleet as kubectl exports it, with a Node object per node.
+$(BIN)/export-1000.yaml: $(FLEET)
+	go run ./internal/exportgen < $(FLEET) > $@
 
 # Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time);
 # crashers land in the package's testdata/fuzz and become regression tests.

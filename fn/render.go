@@ -32,6 +32,9 @@ import (
 // once the items have been written (it is nil when they are in r already).
 func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, s, r)
+	for _, it := range rl.Items {
+		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
+	}
 	p := master.Prepare(set, s.Options)
 	if progressTo != nil {
 		p.Progress = progress(progressTo)

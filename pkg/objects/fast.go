@@ -43,6 +43,8 @@ func decodeFast(raw []byte, p *block) (d *Decoded, ok bool) {
 	if nf.APIVersion != api.APIVersion || nf.Kind != api.KindNodeFeature {
 		return nil, false
 	}
+	// The constants rather than copies of them: a fleet holds thousands.
+	nf.APIVersion, nf.Kind = api.APIVersion, api.KindNodeFeature
 	if InvalidName(nf.Kind, nf.Metadata.Name) != "" || (nf.Metadata.Namespace != "" && InvalidNamespace(nf.Metadata.Namespace) != "") {
 		return nil, false // the slow path reports the name
 	}
