@@ -341,18 +341,54 @@ func (p *block) sequence(ind int, each func(v value) bool) bool {
 	return !p.bad
 }
 
-// skip consumes a value without decoding it (checking only that it is
-// in the subset).
+// skip consumes a value without decoding it, checking only that it is in
+// the subset and that no mapping in it gives a key twice (the general
+// path refuses such an item, so the fast one must not read it).
 func (p *block) skip(v value, depth int) bool {
 	if depth > maxBlockDepth {
 		return p.fail()
 	}
 	switch v.kind {
 	case vMap:
-		return p.mapping(v.ind, func(_ []byte, sub value) bool { return p.skip(sub, depth+1) })
+		var keys distinctKeys
+		return p.mapping(v.ind, func(k []byte, sub value) bool { return keys.add(k) && p.skip(sub, depth+1) })
 	case vSeq:
 		return p.sequence(v.ind, func(sub value) bool { return p.skip(sub, depth+1) })
 	}
+	return true
+}
+
+// distinctKeys finds a key given twice in one mapping: by comparing keys
+// while there are few, then by a set. Keys are compared as written (the
+// text inside quotes), which may see a repeat where YAML does not (1 and
+// "1"), never the other way round; a repeat sends the item to the general
+// path, which tells.
+type distinctKeys struct {
+	few  [][]byte
+	many map[string]struct{}
+}
+
+// add records k and reports whether it is new.
+func (d *distinctKeys) add(k []byte) bool {
+	if d.many == nil {
+		for _, prev := range d.few {
+			if bytes.Equal(prev, k) {
+				return false
+			}
+		}
+		if len(d.few) < 16 {
+			d.few = append(d.few, k)
+			return true
+		}
+		d.many = make(map[string]struct{}, 32)
+		for _, prev := range d.few {
+			d.many[string(prev)] = struct{}{}
+		}
+	}
+	if _, dup := d.many[string(k)]; dup {
+		return false
+	}
+	d.many[string(k)] = struct{}{}
 	return true
 }
 

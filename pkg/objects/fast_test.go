@@ -2,6 +2,7 @@ package objects
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // slowDecode is the general path DecodeFast must agree with: yaml.v3 parses
@@ -21,6 +23,9 @@ func slowDecode(raw []byte) (*Decoded, bool) {
 		return nil, false
 	}
 	n := doc.Content[0]
+	if ys.CheckTree(n, ys.MaxDepth, ys.MaxAliasNodes) != nil {
+		return nil, false // what the ResourceList reader refuses (a key given twice)
+	}
 	if first := bytes.TrimLeft(raw, " \n#"); bytes.HasPrefix(first, []byte("- ")) || n.Kind == yaml.SequenceNode {
 		if n.Kind != yaml.SequenceNode || len(n.Content) != 1 {
 			return nil, false
@@ -249,5 +254,36 @@ func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
 	}
 	if !reflect.DeepEqual(nf.Metadata, want.Metadata) {
 		t.Errorf("lean metadata = %+v, want %+v", nf.Metadata, want.Metadata)
+	}
+}
+
+// TestFastDecodeRefusesKeysGivenTwiceWhereItSkips checks the fields the
+// fast decoder skips unread (managedFields, a Node's status): a key given
+// twice there makes the ResourceList reader refuse the item, so the fast
+// decoders must leave it to that path rather than read it.
+func TestFastDecodeRefusesKeysGivenTwiceWhereItSkips(t *testing.T) {
+	const nf = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n" +
+		"  managedFields:\n  - manager: a\n    %s: b\n" +
+		"  name: n1\n  labels:\n    nfd.node.kubernetes.io/node-name: n1\n" +
+		"spec:\n  features:\n    flags:\n      cpu.cpuid:\n        elements:\n          AVX: {}\n"
+	if _, ok := DecodeFast([]byte(strings.Replace(nf, "%s", "operation", 1))); !ok {
+		t.Fatal("DecodeFast refuses a plain NodeFeature with managedFields")
+	}
+	for _, dup := range []string{"manager", `"manager"`} {
+		raw := []byte(strings.Replace(nf, "%s", dup, 1))
+		if _, ok := DecodeFast(raw); ok {
+			t.Errorf("DecodeFast reads a NodeFeature whose managedFields give %s twice", dup)
+		}
+		if _, ok := DecodeLean(raw, nil, nil); ok {
+			t.Errorf("DecodeLean reads a NodeFeature whose managedFields give %s twice", dup)
+		}
+	}
+	var many strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&many, "    f%d: x\n", i)
+	}
+	raw := []byte(strings.Replace(nf, "    %s: b\n", many.String()+"    f7: y\n", 1))
+	if _, ok := DecodeFast(raw); ok {
+		t.Errorf("DecodeFast reads a NodeFeature whose managedFields give f7 twice among 41 keys")
 	}
 }
