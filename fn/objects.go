@@ -32,20 +32,26 @@ func decodeItem(it *krm.Item) {
 	it.Decoded = d
 }
 
-// decodeItemRaw decodes a NodeFeature item straight from its text when it
-// is in the plain block layout kubectl and nfd-worker write
-// (objects.DecodeFast); anything else is left to decodeItem. Its feature
-// names are shared through names; release (may be nil) is told when the
-// item's text has been read again to render it.
+// decodeItemRaw decodes a NodeFeature or Node item straight from its text
+// when it is in the plain block layout kubectl and nfd-worker write
+// (objects.DecodeLean, objects.DecodeNodeFast); anything else is left to
+// decodeItem. A NodeFeature's feature names are shared through names;
+// release (may be nil) is told when its text has been read again to
+// render it. Neither keeps a tree: a Node item is parsed again from its
+// text when it is written (makeNodesAsWritten).
 func decodeItemRaw(it *krm.Item, names *objects.FeatureNames, release func([]byte)) bool {
-	d, ok := objects.DecodeLean(it.Raw, names, release)
-	if !ok {
-		return false
+	if d, ok := objects.DecodeLean(it.Raw, names, release); ok {
+		md := &d.Obj.(*api.NodeFeature).Metadata
+		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
+		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
+		return true
 	}
-	md := &d.Obj.(*api.NodeFeature).Metadata
-	it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
-	it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
-	return true
+	if d, ok := objects.DecodeNodeFast(it.Raw); ok {
+		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, d.Ref.Name, d.Ref.Namespace, d.Obj.(*objects.Node).State.Annotations)
+		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
+		return true
+	}
+	return false
 }
 
 // keepItemNode keeps the trees of the items nfd-fn may rewrite in place:

@@ -163,7 +163,7 @@ func (p *block) key() (k []byte, after int, ok bool) {
 				if i+1 == len(s) || s[i+1] == ' ' {
 					break
 				}
-				return nil, 0, false
+				continue // a colon inside a plain key (managedFields' f:labels)
 			}
 			if c <= ' ' || c > 0x7e {
 				return nil, 0, false

@@ -20,24 +20,12 @@ func DecodeFast(raw []byte) (d *Decoded, ok bool) {
 
 // decodeFast is DecodeFast with p's settings.
 func decodeFast(raw []byte, p *block) (d *Decoded, ok bool) {
-	p.start(raw)
-	if p.bad || p.ind < 0 {
-		return nil, false
-	}
 	var nf *api.NodeFeature
-	if isDash(p.line()) {
-		ind := p.ind
-		ok = p.sequence(ind, func(v value) bool {
-			if v.kind != vMap {
-				return false
-			}
-			nf, ok = p.nodeFeature(v.ind)
-			return ok
-		})
-	} else if p.ind == 0 {
-		nf, ok = p.nodeFeature(0)
-	}
-	if !ok || p.bad || p.ind >= 0 || nf == nil {
+	ok = p.object(raw, func(ind int) bool {
+		nf, ok = p.nodeFeature(ind)
+		return ok
+	})
+	if !ok || nf == nil {
 		return nil, false
 	}
 	if nf.APIVersion != api.APIVersion || nf.Kind != api.KindNodeFeature {
@@ -50,6 +38,27 @@ func decodeFast(raw []byte, p *block) (d *Decoded, ok bool) {
 	}
 	ref := diag.ObjectRef{APIVersion: nf.APIVersion, Kind: nf.Kind, Namespace: nf.Metadata.Namespace, Name: nf.Metadata.Name}
 	return &Decoded{Class: NFD, Ref: ref, Obj: nf}, true
+}
+
+// object reads raw as one object, a document or the one entry of a block
+// sequence, with read given the column of its mapping; it reports whether
+// read accepted it and nothing followed.
+func (p *block) object(raw []byte, read func(ind int) bool) bool {
+	p.start(raw)
+	if p.bad || p.ind < 0 {
+		return false
+	}
+	ok := false
+	if isDash(p.line()) {
+		entries := 0
+		ok = p.sequence(p.ind, func(v value) bool {
+			entries++
+			return entries == 1 && v.kind == vMap && read(v.ind)
+		})
+	} else if p.ind == 0 {
+		ok = read(0)
+	}
+	return ok && !p.bad && p.ind < 0
 }
 
 // nodeFeature reads a NodeFeature mapping at column ind.

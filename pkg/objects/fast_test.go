@@ -39,6 +39,7 @@ func slowDecode(raw []byte) (*Decoded, bool) {
 // read the same clean NodeFeature.
 func checkAgrees(t *testing.T, raw []byte) bool {
 	t.Helper()
+	checkNodeAgrees(t, raw)
 	fast, ok := DecodeFast(raw)
 	checkLeanAgrees(t, raw, fast, ok)
 	if !ok {
@@ -56,6 +57,27 @@ func checkAgrees(t *testing.T, raw []byte) bool {
 		t.Fatalf("objects differ:\nfast %#v\nslow %#v\ninput:\n%s", fast.Obj, slow.Obj, raw)
 	}
 	return true
+}
+
+// checkNodeAgrees fails when DecodeNodeFast reads raw and the general
+// path does not read the same clean Node.
+func checkNodeAgrees(t *testing.T, raw []byte) {
+	t.Helper()
+	fast, ok := DecodeNodeFast(raw)
+	if !ok {
+		return
+	}
+	slow, parsed := slowDecode(raw)
+	switch {
+	case !parsed:
+		t.Fatalf("DecodeNodeFast read text the general path refuses:\n%s", raw)
+	case slow.Class != KubeNode || len(slow.Errs) > 0:
+		t.Fatalf("DecodeNodeFast read a Node the general path reports (class %v, errors %v):\n%s", slow.Class, slow.Errs, raw)
+	case slow.Ref != fast.Ref:
+		t.Fatalf("refs differ: fast %+v, slow %+v:\n%s", fast.Ref, slow.Ref, raw)
+	case !reflect.DeepEqual(slow.Obj, fast.Obj):
+		t.Fatalf("Nodes differ:\nfast %#v\nslow %#v\ninput:\n%s", fast.Obj, slow.Obj, raw)
+	}
 }
 
 // checkLeanAgrees fails when DecodeLean does not accept exactly what
@@ -227,9 +249,113 @@ func FuzzFastDecode(f *testing.F) {
 	f.Add([]byte(entry(kubectlNodeFeature, 2)))
 	f.Add([]byte("- apiVersion: nfd.k8s-sigs.io/v1alpha1\n  kind: NodeFeature\n  metadata:\n    name: n\n  spec:\n    features:\n      flags:\n        a.b:\n          elements:\n            X: {}\n            Y:\n      instances:\n        c.d:\n          elements:\n          - attributes:\n              k: v\n          - {}\n          - null\n"))
 	f.Add([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n  name: 'n'\n  labels:\n    \"a/b\": ~\nspec:\n  labels:\n    x: 0x1F\n    y: 1_000\n    z: .5\n    w: 2001-12-14\n"))
+	f.Add([]byte(kubectlNode))
+	f.Add([]byte(entry(kubectlNode, 2)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkAgrees(t, raw)
 	})
+}
+
+// kubectlNode is a Node as kubectl get -o yaml prints it.
+const kubectlNode = `apiVersion: v1
+kind: Node
+metadata:
+  annotations:
+    node.alpha.kubernetes.io/ttl: "0"
+    nfd.node.kubernetes.io/feature-labels: cpu-cpuid.AVX
+  creationTimestamp: "2025-03-11T08:21:44Z"
+  labels:
+    kubernetes.io/hostname: worker-1
+    node-role.kubernetes.io/worker: ""
+    feature.node.kubernetes.io/cpu-cpuid.AVX: "true"
+  managedFields:
+  - apiVersion: v1
+    fieldsType: FieldsV1
+    fieldsV1:
+      f:metadata:
+        f:labels:
+          .: {}
+          f:kubernetes.io/hostname: {}
+    manager: kubelet
+    operation: Update
+    time: "2025-03-11T08:21:44Z"
+  name: worker-1
+  resourceVersion: "48213377"
+  uid: 6b0f4f8e-3c1d-4b0b-9a0e-521078790886
+spec:
+  podCIDR: 10.244.3.0/24
+  podCIDRs:
+  - 10.244.3.0/24
+  providerID: metal://worker-1
+  taints:
+  - effect: NoSchedule
+    key: nvidia.com/gpu
+    value: present
+  - effect: NoExecute
+    key: example.com/drain
+    timeAdded: "2025-11-24T06:00:00Z"
+status:
+  addresses:
+  - address: 10.0.12.31
+    type: InternalIP
+  allocatable:
+    cpu: "95"
+    memory: 1045988288Ki
+    pods: 110
+    example.com/null: null
+  capacity:
+    cpu: "96"
+    memory: 1056474048Ki
+  conditions:
+  - lastHeartbeatTime: "2025-11-24T06:00:00Z"
+    message: kubelet is posting ready status
+    reason: KubeletReady
+    status: "True"
+    type: Ready
+  images:
+  - names:
+    - registry.k8s.io/nfd/node-feature-discovery:v0.19.0
+    sizeBytes: 70123456
+  nodeInfo:
+    architecture: amd64
+    kubeletVersion: v1.31.2
+`
+
+// TestNodeFastDecodeReadsWhatTheTreeReaderReads checks a kubectl Node,
+// item-shaped and not, and the shapes it must leave to the tree reader.
+func TestNodeFastDecodeReadsWhatTheTreeReaderReads(t *testing.T) {
+	for _, raw := range []string{kubectlNode, entry(kubectlNode, 0), entry(kubectlNode, 2)} {
+		if !checkAgreesNode(t, []byte(raw)) {
+			t.Errorf("DecodeNodeFast fell back on a kubectl Node:\n%s", raw)
+		}
+	}
+	for name, c := range map[string]struct{ from, to string }{
+		"label-not-a-scalar":       {`node-role.kubernetes.io/worker: ""`, "node-role.kubernetes.io/worker: [a]"},
+		"key-twice-in-status":      {"    type: InternalIP\n", "    type: InternalIP\n    type: Hostname\n"},
+		"taint-not-a-mapping":      {"  - effect: NoSchedule\n", "  - NoSchedule\n  - effect: NoSchedule\n"},
+		"invalid-name":             {"  name: worker-1\n", "  name: Worker_1\n"},
+		"taints-not-a-sequence":    {"  taints:\n  - effect: NoSchedule\n", "  taints: {}\n  x:\n  - effect: NoSchedule\n"},
+		"another-kind":             {"kind: Node\n", "kind: Namespace\n"},
+		"metadata-twice":           {"spec:\n", "metadata: {}\nspec:\n"},
+		"capacity-value-a-mapping": {`    cpu: "96"`, "    cpu:\n      x: y"},
+	} {
+		raw := strings.Replace(kubectlNode, c.from, c.to, 1)
+		if raw == kubectlNode {
+			t.Fatalf("%s: %q not in the Node", name, c.from)
+		}
+		if _, ok := DecodeNodeFast([]byte(raw)); ok {
+			t.Errorf("%s: DecodeNodeFast read it; want a fallback:\n%s", name, raw)
+		}
+	}
+}
+
+// checkAgreesNode is checkNodeAgrees that also says whether the fast
+// decoder read raw.
+func checkAgreesNode(t *testing.T, raw []byte) bool {
+	t.Helper()
+	checkNodeAgrees(t, raw)
+	_, ok := DecodeNodeFast(raw)
+	return ok
 }
 
 func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {

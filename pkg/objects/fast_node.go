@@ -1,0 +1,197 @@
+package objects
+
+import (
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+)
+
+// DecodeNodeFast decodes a v1 Node straight from its text, as DecodeFast
+// does a NodeFeature: the name and the state nfd-master manages (labels,
+// annotations, taints, capacity, allocatable), everything else (status
+// conditions, images, managedFields) checked to be in the block subset
+// and skipped. It reads what Decode reads from the parsed tree, and ok is
+// false for anything it cannot be sure of (a name Decode would report, a
+// value of an unexpected shape, a key given twice, text outside the
+// subset); the caller then parses the item.
+func DecodeNodeFast(raw []byte) (*Decoded, bool) {
+	p := &block{}
+	var node *Node
+	var ns string
+	ok := p.object(raw, func(ind int) bool {
+		var good bool
+		node, ns, good = p.kubeNode(ind)
+		return good
+	})
+	if !ok || node == nil || InvalidName("Node", node.Name) != "" || (ns != "" && InvalidNamespace(ns) != "") {
+		return nil, false
+	}
+	ref := diag.ObjectRef{APIVersion: "v1", Kind: "Node", Namespace: ns, Name: node.Name}
+	return &Decoded{Class: KubeNode, Ref: ref, Obj: node}, true
+}
+
+// kubeNode reads a v1 Node mapping at column ind; other kinds are refused.
+func (p *block) kubeNode(ind int) (node *Node, namespace string, ok bool) {
+	node = &Node{}
+	var apiVersion, kind string
+	var seen fieldSet
+	var other distinctKeys
+	ok = p.mapping(ind, func(k []byte, v value) bool {
+		switch string(k) {
+		case "apiVersion":
+			return seen.once(0) && p.str(v, &apiVersion)
+		case "kind":
+			return seen.once(1) && p.str(v, &kind)
+		case "metadata":
+			return seen.once(2) && p.nodeMeta(v, node, &namespace)
+		case "spec":
+			return seen.once(3) && p.nodeSpec(v, &node.State)
+		case "status":
+			return seen.once(4) && p.nodeStatus(v, &node.State)
+		}
+		return other.add(k) && p.skip(v, 1)
+	})
+	return node, namespace, ok && apiVersion == "v1" && kind == "Node"
+}
+
+// nodeMeta reads a Node's name, namespace, labels and annotations,
+// skipping the rest of its metadata.
+func (p *block) nodeMeta(v value, node *Node, namespace *string) bool {
+	if v.kind != vMap {
+		return false // missing or not a mapping: Decode reports it
+	}
+	var seen fieldSet
+	var other distinctKeys
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		switch string(k) {
+		case "name":
+			return seen.once(0) && p.str(sub, &node.Name)
+		case "namespace":
+			return seen.once(1) && p.str(sub, namespace)
+		case "labels":
+			return seen.once(2) && p.scalarMap(sub, &node.State.Labels)
+		case "annotations":
+			return seen.once(3) && p.scalarMap(sub, &node.State.Annotations)
+		}
+		return other.add(k) && p.skip(sub, 2)
+	})
+}
+
+// nodeSpec reads a Node's taints, skipping the rest of its spec.
+func (p *block) nodeSpec(v value, st *NodeState) bool {
+	return p.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
+		if string(k) != "taints" {
+			return false, false
+		}
+		return true, seen.once(0) && p.taints(sub, &st.Taints)
+	})
+}
+
+// nodeStatus reads a Node's capacity and allocatable, skipping the rest
+// of its status.
+func (p *block) nodeStatus(v value, st *NodeState) bool {
+	return p.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
+		switch string(k) {
+		case "capacity":
+			return true, seen.once(0) && p.scalarMap(sub, &st.Capacity)
+		case "allocatable":
+			return true, seen.once(1) && p.scalarMap(sub, &st.Allocatable)
+		}
+		return false, false
+	})
+}
+
+// someFields reads v as a mapping (null and {} are empty) in which field
+// reads the keys it knows (known=true) and the others are skipped, each
+// key once.
+func (p *block) someFields(v value, field func(k []byte, sub value, seen *fieldSet) (known, ok bool)) bool {
+	if isNull(v) || v.kind == vEmptyMap {
+		return true
+	}
+	if v.kind != vMap {
+		return false
+	}
+	var seen fieldSet
+	var other distinctKeys
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		if known, ok := field(k, sub, &seen); known {
+			return ok
+		}
+		return other.add(k) && p.skip(sub, 2)
+	})
+}
+
+// scalarMap reads a mapping of scalars as the general path's StringMap
+// does: each value as written (a plain 110 is "110", a plain null is
+// "null"), an empty value as "". A value that is not a scalar, which
+// StringMap would leave out, is refused instead; so is a mapping that is
+// neither null, {} nor a block mapping.
+func (p *block) scalarMap(v value, out *map[string]string) bool {
+	switch {
+	case v.kind == vNull:
+		return true // absent: StringMap of no mapping is nil
+	case v.kind == vEmptyMap:
+		*out = map[string]string{}
+		return true
+	case v.kind != vMap:
+		return false
+	}
+	m := map[string]string{}
+	*out = m
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		if _, dup := m[string(k)]; dup {
+			return false
+		}
+		switch sub.kind {
+		case vNull:
+			m[string(k)] = ""
+		case vScalar:
+			m[string(k)] = string(sub.tok)
+		default:
+			return false
+		}
+		return true
+	})
+}
+
+// taints reads a Node's spec.taints: a block sequence of mappings whose
+// key, value, effect and timeAdded are scalars (a null one is "").
+func (p *block) taints(v value, out *[]api.Taint) bool {
+	switch {
+	case isNull(v) || v.kind == vEmptySeq:
+		return true
+	case v.kind != vSeq:
+		return false
+	}
+	return p.sequence(v.ind, func(sub value) bool {
+		var t api.Taint
+		ok := p.someFields(sub, func(k []byte, f value, seen *fieldSet) (bool, bool) {
+			switch string(k) {
+			case "key":
+				return true, seen.once(0) && p.scalar(f, &t.Key)
+			case "value":
+				return true, seen.once(1) && p.scalar(f, &t.Value)
+			case "effect":
+				return true, seen.once(2) && p.scalar(f, &t.Effect)
+			case "timeAdded":
+				return true, seen.once(3) && p.scalar(f, &t.TimeAdded)
+			}
+			return false, false
+		})
+		*out = append(*out, t)
+		return ok && sub.kind == vMap
+	})
+}
+
+// scalar reads a scalar as the general path's Scalar does: its text, or
+// "" for null (empty, null or ~).
+func (p *block) scalar(v value, out *string) bool {
+	if isNull(v) {
+		*out = ""
+		return true
+	}
+	if v.kind != vScalar {
+		return false
+	}
+	*out = string(v.tok)
+	return true
+}
