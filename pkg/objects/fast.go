@@ -113,26 +113,14 @@ func isStr(v value) bool {
 // str reads a string field: a quoted scalar, a plain one that YAML reads
 // as a string, or null (the empty string).
 func (p *block) str(v value, out *string) bool {
-	switch v.kind {
-	case vNull:
-		*out = ""
-		return true
-	case vScalar:
-		if v.quoted {
-			*out = string(v.tok)
-			return true
-		}
-		null, str := plainTag(v.tok)
-		switch {
-		case null:
-			*out = ""
-			return true
-		case str:
-			*out = string(v.tok)
-			return true
-		}
+	if !isStr(v) {
+		return false
 	}
-	return false
+	*out = ""
+	if v.kind == vScalar && (v.quoted || !isNull(v)) {
+		*out = string(v.tok)
+	}
+	return true
 }
 
 // isNull reports a null value: empty, or a plain null scalar.

@@ -75,21 +75,16 @@ func (h *keyHashes) add(k []byte) bool {
 }
 
 // checkStringMap accepts what stringMap reads, keeping nothing.
-func (p *block) checkStringMap(v value) bool {
-	switch {
-	case isNull(v) || v.kind == vEmptyMap:
-		return true
-	case v.kind != vMap:
-		return false
-	}
-	p.keys.reset()
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
-		return p.keys.add(k) && isStr(sub)
-	})
-}
+func (p *block) checkStringMap(v value) bool { return p.checkMap(v, isStr) }
 
 // checkFlags accepts what flagSet reads as elements, keeping nothing.
 func (p *block) checkFlags(v value) bool {
+	return p.checkMap(v, func(sub value) bool { return sub.kind == vEmptyMap || isNull(sub) })
+}
+
+// checkMap accepts null, {} or a block mapping whose keys are distinct
+// and whose values valueOK accepts, keeping nothing.
+func (p *block) checkMap(v value, valueOK func(value) bool) bool {
 	switch {
 	case isNull(v) || v.kind == vEmptyMap:
 		return true
@@ -98,7 +93,7 @@ func (p *block) checkFlags(v value) bool {
 	}
 	p.keys.reset()
 	return p.mapping(v.ind, func(k []byte, sub value) bool {
-		return p.keys.add(k) && (sub.kind == vEmptyMap || isNull(sub))
+		return p.keys.add(k) && valueOK(sub)
 	})
 }
 
