@@ -76,11 +76,16 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		}
 	}
 	if !keep {
-		rl.SetTail(func(yield func(*yaml.Node) error) error {
+		rl.SetTail(func(yield func(*yaml.Node, []byte) error) error {
 			var err error
-			st.Render(later, func(_ int, res *master.NodeResult) {
-				if n := newNode(res, s); n != nil && err == nil {
-					err = yield(n)
+			st.RenderWith(later, func(res *master.NodeResult) any {
+				return encodedNode(rl, res, s)
+			}, func(_ int, _ *master.NodeResult, v any) {
+				if n := v.(encoded); n.node != nil && err == nil {
+					err = n.err
+					if err == nil {
+						err = yield(n.node, n.text)
+					}
 				}
 			})
 			return err
@@ -134,6 +139,25 @@ func omitOtherShards(rl *krm.ResourceList, set *objects.Set, others []string, sh
 	if len(set.Groups) > 0 {
 		r.add(diag.Info, nil, "", fmt.Sprintf("shard %s: NodeFeatureGroup status.nodes lists this shard's members only: the union of every shard's lists is the fleet's", shard))
 	}
+}
+
+// encoded is a new Node item and, for a list that streams, its output
+// text, made on the worker that rendered the node.
+type encoded struct {
+	node *yaml.Node
+	text []byte
+	err  error
+}
+
+// encodedNode builds the new Node item of a rendered node (nil when
+// nothing is written for it) and encodes it when the list streams.
+func encodedNode(rl *krm.ResourceList, res *master.NodeResult, s config.Settings) encoded {
+	n := newNode(res, s)
+	if n == nil || !rl.Streams() {
+		return encoded{node: n}
+	}
+	text, err := rl.EncodeItem(n, nil)
+	return encoded{node: n, text: text, err: err}
 }
 
 // renderOrder lists the nodes (indices into names) rendered before the

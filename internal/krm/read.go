@@ -39,7 +39,7 @@ type ResourceList struct {
 	// bytes once written.
 	release func([]byte)
 	// tail makes the items written after Items (SetTail).
-	tail func(yield func(*yaml.Node) error) error
+	tail func(yield func(n *yaml.Node, text []byte) error) error
 	// maker makes some items' text as they are written (SetMaker).
 	maker *ItemMaker
 }

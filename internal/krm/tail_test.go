@@ -11,11 +11,11 @@ import (
 
 // tailOf makes n items {n: i} as a tail, recording in made how many have
 // been made when each is yielded.
-func tailOf(n int, made *[]int) func(yield func(*yaml.Node) error) error {
-	return func(yield func(*yaml.Node) error) error {
+func tailOf(n int, made *[]int) func(yield func(*yaml.Node, []byte) error) error {
+	return func(yield func(*yaml.Node, []byte) error) error {
 		for i := range n {
 			*made = append(*made, i)
-			if err := yield(MapNode(map[string]string{"k": string(rune('0' + i))})); err != nil {
+			if err := yield(MapNode(map[string]string{"k": string(rune('0' + i))}), nil); err != nil {
 				return err
 			}
 		}

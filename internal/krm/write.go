@@ -57,10 +57,15 @@ func (rl *ResourceList) WriteThen(w io.Writer, results func() []*framework.Resul
 }
 
 // SetTail gives the list items that follow Items and are made only as the
-// list is written: tail calls yield with each in turn, and each is encoded
+// list is written: tail calls yield with each in turn, and each is written
 // and let go before the next is made, so that thousands of rendered Nodes
-// are never held at once. tail returns yield's error, if any.
-func (rl *ResourceList) SetTail(tail func(yield func(*yaml.Node) error) error) { rl.tail = tail }
+// are never held at once. With each tree n, text may give its output text
+// already encoded (EncodeItem of n with no original text, made on a worker
+// goroutine, say); a list that streams writes it as it is, others encode
+// n. tail returns yield's error, if any.
+func (rl *ResourceList) SetTail(tail func(yield func(n *yaml.Node, text []byte) error) error) {
+	rl.tail = tail
+}
 
 // materializeTail makes the tail's items and appends them to Items, for
 // the writers that need every item at once.
@@ -70,7 +75,7 @@ func (rl *ResourceList) materializeTail() error {
 		return nil
 	}
 	rl.tail = nil
-	return tail(func(n *yaml.Node) error { rl.Append(n); return nil })
+	return tail(func(n *yaml.Node, _ []byte) error { rl.Append(n); return nil })
 }
 
 // writeFast writes a list read by the fast splitter: its sections in input
@@ -170,8 +175,12 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 		return err
 	}
 	if rl.tail != nil {
-		err := rl.tail(func(n *yaml.Node) error {
+		err := rl.tail(func(n *yaml.Node, text []byte) error {
 			header()
+			if text != nil {
+				w.Write(text)
+				return nil
+			}
 			it := NewItem(n)
 			if err := rl.writeItem(w, it); err != nil {
 				return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)

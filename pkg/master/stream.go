@@ -77,14 +77,32 @@ func (s *Stream) All() []int {
 // indices, from the calling goroutine; the result is not valid after emit
 // returns. Only a few nodes are held at a time.
 func (s *Stream) Render(indices []int, emit func(i int, res *NodeResult)) {
-	parallel.Ordered(len(indices), func(k int) *NodeResult {
-		return s.RenderNode(indices[k])
-	}, func(k int, res *NodeResult) {
-		i := indices[k]
-		s.Record(i, res)
+	s.RenderWith(indices, nil, func(i int, res *NodeResult, _ any) {
 		if emit != nil {
 			emit(i, res)
 		}
+	})
+}
+
+// RenderWith is Render with a step, then (when not nil), run on the
+// worker right after each node is rendered (to build and encode what is
+// written of it, say); emit receives its result with the node's.
+func (s *Stream) RenderWith(indices []int, then func(res *NodeResult) any, emit func(i int, res *NodeResult, v any)) {
+	type rendered struct {
+		res *NodeResult
+		v   any
+	}
+	parallel.Ordered(len(indices), func(k int) rendered {
+		res := s.RenderNode(indices[k])
+		var v any
+		if then != nil {
+			v = then(res)
+		}
+		return rendered{res, v}
+	}, func(k int, r rendered) {
+		i := indices[k]
+		s.Record(i, r.res)
+		emit(i, r.res, r.v)
 	})
 }
 
