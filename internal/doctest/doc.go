@@ -48,4 +48,10 @@
 // cli/readme_test.go runs and compares.
 //
 // docs/scale.md is left out: cli/scale_doc_test.go runs its recipes.
+//
+// The package also keeps the kpt function catalog's conventions:
+// metadata.yaml holds only the catalog schema's fields and lists every
+// example, and every example's README fetches it with kpt pkg get, runs it
+// with kpt fn eval --image and --exec, says how kustomize runs it, and
+// shows the command e2e runs.
 package doctest
