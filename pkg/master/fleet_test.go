@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -595,7 +596,7 @@ func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 	var loads atomic.Int32
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].LoadSpec = func() *api.NodeFeatureSpec {
+		lean.Features[i].LoadSpec = func(map[string]bool) *api.NodeFeatureSpec {
 			loads.Add(1)
 			return &readSet(t, fleetInput()...).Features[i].Obj.Spec
 		}
@@ -657,5 +658,69 @@ func TestStreamInStepsMatchesRender(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got.Groups, want.Groups) {
 		t.Errorf("groups %+v, want %+v", got.Groups, want.Groups)
+	}
+}
+
+// TestStreamDecodesOnlyTheFeaturesRulesRead renders a lean fleet whose
+// loader keeps only the features it is asked for: the render must equal
+// one with every feature decoded, the loader must be asked for the
+// features the rules and groups match on and not for the others, and a
+// label naming another feature ("@domain.feature.element") must make the
+// node render again with every feature.
+func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
+	input := append(fleetInput(), ruleObject("c-dynamic", "  - name: dynamic\n    labels: {cpu-family: \"@cpu.model.family\"}\n"+
+		"    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n"))
+	input[0] = workerFeature("a", hostFeatures("a", `kernel.version: {elements: {major: "6"}}`,
+		`cpu.model: {elements: {family: "6"}}`, `unread.feature: {elements: {x: "1"}}`))
+	want := Render(readSet(t, input...), groupsOn())
+	for i := range want.Nodes {
+		want.Nodes[i].Features = nil
+	}
+	lean := readSet(t, input...)
+	var mu sync.Mutex
+	asked := map[string]bool{}
+	fullLoads := 0
+	for i := range lean.Features {
+		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
+		lean.Features[i].LoadSpec = func(only map[string]bool) *api.NodeFeatureSpec {
+			spec := readSet(t, input...).Features[i].Obj.Spec
+			mu.Lock()
+			defer mu.Unlock()
+			if only == nil {
+				fullLoads++
+				return &spec
+			}
+			for k := range only {
+				asked[k] = true
+			}
+			for _, m := range []map[string]api.AttributeFeatureSet{spec.Features.Attributes} {
+				for k := range m {
+					if !only[k] {
+						delete(m, k)
+					}
+				}
+			}
+			return &spec
+		}
+	}
+	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
+	st.Render(st.All(), nil)
+	got := st.Finish()
+	if !reflect.DeepEqual(got.Nodes, want.Nodes) || !reflect.DeepEqual(got.NodeDiagnostics, want.NodeDiagnostics) {
+		t.Errorf("a render decoding only what the rules read differs:\n%+v\nwant\n%+v", got.Nodes, want.Nodes)
+	}
+	for _, f := range []string{"kernel.version", "rule.matched", "system.name"} {
+		if !asked[f] {
+			t.Errorf("the loader was not asked for %s (asked %v)", f, asked)
+		}
+	}
+	if asked["unread.feature"] || asked["cpu.model"] {
+		t.Errorf("the loader was asked for features no rule matches on: %v", asked)
+	}
+	if fullLoads == 0 {
+		t.Errorf("the label naming cpu.model.family did not make any node render with every feature")
+	}
+	if nodeResult(t, got, "a").State.Labels["feature.node.kubernetes.io/cpu-family"] != "6" {
+		t.Errorf("node a: the label naming cpu.model.family is %q, want 6", nodeResult(t, got, "a").State.Labels["feature.node.kubernetes.io/cpu-family"])
 	}
 }

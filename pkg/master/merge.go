@@ -5,6 +5,7 @@ import (
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // NodeFeatureObject is one NodeFeature attached to a node.
@@ -14,13 +15,14 @@ type NodeFeatureObject struct {
 	// Load, when set, decodes the spec anew each time the node is
 	// rendered (Spec is then not read): the set keeps only the object's
 	// metadata, so that the features of every node are not alive at once.
-	Load func() *api.NodeFeatureSpec
+	Load objects.SpecLoader
 }
 
-// spec is the object's spec, decoded anew when it has a loader.
-func (o *NodeFeatureObject) spec() *api.NodeFeatureSpec {
+// spec is the object's spec, decoded anew when it has a loader, keeping
+// only the features only names (all of them when only is nil).
+func (o *NodeFeatureObject) spec(only map[string]bool) *api.NodeFeatureSpec {
 	if o.Load != nil {
-		return o.Load()
+		return o.Load(only)
 	}
 	return o.Spec
 }
@@ -37,7 +39,7 @@ type mergedFeatures struct {
 // NFD's namespace first, then by name, then by namespace; later objects win
 // per attribute element and per label, flags are unioned and instances
 // appended. A single object is used as is, without copying.
-func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject) mergedFeatures {
+func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject, only map[string]bool) mergedFeatures {
 	sorted := append([]NodeFeatureObject(nil), objs...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		a, b := sorted[i].Ref, sorted[j].Ref
@@ -51,7 +53,7 @@ func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject) merged
 	})
 	m := mergedFeatures{labels: map[string]string{}, labelSource: map[string]diag.ObjectRef{}}
 	for i, obj := range sorted {
-		obj.Spec = obj.spec()
+		obj.Spec = obj.spec(only)
 		if i == 0 {
 			if len(sorted) == 1 {
 				m.features = &obj.Spec.Features

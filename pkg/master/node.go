@@ -67,24 +67,38 @@ type desired struct {
 // RenderNode runs the rules for one node and patches existing (nil for a
 // node that is not in the input) the way nfd-master would.
 func (r *Renderer) RenderNode(name string, objs []NodeFeatureObject, existing *NodeState) NodeResult {
-	return r.renderNode(NodeResult{Name: name}, objs, existing)
+	return r.renderNode(NodeResult{Name: name}, objs, existing, nil)
+}
+
+// RenderNodeReading is RenderNode decoding only the features only names
+// (FeatureNames: those the rules and groups match on) of NodeFeatures
+// read lean; NodeResult.Features then holds only those. A label or
+// extended resource whose value names another feature
+// ("@domain.feature.element") makes it render the node again with every
+// feature, so the result is RenderNode's.
+func (r *Renderer) RenderNodeReading(only map[string]bool, name string, objs []NodeFeatureObject, existing *NodeState) NodeResult {
+	return r.renderNode(NodeResult{Name: name}, objs, existing, only)
 }
 
 // ExplainNode renders one node like RenderNode, recording where each label
 // came from, and traces every rule on the node's features.
 func (r *Renderer) ExplainNode(name string, objs []NodeFeatureObject, existing *NodeState) (NodeResult, []engine.RuleTrace) {
-	traces := r.rules.Explain(withOwnBackrefs(mergeNodeFeatures(&r.opts, name, objs).features))
-	res := r.renderNode(NodeResult{Name: name, LabelOrigins: map[string]Origin{}}, objs, existing)
+	traces := r.rules.Explain(withOwnBackrefs(mergeNodeFeatures(&r.opts, name, objs, nil).features))
+	res := r.renderNode(NodeResult{Name: name, LabelOrigins: map[string]Origin{}}, objs, existing, nil)
 	return res, traces
 }
 
-func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing *NodeState) NodeResult {
+func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing *NodeState, only map[string]bool) NodeResult {
+	start := res
 	name := res.Name
-	merged := mergeNodeFeatures(&r.opts, name, objs)
+	merged := mergeNodeFeatures(&r.opts, name, objs, only)
 	res.Features = merged.features
 	merged.features = withOwnBackrefs(merged.features)
 	res.Rules, res.RuleErrors = r.rules.Execute(merged.features)
-	d := r.collect(merged, res.Rules, &res)
+	d, unread := r.collect(merged, res.Rules, &res, only)
+	if unread {
+		return r.renderNode(start, objs, existing, nil)
+	}
 	if existing == nil {
 		existing = &NodeState{}
 	}
@@ -127,7 +141,11 @@ type origin struct {
 	field  string
 }
 
-func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, res *NodeResult) desired {
+// collect gathers what the node's objects and rules ask for and filters
+// it as nfd-master does. unread reports a label or extended resource whose
+// value names a feature only (when not nil) left undecoded: the caller
+// then renders the node again with every feature.
+func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, res *NodeResult, only map[string]bool) (d desired, unread bool) {
 	o := &r.opts
 	labels := make(map[string]string, len(merged.labels))
 	labelOrigin := make(map[string]origin, len(merged.labels))
@@ -149,6 +167,9 @@ func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, r
 			taintOrigin = append(taintOrigin, origin{src.object, fmt.Sprintf("%s.taints[%d]", src.field, i)})
 		}
 	}
+	if only != nil && (namesUnread(labels, only) || namesUnread(resources, only)) {
+		return desired{}, true
+	}
 	if res.LabelOrigins != nil {
 		for k, o := range labelOrigin {
 			res.LabelOrigins[k] = Origin{o.object, o.field}
@@ -159,7 +180,7 @@ func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, r
 		resources:   r.filterResources(resources, resOrigin, merged.features, res),
 		annotations: r.filterAnnotations(annotations, annOrigin, res),
 		taints:      r.filterTaints(taints, taintOrigin, res),
-	}
+	}, false
 }
 
 func copyWithOrigin(dst map[string]string, orig map[string]origin, src map[string]string, from origin, field string) {
@@ -285,6 +306,25 @@ func (r *Renderer) filterTaints(taints []api.Taint, orig []origin, res *NodeResu
 		out = append(out, taints[i])
 	}
 	return out
+}
+
+// namesUnread reports a value that names a feature ("@domain.feature...")
+// only does not hold: the features read do not include it.
+func namesUnread(values map[string]string, only map[string]bool) bool {
+	for _, v := range values {
+		if !strings.HasPrefix(v, "@") {
+			continue
+		}
+		parts := strings.SplitN(v[1:], ".", 3)
+		if len(parts) < 2 {
+			continue // not a feature reference: dynamicValue reports it
+		}
+		f := parts[0] + "." + parts[1]
+		if !only[f] && !only[strings.ToLower(f)] {
+			return true
+		}
+	}
+	return false
 }
 
 // dynamicValue resolves "@domain.feature.element" from attribute features.

@@ -26,6 +26,9 @@ type Stream struct {
 	// seen[i] is set once node i has been rendered and recorded.
 	seen     []bool
 	observer []func(*NodeResult)
+	// only names the features the rules and groups match on: the only
+	// ones decoded of NodeFeatures read lean (nil: all of them).
+	only map[string]bool
 }
 
 // StreamOptions say what a Stream keeps of each node for Finish's Fleet.
@@ -35,7 +38,8 @@ type StreamOptions struct {
 	KeepNodes bool
 	// KeepFeatures keeps NodeResult.Features, the node's merged
 	// NodeFeatures; without it they are let go once the node's group
-	// memberships are known.
+	// memberships are known, and of NodeFeatures read lean only the
+	// features the rules and groups match on are decoded at all.
 	KeepFeatures bool
 }
 
@@ -50,8 +54,25 @@ func (p *Pipeline) Stream(opts StreamOptions) *Stream {
 	if opts.KeepNodes {
 		f.Nodes = make([]NodeResult, len(p.names))
 	}
+	if !opts.KeepFeatures {
+		s.only = s.featureNames()
+	}
 	s.fold = newFolder(f)
 	return s
+}
+
+// featureNames are the features the rules and groups match on, and the
+// one group membership reads (memberName).
+func (s *Stream) featureNames() map[string]bool {
+	only := map[string]bool{}
+	s.p.renderer.rules.FeatureNames(only)
+	for _, g := range s.groups {
+		g.cg.FeatureNames(only)
+	}
+	if len(s.groups) > 0 {
+		only["system.name"] = true
+	}
+	return only
 }
 
 // Observe adds a function that is told of every node once, the first
@@ -119,7 +140,7 @@ func (s *Stream) Index(name string) (int, bool) {
 // for different nodes.
 func (s *Stream) RenderNode(i int) *NodeResult {
 	name := s.p.names[i]
-	res := s.p.renderer.RenderNode(name, s.p.features[name], s.p.existing(name))
+	res := s.p.renderer.RenderNodeReading(s.only, name, s.p.features[name], s.p.existing(name))
 	if !s.seen[i] {
 		if s.p.HasNode(name) && s.member != nil {
 			s.member[i] = matchGroups(s.groups, &res)

@@ -30,6 +30,9 @@ type block struct {
 	// (DecodeLean); keys holds the hashes of one mapping's keys then.
 	namesOnly bool
 	keys      *keyHashes
+	// only, when set, keeps just the features it names (SpecLoader); the
+	// others are checked, namesOnly, and left out.
+	only map[string]bool
 }
 
 // maxBlockDepth bounds the nesting the fast reader follows; deeper input

@@ -46,8 +46,8 @@ type Decoded struct {
 	// Alias marks an NFD object written in an alias API group (the
 	// OpenShift NFD operator's), decoded as its upstream kind.
 	Alias bool
-	// LoadSpec is set by Lean.
-	LoadSpec func() *api.NodeFeatureSpec
+	// LoadSpec is set by DecodeLean (see Object.LoadSpec).
+	LoadSpec SpecLoader
 }
 
 // Decode reads one document (a mapping node). It never fails: what is

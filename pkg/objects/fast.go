@@ -1,6 +1,8 @@
 package objects
 
 import (
+	"strings"
+
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -246,7 +248,17 @@ func featureMap[T any](p *block, v value, out *map[string]T, read func(*block, v
 	}
 	m := map[string]T{}
 	*out = m
+	var left distinctKeys
 	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		if p.only != nil && !wanted(p.only, k) {
+			// Checked as it would be read, then left out.
+			names := p.namesOnly
+			p.namesOnly = true
+			var t T
+			ok := left.add(k) && read(p, sub, &t)
+			p.namesOnly = names
+			return ok
+		}
 		if _, dup := m[string(k)]; dup {
 			return false
 		}
@@ -257,6 +269,20 @@ func featureMap[T any](p *block, v value, out *map[string]T, read func(*block, v
 		m[string(k)] = t
 		return true
 	})
+}
+
+// wanted reports whether only names the feature k, as written or
+// lower-cased (terms look features up lower-cased).
+func wanted(only map[string]bool, k []byte) bool {
+	if only[string(k)] {
+		return true
+	}
+	for _, c := range k {
+		if 'A' <= c && c <= 'Z' {
+			return only[strings.ToLower(string(k))]
+		}
+	}
+	return false
 }
 
 // elements reads the one field of a feature set, "elements", with read.

@@ -29,8 +29,10 @@ func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*Decode
 		nf := d.Obj.(*api.NodeFeature)
 		nf.Spec.Features = shared.share(&nf.Spec.Features)
 	}
-	d.LoadSpec = func() *api.NodeFeatureSpec {
-		full, ok := DecodeFast(raw)
+	d.LoadSpec = func(only map[string]bool) *api.NodeFeatureSpec {
+		keys := keyPool.Get().(*keyHashes)
+		full, ok := decodeFast(raw, &block{only: only, keys: keys})
+		keyPool.Put(keys)
 		if release != nil {
 			release(raw)
 		}
