@@ -25,7 +25,7 @@ vet:
 
 # need-shared stops a target that needs the shared corpus and tools
 # (../shared beside the checkout, or SHARED=...) with a clear message.
-need-shared = @test -d $(SHARED)/tools || { echo "make $@: needs the shared corpus and tools at $(SHARED) (set SHARED=DIR); the project's own tests do not (go test ./...)" >&2; exit 2; }
+need-shared = @test -d $(SHARED)/tools || { echo "make $(or $(MAKECMDGOALS),$@): needs the shared corpus and tools at $(SHARED) to make $@ (set SHARED=DIR); the project's own tests do not (go test ./...)" >&2; exit 2; }
 
 # Runs the shared conformance checker against a fresh build: the random
 # cases and the wild (vendor rule files) cases.
