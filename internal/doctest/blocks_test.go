@@ -3,6 +3,7 @@ package doctest
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -233,13 +234,16 @@ const (
 	needKustomize = "kustomize"
 )
 
+// redirection is a shell redirection operator at the start of a word.
+var redirection = regexp.MustCompile(`^[0-9]*(>>|>|<)&?`)
+
 // classify says whether the test knows how to run a command, and which
 // installed tool it needs. Every command the docs show must be one of
 // these; anything else is an error naming it, so that a new kind of
 // command gets a rule here (or a stub) before it can be documented.
 func classify(words []string) (need string, err error) {
 	for _, w := range words {
-		target := strings.TrimLeft(w, "<>0123456789&")
+		target := redirection.ReplaceAllString(w, "") // 2>&1, >file, <file
 		if strings.HasPrefix(target, "/") || strings.HasPrefix(target, "~") {
 			return "", fmt.Errorf("%q is an absolute path: the test cannot run it without touching the machine; use a path in the repository or under $(mktemp -d)", w)
 		}
@@ -264,7 +268,7 @@ func classify(words []string) (need string, err error) {
 		}
 	case "kpt":
 		switch sub(1) + " " + sub(2) {
-		case "fn render", "fn eval", "fn source", "pkg get":
+		case "fn render", "fn eval", "fn source", "fn sink", "pkg get":
 			return needKpt, nil
 		}
 	case "kustomize":

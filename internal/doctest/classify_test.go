@@ -84,6 +84,9 @@ func TestClassifyKnowsEveryDocumentedCommandAndNothingElse(t *testing.T) {
 		{"absolute-redirect", "nfd-fn render --output nova > /etc/nova/x.yaml", "", "absolute path"},
 		{"absolute-argument", "cp -r examples/x /tmp/", "", "absolute path"},
 		{"home-directory", "go build -o ~/bin/nfd-fn .", "", "absolute path"},
+		{"absolute-input", "nfd-fn render < /etc/x.yaml", "", "absolute path"},
+		{"shard-is-not-a-path", "nfd-fn render --shard 0/2 snapshot.yaml 2>&1", needNothing, ""},
+		{"kpt-fn-sink", "kpt fn sink out-0", needKpt, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

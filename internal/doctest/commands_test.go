@@ -28,9 +28,7 @@ var stubNames = []string{"docker", "go", "kubectl", "make"}
 
 // excludedPages are pages with shell blocks this test does not run, and
 // why.
-var excludedPages = map[string]string{
-	"docs/scale.md": "cli/scale_doc_test.go runs its recipes",
-}
+var excludedPages = map[string]string{}
 
 func TestMain(m *testing.M) {
 	if name := os.Getenv(stubEnv); name != "" {

@@ -47,7 +47,6 @@
 // blocks are transcripts ("$ go run . ARGS" and the output), which
 // cli/readme_test.go runs and compares.
 //
-// docs/scale.md is left out: cli/scale_doc_test.go runs its recipes.
 //
 // The package also keeps the kpt function catalog's conventions:
 // metadata.yaml holds only the catalog schema's fields and lists every
