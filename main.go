@@ -7,8 +7,10 @@ import (
 	"os"
 
 	"github.com/nfd-fn/nfd-fn/cli"
+	"github.com/nfd-fn/nfd-fn/internal/heapfloor"
 )
 
 func main() {
+	heapfloor.Start(heapfloor.DefaultFloor) // unless GOGC or GOMEMLIMIT is set
 	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
