@@ -47,7 +47,6 @@
 // blocks are transcripts ("$ go run . ARGS" and the output), which
 // cli/readme_test.go runs and compares.
 //
-//
 // The package also keeps the kpt function catalog's conventions:
 // metadata.yaml holds only the catalog schema's fields and lists every
 // example, and every example's README fetches it with kpt pkg get, runs it
