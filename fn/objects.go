@@ -8,6 +8,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/workload"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -48,6 +49,12 @@ func decodeItemRaw(it *krm.Item, names *objects.FeatureNames, release func([]byt
 	}
 	if d, ok := objects.DecodeNodeFast(it.Raw); ok {
 		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, d.Ref.Name, d.Ref.Namespace, d.Obj.(*objects.Node).State.Annotations)
+		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
+		return true
+	}
+	// An object passed through; workloads are parsed, for mode plan.
+	if d, ann, ok := objects.DecodeOtherFast(it.Raw); ok && !workload.IsWorkloadKind(d.Ref.APIVersion, d.Ref.Kind) {
+		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, d.Ref.Name, d.Ref.Namespace, ann)
 		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 		return true
 	}

@@ -40,6 +40,7 @@ func slowDecode(raw []byte) (*Decoded, bool) {
 func checkAgrees(t *testing.T, raw []byte) bool {
 	t.Helper()
 	checkNodeAgrees(t, raw)
+	checkOtherAgrees(t, raw)
 	fast, ok := DecodeFast(raw)
 	checkLeanAgrees(t, raw, fast, ok)
 	if !ok {
@@ -77,6 +78,42 @@ func checkNodeAgrees(t *testing.T, raw []byte) {
 		t.Fatalf("refs differ: fast %+v, slow %+v:\n%s", fast.Ref, slow.Ref, raw)
 	case !reflect.DeepEqual(slow.Obj, fast.Obj):
 		t.Fatalf("Nodes differ:\nfast %#v\nslow %#v\ninput:\n%s", fast.Obj, slow.Obj, raw)
+	}
+}
+
+// checkOtherAgrees fails when DecodeOtherFast reads raw and the general
+// path does not read the same object nfd-fn passes through, with the same
+// annotations as an item's identity takes them (Scalar of each).
+func checkOtherAgrees(t *testing.T, raw []byte) {
+	t.Helper()
+	fast, ann, ok := DecodeOtherFast(raw)
+	if !ok {
+		return
+	}
+	slow, parsed := slowDecode(raw)
+	switch {
+	case !parsed:
+		t.Fatalf("DecodeOtherFast read text the general path refuses:\n%s", raw)
+	case slow.Class != Other || len(slow.Errs) > 0 || slow.Ref != fast.Ref:
+		t.Fatalf("DecodeOtherFast read %+v, the general path %+v (class %v, errors %v):\n%s", fast.Ref, slow.Ref, slow.Class, slow.Errs, raw)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := doc.Content[0]
+	if n.Kind == yaml.SequenceNode {
+		n = n.Content[0]
+	}
+	annNode := ys.Mapping(ys.Mapping(n, "metadata"), "annotations")
+	want := map[string]string{}
+	if annNode != nil {
+		for i := 0; i+1 < len(annNode.Content); i += 2 {
+			want[annNode.Content[i].Value] = ys.Scalar(annNode, annNode.Content[i].Value)
+		}
+	}
+	if len(want)+len(ann) > 0 && !reflect.DeepEqual(ann, want) {
+		t.Fatalf("DecodeOtherFast's annotations %v, the tree's %v:\n%s", ann, want, raw)
 	}
 }
 
@@ -274,6 +311,7 @@ func FuzzFastDecode(f *testing.F) {
 	f.Add([]byte("- apiVersion: nfd.k8s-sigs.io/v1alpha1\n  kind: NodeFeature\n  metadata:\n    name: n\n  spec:\n    features:\n      flags:\n        a.b:\n          elements:\n            X: {}\n            Y:\n      instances:\n        c.d:\n          elements:\n          - attributes:\n              k: v\n          - {}\n          - null\n"))
 	f.Add([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n  name: 'n'\n  labels:\n    \"a/b\": ~\nspec:\n  labels:\n    x: 0x1F\n    y: 1_000\n    z: .5\n    w: 2001-12-14\n"))
 	f.Add([]byte(kubectlNode))
+	f.Add([]byte("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    annotations:\n      config.kubernetes.io/path: a.yaml\n      x: ~\n  data:\n    k: v\n"))
 	f.Add([]byte(entry(kubectlNode, 2)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkAgrees(t, raw)
@@ -435,5 +473,33 @@ func TestFastDecodeRefusesKeysGivenTwiceWhereItSkips(t *testing.T) {
 	raw := []byte(strings.Replace(nf, "    %s: b\n", many.String()+"    f7: y\n", 1))
 	if _, ok := DecodeFast(raw); ok {
 		t.Errorf("DecodeFast reads a NodeFeature whose managedFields give f7 twice among 41 keys")
+	}
+}
+
+// TestOtherFastDecodeReadsPassThroughObjects checks the kinds it reads and
+// the ones it leaves to the general path.
+func TestOtherFastDecodeReadsPassThroughObjects(t *testing.T) {
+	for _, raw := range []string{
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    namespace: ns\n  data:\n    k: v\n",
+		"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  annotations:\n    config.kubernetes.io/path: d.yaml\nspec:\n  replicas: 1\n",
+	} {
+		checkOtherAgrees(t, []byte(raw))
+		if _, _, ok := DecodeOtherFast([]byte(raw)); !ok {
+			t.Errorf("DecodeOtherFast fell back on:\n%s", raw)
+		}
+	}
+	for _, raw := range []string{
+		"apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n",
+		"apiVersion: v1\nkind: Namespace\nmetadata:\n  name: n\n",
+		"apiVersion: v1\nkind: List\nitems: []\n",
+		"apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata:\n  name: r\n",
+		"apiVersion: nfd.openshift.io/v1alpha1\nkind: NodeFeatureRule\nmetadata:\n  name: r\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  k: v\n  k: w\n",
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: c\n",
+		"kind: ConfigMap\nmetadata:\n  name: c\n",
+	} {
+		if _, _, ok := DecodeOtherFast([]byte(raw)); ok {
+			t.Errorf("DecodeOtherFast read what it must leave to the general path:\n%s", raw)
+		}
 	}
 }

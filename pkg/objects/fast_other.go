@@ -1,0 +1,107 @@
+package objects
+
+import (
+	"strings"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+)
+
+// DecodeOtherFast recognises, straight from its text, an object nfd-fn
+// does not read and passes through (a ConfigMap, a Service...): its
+// apiVersion, kind, name and namespace, and its annotations (where kpt
+// records its file). The whole text is checked to be in the block subset
+// with no key given twice, so that it parses as YAML exactly as the
+// general path would parse it. It returns Decode's result for such an
+// object, and ok=false for kinds nfd-fn reads or expands (NFD's groups,
+// the OpenShift alias, v1 Node, Namespace and List) and for anything it
+// cannot be sure of. annotations is nil when the object has none.
+func DecodeOtherFast(raw []byte) (d *Decoded, annotations map[string]string, ok bool) {
+	p := &block{}
+	var ref diag.ObjectRef
+	ok = p.object(raw, func(ind int) bool {
+		var good bool
+		ref, annotations, good = p.otherObject(ind)
+		return good
+	})
+	if !ok || ref.APIVersion == "" || ref.Kind == "" || readKind(ref) {
+		return nil, nil, false
+	}
+	return &Decoded{Class: Other, Ref: ref}, annotations, true
+}
+
+// readKind reports the kinds Decode reads or a reader expands.
+func readKind(ref diag.ObjectRef) bool {
+	if ref.APIVersion == "v1" {
+		switch ref.Kind {
+		case "Node", "Namespace", "List":
+			return true
+		}
+	}
+	group, _, _ := strings.Cut(ref.APIVersion, "/")
+	return group == api.Group || group == groupOf(OpenShiftAPIVersion)
+}
+
+// otherObject reads an object's identity and annotations at column ind,
+// skipping the rest.
+func (p *block) otherObject(ind int) (ref diag.ObjectRef, annotations map[string]string, ok bool) {
+	var seen fieldSet
+	var other distinctKeys
+	ok = p.mapping(ind, func(k []byte, v value) bool {
+		switch string(k) {
+		case "apiVersion":
+			return seen.once(0) && p.scalar(v, &ref.APIVersion)
+		case "kind":
+			return seen.once(1) && p.scalar(v, &ref.Kind)
+		case "metadata":
+			return seen.once(2) && p.otherMeta(v, &ref, &annotations)
+		}
+		return other.add(k) && p.skip(v, 1)
+	})
+	return ref, annotations, ok
+}
+
+// otherMeta reads name, namespace and annotations of an object's metadata
+// (absent or a block mapping), skipping the rest.
+func (p *block) otherMeta(v value, ref *diag.ObjectRef, annotations *map[string]string) bool {
+	return p.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
+		switch string(k) {
+		case "name":
+			return true, seen.once(0) && p.scalar(sub, &ref.Name)
+		case "namespace":
+			return true, seen.once(1) && p.scalar(sub, &ref.Namespace)
+		case "annotations":
+			return true, seen.once(2) && p.scalars(sub, annotations)
+		}
+		return false, false
+	})
+}
+
+// scalars reads a mapping of scalars as Scalar reads each (a null one,
+// plain null or ~ included, is ""): what an item's identity takes from
+// its annotations. Anything but null, {} or a block mapping of scalars is
+// refused.
+func (p *block) scalars(v value, out *map[string]string) bool {
+	switch {
+	case isNull(v):
+		return true
+	case v.kind == vEmptyMap:
+		*out = map[string]string{}
+		return true
+	case v.kind != vMap:
+		return false
+	}
+	m := map[string]string{}
+	*out = m
+	return p.mapping(v.ind, func(k []byte, sub value) bool {
+		if _, dup := m[string(k)]; dup {
+			return false
+		}
+		var s string
+		if !p.scalar(sub, &s) {
+			return false
+		}
+		m[string(k)] = s
+		return true
+	})
+}
