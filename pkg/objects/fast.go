@@ -181,8 +181,14 @@ func (p *block) meta(v value, md *api.ObjectMeta) bool {
 	})
 }
 
-// stringMap reads a map of strings.
+// stringMap reads a map of strings (str).
 func (p *block) stringMap(v value, out *map[string]string) bool {
+	return p.valueMap(v, out, p.str)
+}
+
+// valueMap reads null (nil), {} or a block mapping whose keys are
+// distinct and whose values read accepts.
+func (p *block) valueMap(v value, out *map[string]string, read func(value, *string) bool) bool {
 	switch {
 	case isNull(v):
 		*out = nil
@@ -200,7 +206,7 @@ func (p *block) stringMap(v value, out *map[string]string) bool {
 			return false
 		}
 		var s string
-		if !p.str(sub, &s) {
+		if !read(sub, &s) {
 			return false
 		}
 		m[string(k)] = s

@@ -123,29 +123,14 @@ func (p *block) someFields(v value, field func(k []byte, sub value, seen *fieldS
 // scalarMap reads a mapping of scalars as the general path's StringMap
 // does: each value as written (a plain 110 is "110", a plain null is
 // "null"), an empty value as "". A value that is not a scalar, which
-// StringMap would leave out, is refused instead; so is a mapping that is
-// neither null, {} nor a block mapping.
+// StringMap would leave out, is refused instead.
 func (p *block) scalarMap(v value, out *map[string]string) bool {
-	switch {
-	case v.kind == vNull:
-		return true // absent: StringMap of no mapping is nil
-	case v.kind == vEmptyMap:
-		*out = map[string]string{}
-		return true
-	case v.kind != vMap:
-		return false
-	}
-	m := map[string]string{}
-	*out = m
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
-		if _, dup := m[string(k)]; dup {
-			return false
-		}
+	return p.valueMap(v, out, func(sub value, s *string) bool {
 		switch sub.kind {
 		case vNull:
-			m[string(k)] = ""
+			*s = ""
 		case vScalar:
-			m[string(k)] = string(sub.tok)
+			*s = string(sub.tok)
 		default:
 			return false
 		}

@@ -71,37 +71,8 @@ func (p *block) otherMeta(v value, ref *diag.ObjectRef, annotations *map[string]
 		case "namespace":
 			return true, seen.once(1) && p.scalar(sub, &ref.Namespace)
 		case "annotations":
-			return true, seen.once(2) && p.scalars(sub, annotations)
+			return true, seen.once(2) && p.valueMap(sub, annotations, p.scalar) // as Scalar reads each
 		}
 		return false, false
-	})
-}
-
-// scalars reads a mapping of scalars as Scalar reads each (a null one,
-// plain null or ~ included, is ""): what an item's identity takes from
-// its annotations. Anything but null, {} or a block mapping of scalars is
-// refused.
-func (p *block) scalars(v value, out *map[string]string) bool {
-	switch {
-	case isNull(v):
-		return true
-	case v.kind == vEmptyMap:
-		*out = map[string]string{}
-		return true
-	case v.kind != vMap:
-		return false
-	}
-	m := map[string]string{}
-	*out = m
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
-		if _, dup := m[string(k)]; dup {
-			return false
-		}
-		var s string
-		if !p.scalar(sub, &s) {
-			return false
-		}
-		m[string(k)] = s
-		return true
 	})
 }
