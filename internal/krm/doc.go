@@ -54,6 +54,18 @@
 // A list that was JSON is written as JSON; any other list parsed whole is
 // written as block YAML, each key in place.
 //
+// # Streaming
+//
+// OpenInput maps the input (a pipe is spooled to an unlinked temporary
+// file first), and ReadOptions.Release / Input.Release give back the pages
+// each pass is done with, so the input never sits in memory whole. A list
+// that streams (block YAML cut by the splitter) can make items only as it
+// writes them: SetMaker has a worker pool make some items' text in input
+// order (exported Nodes patched as they are written), SetTail appends
+// items made one at a time after the others (new Nodes), and WriteThen
+// asks for the results only once every item is written. Lists parsed
+// whole make their tail first.
+//
 // # Untrusted input
 //
 // Every byte of input is untrusted, functionConfig included. An item that
