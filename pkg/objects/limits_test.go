@@ -68,7 +68,7 @@ func TestReadFileCapsTheSize(t *testing.T) {
 	if data, err := ReadFile(sparse("at.yaml", MaxFileSize)); err != nil || len(data) != MaxFileSize {
 		t.Errorf("a file of MaxFileSize bytes: %d bytes, %v", len(data), err)
 	}
-	if _, err := ReadFile(sparse("over.yaml", MaxFileSize+1)); err == nil || !strings.Contains(err.Error(), "more than the 67108864 bytes") {
+	if _, err := ReadFile(sparse("over.yaml", MaxFileSize+1)); err == nil || !strings.Contains(err.Error(), "more than the 67108864 bytes") || !strings.Contains(err.Error(), "nfd-fn render < FILE") {
 		t.Errorf("a file one byte over MaxFileSize: %v", err)
 	}
 }

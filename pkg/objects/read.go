@@ -98,6 +98,10 @@ func templateNote(data []byte, file string) (diag.Diagnostic, bool) {
 		Message: "a template ({{ }}) that is YAML only once rendered: not checked (validate what helm template renders instead)"}, true
 }
 
+// largeFileHint says what to do with a file over MaxFileSize: a list that
+// large (a cluster's export) streams on stdin.
+const largeFileHint = "; a list that large (a kubectl export) streams on stdin instead: nfd-fn render < FILE (docs/scale.md)"
+
 // ReadFile reads a regular file of at most MaxFileSize bytes: a FIFO or a
 // device is refused rather than read (it could block forever).
 func ReadFile(path string) ([]byte, error) {
@@ -109,7 +113,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: not a regular file", path)
 	}
 	if info.Size() > MaxFileSize {
-		return nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn reads from one file", path, info.Size(), MaxFileSize)
+		return nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn reads from one file%s", path, info.Size(), MaxFileSize, largeFileHint)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -121,7 +125,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("reading %s: more than the %d bytes nfd-fn reads from one file", path, MaxFileSize)
+		return nil, fmt.Errorf("reading %s: more than the %d bytes nfd-fn reads from one file%s", path, MaxFileSize, largeFileHint)
 	}
 	return data, nil
 }
