@@ -13,56 +13,50 @@ import (
 )
 
 // updateNode writes the rendered state of a node into its Node object
-// (an item, or an item of a List item), in place. nfd-master writes no
-// annotation of its own beyond its tracking annotations, and by default
-// neither does nfd-fn; with stampVersion, a Node nfd-fn changes records
-// the nfd-fn version. With nodeOutput apply the Node is replaced by its
-// apply-ready form (applyNode).
+// (an item, or an item of a List item), in place (patchNode).
 func updateNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
 	it := rl.Items[existing.Origin.Item]
 	tree := existing.Origin.Node
 	if tree == nil {
 		tree = it.Tree() // read lean: parsed again from its text
 	}
-	if tree == nil {
-		return
-	}
-	if s.NodeOutput == config.NodeOutputApply {
-		node := applyNode(n, s)
-		keepPlace(node, tree)
-		*tree = *node
-		it.Changed = true
-		return
-	}
-	if updateNodeItem(tree, &n.State) {
-		if s.StampVersion {
-			stampVersion(tree)
-		}
+	if tree != nil && patchNode(tree, n, s) {
 		it.Changed = true
 	}
 }
 
 // nodeText is the output text of a Node item read lean (its tree let go)
 // once its node is rendered: the item parsed again from its text and
-// patched as updateNode patches it, or nil when nothing changes (the item
-// is then written as it was).
+// patched (patchNode), or nil when nothing changes (the item is then
+// written as it was).
 func nodeText(rl *krm.ResourceList, it *krm.Item, n *master.NodeResult, s config.Settings) ([]byte, error) {
 	tree, err := it.ParseTree()
-	if err != nil {
+	if err != nil || !patchNode(tree, n, s) {
 		return nil, err
 	}
+	return rl.EncodeItem(tree, it.Raw)
+}
+
+// patchNode writes the rendered state into a Node's tree and reports
+// whether anything changed. nfd-master writes no annotation of its own
+// beyond its tracking annotations, and by default neither does nfd-fn;
+// with stampVersion, a Node nfd-fn changes records the nfd-fn version.
+// With nodeOutput apply the tree is replaced by the apply-ready form
+// (applyNode), written where the Node was read from.
+func patchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
 	if s.NodeOutput == config.NodeOutputApply {
 		node := applyNode(n, s)
 		keepPlace(node, tree)
-		return rl.EncodeItem(node, it.Raw)
+		*tree = *node
+		return true
 	}
 	if !updateNodeItem(tree, &n.State) {
-		return nil, nil
+		return false
 	}
 	if s.StampVersion {
 		stampVersion(tree)
 	}
-	return rl.EncodeItem(tree, it.Raw)
+	return true
 }
 
 // newNode is the Node item written for a node with no Node object in the

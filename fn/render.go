@@ -3,7 +3,7 @@ package fn
 import (
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 
@@ -186,7 +186,8 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 	if !rl.Streams() {
 		return nil
 	}
-	var pos, idx []int
+	type itemNode struct{ pos, idx int } // item position, node index
+	var items []itemNode
 	made := map[string]bool{}
 	for name, o := range nodes {
 		it := rl.Items[o.Origin.Item]
@@ -194,13 +195,17 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 		if o.Origin.Node != nil || it.Kind != "Node" || it.Omitted || !rendered {
 			continue
 		}
-		pos, idx = append(pos, o.Origin.Item), append(idx, i)
+		items = append(items, itemNode{o.Origin.Item, i})
 		made[name] = true
 	}
-	if len(pos) == 0 {
+	if len(items) == 0 {
 		return nil
 	}
-	sort.Sort(byPosition{pos, idx})
+	slices.SortFunc(items, func(a, b itemNode) int { return a.pos - b.pos })
+	pos, idx := make([]int, len(items)), make([]int, len(items))
+	for k, in := range items {
+		pos[k], idx[k] = in.pos, in.idx
+	}
 	rl.SetMaker(&krm.ItemMaker{Items: pos,
 		Make: func(k int) ([]byte, any, error) {
 			res := st.RenderNode(idx[k])
@@ -210,16 +215,6 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 		Made: func(k int, res any) { st.Record(idx[k], res.(*master.NodeResult)) },
 	})
 	return made
-}
-
-// byPosition sorts item positions and the node indices that go with them.
-type byPosition struct{ pos, idx []int }
-
-func (b byPosition) Len() int           { return len(b.pos) }
-func (b byPosition) Less(i, j int) bool { return b.pos[i] < b.pos[j] }
-func (b byPosition) Swap(i, j int) {
-	b.pos[i], b.pos[j] = b.pos[j], b.pos[i]
-	b.idx[i], b.idx[j] = b.idx[j], b.idx[i]
 }
 
 // validateList is mode validate: decoding, the rule engine's compile

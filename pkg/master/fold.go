@@ -77,14 +77,6 @@ func (fo *folder) failure(node string, e *engine.EvalError, describe func(*engin
 	fo.problem(node, describe(e))
 }
 
-// fold folds every node of f.Nodes.
-func (f *Fleet) fold() {
-	fo := newFolder(f)
-	for i := range f.Nodes {
-		fo.add(&f.Nodes[i])
-	}
-	fo.finish()
-}
 
 // finish names the nodes in the static diagnostics and sets the fleet's
 // NodeDiagnostics; node lists are sorted whatever order the nodes came in.

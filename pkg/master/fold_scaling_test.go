@@ -48,3 +48,12 @@ func TestFoldIsLinearInNodes(t *testing.T) {
 	}
 	growth.Check(t, "folding 15,000 nodes' problems", timeFold(15_000), timeFold(15_000*growth.Factor))
 }
+
+// fold folds every node of f.Nodes.
+func (f *Fleet) fold() {
+	fo := newFolder(f)
+	for i := range f.Nodes {
+		fo.add(&f.Nodes[i])
+	}
+	fo.finish()
+}

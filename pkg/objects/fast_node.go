@@ -54,25 +54,22 @@ func (p *block) kubeNode(ind int) (node *Node, namespace string, ok bool) {
 }
 
 // nodeMeta reads a Node's name, namespace, labels and annotations,
-// skipping the rest of its metadata.
+// skipping the rest of its metadata. (Null or {} metadata reads as empty:
+// with no name, DecodeNodeFast leaves the Node to Decode, which reports
+// it.)
 func (p *block) nodeMeta(v value, node *Node, namespace *string) bool {
-	if v.kind != vMap {
-		return false // missing or not a mapping: Decode reports it
-	}
-	var seen fieldSet
-	var other distinctKeys
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return p.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
 		switch string(k) {
 		case "name":
-			return seen.once(0) && p.str(sub, &node.Name)
+			return true, seen.once(0) && p.str(sub, &node.Name)
 		case "namespace":
-			return seen.once(1) && p.str(sub, namespace)
+			return true, seen.once(1) && p.str(sub, namespace)
 		case "labels":
-			return seen.once(2) && p.scalarMap(sub, &node.State.Labels)
+			return true, seen.once(2) && p.scalarMap(sub, &node.State.Labels)
 		case "annotations":
-			return seen.once(3) && p.scalarMap(sub, &node.State.Annotations)
+			return true, seen.once(3) && p.scalarMap(sub, &node.State.Annotations)
 		}
-		return other.add(k) && p.skip(sub, 2)
+		return false, false
 	})
 }
 
