@@ -77,7 +77,6 @@ func (fo *folder) failure(node string, e *engine.EvalError, describe func(*engin
 	fo.problem(node, describe(e))
 }
 
-
 // finish names the nodes in the static diagnostics and sets the fleet's
 // NodeDiagnostics; node lists are sorted whatever order the nodes came in.
 func (fo *folder) finish() {
