@@ -22,14 +22,31 @@ const StdinPath = "-"
 // functionConfig, and the output is the ResourceList stdin mode writes.
 // Documents that are not objects nfd-fn reads are skipped with an info
 // result; errors name file:line:col on ErrorLog. "-" reads stdin.
+//
+// Block-style YAML files are mapped and cut into objects without a full
+// parse, and stream as stdin does (krm.ReadFiles); other files are parsed
+// whole, up to objects.MaxFileSize each.
 func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer, opts RunOptions) (int, error) {
-	docs, found, err := readFiles(paths, stdin)
+	files, inputs, err := openFiles(paths, stdin)
 	if err != nil {
 		return 1, err
 	}
-	rl := krm.NewList(docs, config, decodeItem)
+	defer inputs.Close()
+	if opts.Release == nil {
+		opts.Release = inputs.Release
+	}
 	r := &report{lines: true}
-	r.extend(found)
+	names := &objects.FeatureNames{}
+	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, opts.Release) }
+	read := krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keepFileItemNode, Release: opts.Release}
+	rl, err := krm.ReadFiles(files, config, read, func(f int) ([]krm.Doc, error) {
+		docs, found, err := parseFile(files[f])
+		r.extend(found)
+		return docs, err
+	})
+	if err != nil {
+		return 1, err
+	}
 	r.extend(skipped(rl))
 	if _, err := process(rl, out, opts, r); err != nil {
 		return 1, err
@@ -37,55 +54,82 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 	return r.exitCode(), nil
 }
 
-// readFiles reads the documents of every file under paths, in order; a
-// syntax error is a diagnostic and the file's documents before it count.
-func readFiles(paths []string, stdin io.Reader) ([]krm.Doc, diag.List, error) {
-	var docs []krm.Doc
-	var found diag.List
+// openFiles opens every file under paths, in order ("-" is stdin, named
+// "stdin").
+func openFiles(paths []string, stdin io.Reader) ([]krm.File, *krm.Inputs, error) {
+	inputs := &krm.Inputs{}
+	var files []krm.File
 	for _, p := range paths {
-		files := []string{p}
+		names := []string{p}
 		if p != StdinPath {
 			var err error
-			if files, err = objects.CollectFiles([]string{p}); err != nil {
+			if names, err = objects.CollectFiles([]string{p}); err != nil {
+				inputs.Close()
 				return nil, nil, err
 			}
 		}
-		for _, f := range files {
-			data, err := readArg(f, stdin)
+		for _, name := range names {
+			in, err := openArg(name, stdin)
 			if err != nil {
+				inputs.Close()
 				return nil, nil, err
 			}
-			name := f
-			if f == StdinPath {
+			inputs.Add(in)
+			if name == StdinPath {
 				name = "stdin"
 			}
-			ds, bad := objects.ReadDocuments(data, name)
-			for _, d := range ds {
-				if d.Node.Kind != yaml.MappingNode {
-					// Not an object: it cannot be an item of the output list.
-					o := objects.Origin{File: name, Index: d.Index, Item: -1, Node: d.Node}
-					found = append(found, objects.OtherNote(objects.Decode(d.Node), o))
-					continue
-				}
-				docs = append(docs, krm.Doc{Node: d.Node, File: name, Index: d.Index})
-			}
-			if bad != nil {
-				found = append(found, *bad)
-			}
+			files = append(files, krm.File{Name: name, Data: in.Data})
 		}
+	}
+	return files, inputs, nil
+}
+
+func openArg(name string, stdin io.Reader) (*krm.Input, error) {
+	if name != StdinPath {
+		return krm.OpenFile(name, 0)
+	}
+	in, err := krm.OpenInput(stdin, 0)
+	if err != nil {
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	}
+	return in, nil
+}
+
+// parseFile parses a file the cutter does not read (JSON, flow style, a
+// document that is not a mapping, an object that does not parse on its
+// own) whole: its objects, and diagnostics for the documents that are not
+// objects and for a syntax error (the documents before it count).
+func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
+	if len(f.Data) > objects.MaxFileSize {
+		return nil, nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn parses whole from one file: only block-style YAML "+
+			"(what kubectl get -o yaml writes) is read in parts; convert the file or send it on stdin", f.Name, len(f.Data), objects.MaxFileSize)
+	}
+	var docs []krm.Doc
+	var found diag.List
+	ds, bad := objects.ReadDocuments(f.Data, f.Name)
+	for _, d := range ds {
+		if d.Node.Kind != yaml.MappingNode {
+			// Not an object: it cannot be an item of the output list.
+			o := objects.Origin{File: f.Name, Index: d.Index, Item: -1, Node: d.Node}
+			found = append(found, objects.OtherNote(objects.Decode(d.Node), o))
+			continue
+		}
+		docs = append(docs, krm.Doc{Node: d.Node, File: f.Name, Index: d.Index})
+	}
+	if bad != nil {
+		found = append(found, *bad)
 	}
 	return docs, found, nil
 }
 
-func readArg(f string, stdin io.Reader) ([]byte, error) {
-	if f != StdinPath {
-		return objects.ReadFile(f)
+// keepFileItemNode keeps the trees of objects read from files, for the
+// positions of what is reported about them, except those a fleet holds
+// thousands of: NodeFeatures, and Nodes that keepItemNode lets go.
+func keepFileItemNode(it *krm.Item) bool {
+	if it.Kind != "NodeFeature" && it.Kind != "Node" {
+		return true
 	}
-	data, err := krm.ReadInput(stdin, 0)
-	if err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
-	}
-	return data, nil
+	return keepItemNode(it)
 }
 
 // skipped notes the items that are objects nfd-fn does not read; they pass

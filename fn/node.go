@@ -34,7 +34,7 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, n *master.NodeResult, s config
 	if err != nil || !patchNode(tree, n, s) {
 		return nil, err
 	}
-	return rl.EncodeItem(tree, it.Raw)
+	return rl.EncodeItem(it, tree)
 }
 
 // patchNode writes the rendered state into a Node's tree and reports

@@ -156,7 +156,7 @@ func encodedNode(rl *krm.ResourceList, res *master.NodeResult, s config.Settings
 	if n == nil || !rl.Streams() {
 		return encoded{node: n}
 	}
-	text, err := rl.EncodeItem(n, nil)
+	text, err := rl.EncodeItem(nil, n)
 	return encoded{node: n, text: text, err: err}
 }
 

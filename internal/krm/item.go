@@ -1,6 +1,7 @@
 package krm
 
 import (
+	"errors"
 	"strconv"
 
 	"go.yaml.in/yaml/v3"
@@ -44,6 +45,15 @@ type Item struct {
 	// internal.config.kubernetes.io/seqindent from render and eval);
 	// kustomize and hand-written lists carry neither.
 	FromKpt bool
+
+	// fromFile marks an item ReadFiles read from a file: File and Index
+	// say where, whatever the object's own annotations say, the output
+	// gets the path and index annotations, and the lines of its trees
+	// count from the start of the file (Raw starts on line Line).
+	fromFile bool
+	// doc marks a Raw that is a whole document (a mapping at column 0)
+	// rather than a "- " entry of a sequence.
+	doc bool
 }
 
 // kpt's own annotations, see Item.FromKpt.
@@ -90,6 +100,9 @@ func (it *Item) SetIdentity(apiVersion, kind, name, namespace string, annotation
 // setPlace records the path and index annotations, the current ones
 // before the legacy ones.
 func (it *Item) setPlace(path, legacyPath, index, legacyIndex string) {
+	if it.fromFile {
+		return
+	}
 	it.File = path
 	if it.File == "" {
 		it.File = legacyPath
@@ -105,7 +118,7 @@ func (it *Item) setPlace(path, legacyPath, index, legacyIndex string) {
 // item that does not parse. It is not safe for concurrent use on one item.
 func (it *Item) Tree() *yaml.Node {
 	if it.Node == nil && it.Raw != nil && it.ParseErr == nil {
-		if n, err := parseChunk(it.Raw); err == nil {
+		if n, err := it.ParseTree(); err == nil {
 			it.Node = n
 		}
 	}
@@ -115,3 +128,36 @@ func (it *Item) Tree() *yaml.Node {
 // written reports whether the item is written to the output: it parsed
 // and is not omitted.
 func (it *Item) written() bool { return it.ParseErr == nil && !it.Omitted }
+
+// ParseTree parses the item's Raw text into a fresh tree, which the item
+// does not keep (Tree keeps it).
+func (it *Item) ParseTree() (*yaml.Node, error) {
+	if !it.doc {
+		n, err := parseChunk(it.Raw)
+		if err == nil && it.fromFile {
+			shiftLines(n, it.Line-1)
+		}
+		return n, err
+	}
+	var d yaml.Node
+	if err := yaml.Unmarshal(it.Raw, &d); err != nil {
+		return nil, err
+	}
+	n := DocContent(&d)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, errors.New("not a mapping")
+	}
+	shiftLines(n, it.Line-1)
+	return n, nil
+}
+
+// shiftLines adds by to the line of every node under n.
+func shiftLines(n *yaml.Node, by int) {
+	if n == nil || by == 0 || n.Line <= 0 {
+		return
+	}
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
+}

@@ -38,13 +38,17 @@ func (rl *ResourceList) SetMaker(m *ItemMaker) {
 	rl.maker = m
 }
 
-// ParseTree parses the item's Raw text into a fresh tree, which the item
-// does not keep (Tree keeps it).
-func (it *Item) ParseTree() (*yaml.Node, error) { return parseChunk(it.Raw) }
-
 // EncodeItem is the output text of n as an item of the list: what the
-// list writes for a changed item whose original text was raw.
-func (rl *ResourceList) EncodeItem(n *yaml.Node, raw []byte) ([]byte, error) {
+// list writes for it, changed to n (it is nil for a new item). An item
+// read from a file gets its path and index annotations on n.
+func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
+	var raw []byte
+	if it != nil {
+		raw = it.Raw
+		if it.fromFile {
+			annotatePlace(n, it.File, it.Index)
+		}
+	}
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
 	if err := writeSeqItem(w, n, rl.sp.indent, compactSequences(raw)); err != nil {

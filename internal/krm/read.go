@@ -42,6 +42,9 @@ type ResourceList struct {
 	tail func(yield func(n *yaml.Node, text []byte) error) error
 	// maker makes some items' text as they are written (SetMaker).
 	maker *ItemMaker
+	// lastPlace is the annotation text last written for an item read
+	// from a file (placeLines).
+	lastPlace placeText
 }
 
 // ReadOptions adjust Read.
@@ -165,7 +168,7 @@ func (it *Item) parse(opts ReadOptions) bool {
 	if opts.DecodeRaw != nil && opts.Limits.MaxDepth >= 64 && opts.DecodeRaw(it) {
 		return true
 	}
-	n, err := parseChunk(it.Raw)
+	n, err := it.ParseTree()
 	if err != nil {
 		it.ParseErr = relineError(err, it.Line)
 		return false

@@ -200,12 +200,21 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
 	switch {
 	case it.Raw != nil && !it.Changed:
-		w.Write(withNewline(it.Raw))
+		if it.fromFile {
+			if err := rl.writeFileItem(w, it); err != nil {
+				return err
+			}
+		} else {
+			w.Write(withNewline(it.Raw))
+		}
 		if rl.release != nil {
 			rl.release(it.Raw)
 		}
 		return nil
 	case rl.fast:
+		if it.fromFile {
+			annotatePlace(it.Node, it.File, it.Index)
+		}
 		return writeSeqItem(w, it.Node, rl.sp.indent, compactSequences(it.Raw))
 	}
 	return writeElement(w, "items", it.Node)

@@ -1,0 +1,151 @@
+package krm
+
+import (
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+
+	"github.com/nfd-fn/nfd-fn/internal/parallel"
+)
+
+// File is one file of a package: its name, as the path annotation gives
+// it, and its text (a mapped Input's Data, say).
+type File struct {
+	Name string
+	Data []byte
+}
+
+// Doc is an object read from a file by a full parse: its tree, the file
+// and its index there.
+type Doc struct {
+	Node  *yaml.Node
+	File  string
+	Index int
+}
+
+// fileIndent is the column of the items' dashes in a list read from
+// files: where kpt and yaml.v3 put them.
+const fileIndent = 2
+
+// ReadFiles builds the ResourceList of the objects in files, as kpt
+// builds one from a package: every object is an item annotated on output
+// with the path and index of where it came from, and functionConfig is fc
+// (nil for none).
+//
+// Files in block-style YAML (what kubectl, kpt and nfd-worker write) are
+// cut into objects without parsing them whole (a v1 List's items are
+// objects of their own); each object is decoded as Read decodes an item
+// (DecodeRaw, then a parse and Decode), and written back as its own text,
+// re-indented, with the annotations added. Positions in the objects'
+// trees count from the start of their file. Any other file (JSON, flow
+// style, a document that is not a mapping), or one with an object that
+// does not parse on its own, is given to whole, in file order, which
+// parses it and returns its objects (or fails the read); those are
+// decoded by Decode, keep their trees and are encoded on output.
+func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) ([]Doc, error)) (*ResourceList, error) {
+	opts.Limits = opts.Limits.withDefaults()
+	rl := &ResourceList{FunctionConfig: fc, APIVersion: kio.ResourceListAPIVersion, Kind: kio.ResourceListKind,
+		fast: true, release: opts.Release}
+	header, err := fileListHeader(fc)
+	if err != nil {
+		return nil, err
+	}
+	rl.sp = split{sections: header, indent: fileIndent}
+	cut := make([][]*Item, len(files))
+	var all []*Item
+	for i, f := range files {
+		objs, ok := cutFile(f.Data)
+		if !ok {
+			continue
+		}
+		cut[i] = make([]*Item, len(objs))
+		for k, o := range objs {
+			cut[i][k] = &Item{Raw: o.raw, Line: o.line, File: f.Name, Index: o.index, fromFile: true, doc: o.doc}
+		}
+		all = append(all, cut[i]...)
+		if len(all) > opts.Limits.MaxItems {
+			return nil, fmt.Errorf("reading %s: %w: more than %d objects", f.Name, ErrLimit, opts.Limits.MaxItems)
+		}
+	}
+	broken := make([]atomic.Bool, len(files))
+	owner := fileOfItem(cut)
+	parallel.For(len(all), func(k int) {
+		if !all[k].parse(opts) || all[k].ParseErr != nil {
+			broken[owner[k]].Store(true)
+		}
+	})
+	for i := range files {
+		if cut[i] != nil && !broken[i].Load() {
+			rl.Items = append(rl.Items, cut[i]...)
+			continue
+		}
+		docs, err := whole(i)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			it := NewItem(d.Node)
+			it.File, it.Index, it.fromFile = d.File, d.Index, true
+			annotatePlace(d.Node, d.File, d.Index)
+			if opts.Decode != nil {
+				opts.Decode(it)
+			}
+			rl.Items = append(rl.Items, it)
+		}
+	}
+	if len(rl.Items) > opts.Limits.MaxItems {
+		return nil, fmt.Errorf("reading the files: %w: %d objects, more than %d", ErrLimit, len(rl.Items), opts.Limits.MaxItems)
+	}
+	for i, it := range rl.Items {
+		it.Pos = i
+	}
+	return rl, nil
+}
+
+// fileOfItem maps the position of each cut item, counted across files,
+// to its file.
+func fileOfItem(cut [][]*Item) []int {
+	var owner []int
+	for i, items := range cut {
+		for range items {
+			owner = append(owner, i)
+		}
+	}
+	return owner
+}
+
+// fileListHeader is the top of a list read from files: its apiVersion,
+// kind and functionConfig, then the items.
+func fileListHeader(fc *yaml.Node) ([]section, error) {
+	ss := []section{
+		{key: "apiVersion", raw: []byte("apiVersion: " + kio.ResourceListAPIVersion + "\n")},
+		{key: "kind", raw: []byte("kind: " + kio.ResourceListKind + "\n")},
+	}
+	if fc != nil {
+		text, err := Encode(mapping(StrNode("functionConfig"), fc))
+		if err != nil {
+			return nil, fmt.Errorf("writing the functionConfig: %w", err)
+		}
+		ss = append(ss, section{key: "functionConfig", raw: text})
+	}
+	return append(ss, section{key: "items"}), nil
+}
+
+// annotatePlace sets the path and index annotations of an object read
+// from file, at its index there, as kpt sets them.
+func annotatePlace(n *yaml.Node, file string, index int) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	ann := EnsureMap(EnsureMap(n, "metadata"), "annotations")
+	for _, k := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} {
+		SetField(ann, k, StrNode(file))
+	}
+	for _, k := range []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation} {
+		SetField(ann, k, StrNode(strconv.Itoa(index)))
+	}
+}

@@ -1,0 +1,323 @@
+package krm
+
+import (
+	"bufio"
+	"bytes"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// An object read from a file is written back as its own text, not
+// encoded from a tree: comments, quoting and layout stay as they were.
+// Two things change: it is re-indented as an item of the output list, and
+// the path and index annotations are added at the end of
+// metadata.annotations, where annotatePlace would add them to its tree.
+// placedText does both in text when it can be sure of the result; the
+// differential test and fuzz target hold it to parsing the original,
+// annotating the tree and encoding it.
+
+// placedText is raw (an object cut from a file: a whole document when doc,
+// else a "- " sequence entry) as an entry of a block sequence at indent,
+// with the annotation lines ann (each "key: value\n" at column 0) added.
+// ok is false when the text holds anything that could make a textual edit
+// read differently from the tree edit: tabs or CRs, keep-chomping block
+// scalars (whose trailing blank lines an insertion would move), place
+// annotations already present, metadata or annotations in flow style,
+// null, or under a quoted key.
+func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
+	if bytes.IndexByte(raw, '\t') >= 0 || bytes.IndexByte(raw, '\r') >= 0 || keepsTrailingLines(raw) ||
+		bytes.Contains(raw, []byte("kubernetes.io/path")) || bytes.Contains(raw, []byte("kubernetes.io/index")) {
+		return nil, false
+	}
+	lines := splitLines(raw)
+	first := firstContent(lines)
+	if first < 0 {
+		return nil, false
+	}
+	col, ok := contentColumn(lines[first], doc)
+	if !ok {
+		return nil, false
+	}
+	at, insert, ok := annotationInsert(raw, lines, first, col, ann)
+	if !ok {
+		return nil, false
+	}
+	shift := indent + 2 - col
+	// A document's dash goes on its first line that is not blank: before
+	// a leading comment, as yaml.v3 writes one.
+	dash := -1
+	if doc {
+		dash = firstNonBlank(lines)
+	}
+	var b bytes.Buffer
+	b.Grow(len(raw) + len(insert) + 4*len(lines))
+	for i, l := range lines {
+		switch {
+		case i == dash:
+			b.Write(bytes.Repeat([]byte{' '}, indent))
+			b.WriteString("- ")
+			b.Write(l[leadingSpaces(l):])
+		default:
+			writeShifted(&b, l, shift)
+		}
+		if i == at {
+			writeShiftedLines(&b, withNewline(insert), shift)
+		}
+	}
+	return b.Bytes(), true
+}
+
+// keepsTrailingLines reports a block scalar header with the keep
+// indicator ("|+", ">2+", "|+2"): its trailing blank lines are content.
+func keepsTrailingLines(raw []byte) bool {
+	for i := bytes.IndexByte(raw, '+'); i >= 0; {
+		j := i - 1
+		if j >= 0 && raw[j] >= '1' && raw[j] <= '9' {
+			j--
+		}
+		if j >= 0 && (raw[j] == '|' || raw[j] == '>') {
+			return true
+		}
+		next := bytes.IndexByte(raw[i+1:], '+')
+		if next < 0 {
+			break
+		}
+		i += next + 1
+	}
+	return false
+}
+
+// firstContent is the index of the first line that is not blank or a
+// comment, or -1.
+func firstContent(lines [][]byte) int {
+	for i, l := range lines {
+		if !isBlankOrComment(l) {
+			return i
+		}
+	}
+	return -1
+}
+
+// firstNonBlank is the index of the first line that is not blank.
+func firstNonBlank(lines [][]byte) int {
+	for i, l := range lines {
+		if len(bytes.TrimSpace(l)) > 0 {
+			return i
+		}
+	}
+	return 0
+}
+
+// contentColumn is the column of the object's top-level keys: 0 for a
+// document, the column after "- " for a sequence entry whose first key is
+// on the dash's line.
+func contentColumn(l []byte, doc bool) (int, bool) {
+	sp := leadingSpaces(l)
+	if doc {
+		return 0, sp == 0
+	}
+	if !isSeqEntry(l[sp:]) {
+		return 0, false
+	}
+	col := sp + 1 + leadingSpaces(l[sp+1:])
+	if blankOrCommentAfter(l, col) {
+		return 0, false // the entry's content starts on a later line
+	}
+	return col, true
+}
+
+// annotationInsert finds where ann goes: the index of the line after
+// which to insert, and the lines to insert at the object's columns.
+func annotationInsert(raw []byte, lines [][]byte, first, col int, ann []byte) (at int, insert []byte, ok bool) {
+	md, mdOK := keyBlock(lines, first, len(lines), col, "metadata", first)
+	if !mdOK {
+		return 0, nil, false
+	}
+	if md.key < 0 {
+		if bytes.Contains(raw, []byte("metadata")) {
+			return 0, nil, false // under a quoted key, say
+		}
+		return lastDeeper(lines, first, len(lines), -1), indentLines(col, "metadata:\n  annotations:\n", ann, col+4), true
+	}
+	if md.child < 0 {
+		return 0, nil, false // metadata: null
+	}
+	an, anOK := keyBlock(lines, md.key+1, md.end, md.child, "annotations", -1)
+	if !anOK {
+		return 0, nil, false
+	}
+	if an.key < 0 {
+		if bytes.Contains(bytesOf(lines, md.key+1, md.end), []byte("annotations")) {
+			return 0, nil, false
+		}
+		return lastDeeper(lines, md.key+1, md.end, col), indentLines(md.child, "annotations:\n", ann, md.child+2), true
+	}
+	if an.child < 0 {
+		return 0, nil, false // annotations: null
+	}
+	return lastDeeper(lines, an.key+1, an.end, md.child), indentLines(an.child, "", ann, an.child), true
+}
+
+// block is a key's place among lines: the key's line, the end of its
+// value's lines, and the column of the value's first line (its keys').
+type keyPlace struct {
+	key, end, child int
+}
+
+// keyBlock finds the key name among the lines [from, to) at column col
+// (dashLine, the object's first line, counts as at col after its dash). key is
+// -1 when there is none. ok is false when the key is there in a form this
+// reader does not edit: a value on the key's line (flow style, a scalar,
+// an anchor or a tag), a value that is a sequence, or the key twice.
+func keyBlock(lines [][]byte, from, to, col int, name string, dashLine int) (keyPlace, bool) {
+	b := keyPlace{key: -1, end: -1, child: -1}
+	for i := from; i < to; i++ {
+		l := lines[i]
+		sp := leadingSpaces(l)
+		if blankOrCommentAfter(l, sp) {
+			continue
+		}
+		if i == dashLine && sp == col-2 && isSeqEntry(l[sp:]) {
+			sp = col // the entry's first key
+		}
+		if sp != col || !bytes.HasPrefix(l[sp:], []byte(name)) {
+			continue
+		}
+		rest := l[sp+len(name):]
+		if len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		if b.key >= 0 || !blankOrCommentAfter(rest[1:], leadingSpaces(rest[1:])) {
+			return b, false
+		}
+		b.key = i
+	}
+	if b.key < 0 {
+		return b, true
+	}
+	b.end = to
+	for i := b.key + 1; i < to; i++ {
+		l := lines[i]
+		sp := leadingSpaces(l)
+		if blankOrCommentAfter(l, sp) {
+			continue
+		}
+		if sp <= col {
+			b.end = i
+			break
+		}
+		if b.child < 0 {
+			if isSeqEntry(l[sp:]) {
+				return b, false
+			}
+			b.child = sp
+		}
+	}
+	return b, true
+}
+
+// lastDeeper is the last line in [from, to) that is not blank and is
+// deeper than col, or a line of content at any column when col is -1;
+// from-1 when there is none.
+func lastDeeper(lines [][]byte, from, to, col int) int {
+	for i := to - 1; i >= from; i-- {
+		l := lines[i]
+		sp := leadingSpaces(l)
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		if col < 0 && !blankOrCommentAfter(l, sp) || col >= 0 && sp > col {
+			return i
+		}
+	}
+	return from - 1
+}
+
+// indentLines is head (lines at column 0) at column headCol, followed by
+// ann at column annCol.
+func indentLines(headCol int, head string, ann []byte, annCol int) []byte {
+	var b bytes.Buffer
+	for _, l := range splitLines([]byte(head)) {
+		b.Write(bytes.Repeat([]byte{' '}, headCol))
+		b.Write(l)
+	}
+	for _, l := range splitLines(ann) {
+		b.Write(bytes.Repeat([]byte{' '}, annCol))
+		b.Write(l)
+	}
+	return b.Bytes()
+}
+
+// bytesOf is lines [from, to) as one text.
+func bytesOf(lines [][]byte, from, to int) []byte {
+	var b []byte
+	for _, l := range lines[from:to] {
+		b = append(b, l...)
+	}
+	return b
+}
+
+// writeShifted writes l moved right by shift columns (left when shift is
+// negative: no more than its leading spaces). A line of nothing but its
+// break stays empty.
+func writeShifted(b *bytes.Buffer, l []byte, shift int) {
+	if len(l) == 0 || l[0] == '\n' {
+		b.Write(l)
+		return
+	}
+	if shift >= 0 {
+		for range shift {
+			b.WriteByte(' ')
+		}
+		b.Write(l)
+		return
+	}
+	b.Write(l[min(-shift, leadingSpaces(l)):])
+}
+
+func writeShiftedLines(b *bytes.Buffer, text []byte, shift int) {
+	for _, l := range splitLines(text) {
+		writeShifted(b, l, shift)
+	}
+}
+
+// writeFileItem writes an unchanged item read from a file: placedText of
+// its text, or its tree annotated and encoded when placedText cannot.
+func (rl *ResourceList) writeFileItem(w *bufio.Writer, it *Item) error {
+	if ann := rl.placeLines(it); ann != nil {
+		if text, ok := placedText(it.Raw, it.doc, rl.sp.indent, ann); ok {
+			w.Write(withNewline(text))
+			return nil
+		}
+	}
+	n, err := it.ParseTree()
+	if err != nil {
+		return err
+	}
+	annotatePlace(n, it.File, it.Index)
+	return writeSeqItem(w, n, rl.sp.indent, compactSequences(it.Raw))
+}
+
+// placeLines is the text of an item's path and index annotations, as
+// yaml.v3 writes them; the last one made is kept, for the items of a file
+// share theirs.
+func (rl *ResourceList) placeLines(it *Item) []byte {
+	if c := rl.lastPlace; c.text != nil && c.file == it.File && c.index == it.Index {
+		return c.text
+	}
+	n := &yaml.Node{Kind: yaml.MappingNode}
+	annotatePlace(n, it.File, it.Index)
+	text, err := Encode(MapAt(MapAt(n, "metadata"), "annotations"))
+	if err != nil {
+		return nil
+	}
+	rl.lastPlace = placeText{file: it.File, index: it.Index, text: text}
+	return text
+}
+
+// placeText is the text of one file and index's annotations.
+type placeText struct {
+	file  string
+	index int
+	text  []byte
+}
