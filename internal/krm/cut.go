@@ -32,13 +32,16 @@ type fileObject struct {
 // root), a directive, a "..." line, a "---" with content after it, line
 // breaks other than LF and CRLF, or a List whose items section the
 // splitter does not read. Each object must still parse on its own; the
-// caller checks that.
-func cutFile(data []byte) (objects []fileObject, ok bool) {
-	if hasOddLineBreak(data, nil) {
+// caller checks that, and that each item of a List opens a block mapping
+// (entryOpensMapping: reading an item's first line here would bring its
+// page back in). release (may be nil) is told of the text read, a
+// window at a time, as each pass goes.
+func cutFile(data []byte, release func([]byte)) (objects []fileObject, ok bool) {
+	if hasOddLineBreak(data, release) {
 		return nil, false
 	}
 	index := 0
-	for _, d := range cutDocuments(data) {
+	for _, d := range cutDocuments(data, release) {
 		if d.bad {
 			return nil, false
 		}
@@ -48,7 +51,7 @@ func cutFile(data []byte) (objects []fileObject, ok bool) {
 			}
 			continue
 		}
-		items, isList, good := cutList(d.text, d.line)
+		items, isList, good := cutList(d.text, d.line, release)
 		if !good {
 			return nil, false
 		}
@@ -76,8 +79,11 @@ type document struct {
 }
 
 // cutDocuments cuts data at its "---" lines. The text before the first
-// marker is a document only when it has content, as YAML reads it.
-func cutDocuments(data []byte) []document {
+// marker is a document only when it has content, as YAML reads it. Past
+// each document's first content line only lines starting with '-', '.'
+// or '%' matter, and the search jumps to them. release (may be nil) is
+// told of the text read, a window at a time.
+func cutDocuments(data []byte, release func([]byte)) []document {
 	var docs []document
 	cur := document{line: 1, empty: true}
 	start := 0
@@ -87,28 +93,96 @@ func cutDocuments(data []byte) []document {
 			docs = append(docs, cur)
 		}
 	}
-	line := 1
+	pg := pager{data: data, release: release}
+	marks := newMarkers(data, release)
+	line, counted := 1, 0 // line is the number of the line at counted
 	for off := 0; off < len(data); {
-		l := lineAt(data, off)
-		switch {
-		case isDocStart(l):
-			flush(off)
-			start, cur = off+len(l), document{line: line + 1, marked: true, empty: true}
-		case len(l) > 0 && (l[0] == '%' || bytes.HasPrefix(l, []byte("..."))) && cur.empty:
-			cur.bad = true // a directive or a document end: parsed whole
-		case bytes.HasPrefix(l, []byte("---")) || bytes.HasPrefix(l, []byte("...")):
-			cur.bad = true // a marker with content after it
-		case isBlankOrComment(l):
-		case cur.empty:
-			cur.empty = false
-			if !startsTopLevelKey(l) {
-				cur.bad = true
+		if !cur.empty {
+			next := marks.next(off)
+			if next < 0 {
+				break
 			}
+			off = next
 		}
-		off, line = off+len(l), line+1
+		pg.reached(off)
+		line += bytes.Count(data[counted:off], []byte("\n"))
+		counted = off
+		l := lineAt(data, off)
+		next := off + len(l)
+		switch c := l[0]; {
+		case c == '-' && isDocStart(l):
+			flush(off)
+			start, cur = next, document{line: line + 1, marked: true, empty: true}
+		case c == '-' && bytes.HasPrefix(l, []byte("---")), c == '.' && bytes.HasPrefix(l, []byte("...")), c == '%' && cur.empty:
+			cur.bad = true // a marker with content after it, a document end, a directive
+		case !cur.empty: // past the first content line: only markers matter
+		case isBlankOrComment(l):
+		default:
+			cur.empty = false
+			cur.bad = cur.bad || !startsTopLevelKey(l)
+		}
+		off = next
 	}
+	pg.done(nil)
 	flush(len(data))
 	return docs
+}
+
+// markers finds the lines that start with "---" or "...", each search
+// done once: the next of each is kept until passed. A search reads a
+// window at a time and tells release (may be nil) of each it passes.
+type markers struct {
+	data       []byte
+	release    func([]byte)
+	dash, dots int // offsets of the next such lines; -1 once none is left
+}
+
+func newMarkers(data []byte, release func([]byte)) *markers {
+	return &markers{data: data, release: release, dash: -2, dots: -2}
+}
+
+// next is the offset of the first such line starting at or after off
+// (the start of a line), or -1.
+func (m *markers) next(off int) int {
+	m.dash = m.find(m.dash, off, "---")
+	m.dots = m.find(m.dots, off, "...")
+	switch {
+	case m.dash < 0:
+		return m.dots
+	case m.dots < 0:
+		return m.dash
+	}
+	return min(m.dash, m.dots)
+}
+
+// find is the next line at or after off that starts with marker, given
+// the last one found (-2 before the first search).
+func (m *markers) find(last, off int, marker string) int {
+	if last == -1 || last >= off {
+		return last
+	}
+	if bytes.HasPrefix(m.data[off:], []byte(marker)) {
+		return off
+	}
+	// The marker alone is rare in manifests and searched fast; "\n---"
+	// would be slower, its first byte being on every line.
+	needle := []byte(marker)
+	for from := off; from < len(m.data); {
+		to := min(from+releaseWindow+len(needle), len(m.data))
+		i := bytes.Index(m.data[from:to], needle)
+		if i < 0 {
+			if m.release != nil {
+				m.release(m.data[from:min(from+releaseWindow, len(m.data))])
+			}
+			from += releaseWindow
+			continue
+		}
+		if at := from + i; m.data[at-1] == '\n' {
+			return at
+		}
+		from += i + 1
+	}
+	return -1
 }
 
 // cutList cuts a document that is a v1 List (apiVersion v1, a kind that
@@ -116,11 +190,11 @@ func cutDocuments(data []byte) []document {
 // lines of the file (the document starts on line first). isList is false
 // for any other document; good is false when the document is a List the
 // splitter cannot be sure to read as YAML does.
-func cutList(text []byte, first int) (items []chunk, isList, good bool) {
+func cutList(text []byte, first int, release func([]byte)) (items []chunk, isList, good bool) {
 	if !hasTopLevelItems(text) {
 		return nil, false, true
 	}
-	sp, ok := splitDocument(text, nil)
+	sp, ok := splitChecked(text, release) // cutFile checked the line breaks
 	if !ok {
 		return nil, false, false
 	}
@@ -146,9 +220,6 @@ func cutList(text []byte, first int) (items []chunk, isList, good bool) {
 		return nil, false, false // items: null is not a list of items
 	}
 	for _, c := range sp.items {
-		if !entryOpensMapping(c.raw) {
-			return nil, false, false // a scalar, flow style or a tag: parsed whole
-		}
 		items = append(items, chunk{raw: c.raw, line: c.line + first - 1})
 	}
 	return items, true, true

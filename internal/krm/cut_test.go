@@ -92,12 +92,15 @@ func listItems(n *yaml.Node) []*yaml.Node {
 func checkCut(t *testing.T, name string, data []byte) (cut, placed, objects int) {
 	// objects counts those placedText is for: not whole ResourceLists.
 	t.Helper()
-	objs, ok := cutFile(data)
+	objs, ok := cutFile(data, nil)
 	if !ok {
 		return 0, 0, 0
 	}
 	var trees []*yaml.Node
 	for _, o := range objs {
+		if !o.doc && !entryOpensMapping(o.raw) {
+			return 0, 0, 0
+		}
 		it := &Item{Raw: o.raw, Line: o.line, fromFile: true, doc: o.doc}
 		n, err := it.ParseTree()
 		if err != nil {
@@ -134,8 +137,7 @@ func checkCut(t *testing.T, name string, data []byte) (cut, placed, objects int)
 func checkPlaced(t *testing.T, name string, o fileObject, tree *yaml.Node) bool {
 	t.Helper()
 	const file, index = "dir/a file: \"x\".yaml", 7
-	rl := &ResourceList{}
-	ann := rl.placeLines(&Item{File: file, Index: index})
+	ann := placeLines(file, index)
 	text, ok := placedText(o.raw, o.doc, fileIndent, ann)
 	if !ok {
 		return false
@@ -220,11 +222,10 @@ func TestCutFileLeavesToTheParserWhatItCannotBeSureOf(t *testing.T) {
 		"marker-with-content":  "--- a: 1\n",
 		"lone-cr":              "a: 1\rb: 2\n",
 		"anchored-root":        "&x\na: 1\n",
-		"list-of-scalars":      "apiVersion: v1\nkind: List\nitems:\n- one\n",
 		"list-in-flow":         "apiVersion: v1\nkind: List\nitems: []\n",
 		"list-with-null-items": "apiVersion: v1\nkind: List\nitems:\n",
 	} {
-		if objs, ok := cutFile([]byte(data)); ok {
+		if objs, ok := cutFile([]byte(data), nil); ok {
 			t.Errorf("%s: cut into %d objects, want the file parsed whole", name, len(objs))
 		}
 	}
@@ -232,7 +233,7 @@ func TestCutFileLeavesToTheParserWhatItCannotBeSureOf(t *testing.T) {
 
 func TestCutFileCountsDocumentsAsADecoderDoes(t *testing.T) {
 	data := "# a comment before any marker\n---\na: 1\n---\n# only a comment\n---\n---\nb: 2\n---\napiVersion: v1\nkind: List\nitems:\n- c: 3\n- d: 4\n"
-	objs, ok := cutFile([]byte(data))
+	objs, ok := cutFile([]byte(data), nil)
 	if !ok {
 		t.Fatal("not cut")
 	}
@@ -255,7 +256,7 @@ func TestPlacedTextAddsTheAnnotationsWhereTheTreeWould(t *testing.T) {
 		"list-entries":   "apiVersion: v1\nkind: List\nitems:\n    - kind: A\n      metadata:\n        name: x\n    - metadata:\n        name: y\n      kind: B\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			objs, ok := cutFile([]byte(data))
+			objs, ok := cutFile([]byte(data), nil)
 			if !ok {
 				t.Fatal("not cut")
 			}

@@ -49,7 +49,7 @@ const fileIndent = 2
 func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) ([]Doc, error)) (*ResourceList, error) {
 	opts.Limits = opts.Limits.withDefaults()
 	rl := &ResourceList{FunctionConfig: fc, APIVersion: kio.ResourceListAPIVersion, Kind: kio.ResourceListKind,
-		fast: true, release: opts.Release}
+		fast: true, fromFiles: true, release: opts.Release}
 	header, err := fileListHeader(fc)
 	if err != nil {
 		return nil, err
@@ -58,7 +58,7 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 	cut := make([][]*Item, len(files))
 	var all []*Item
 	for i, f := range files {
-		objs, ok := cutFile(f.Data)
+		objs, ok := cutFile(f.Data, opts.Release)
 		if !ok {
 			continue
 		}
@@ -74,7 +74,14 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 	broken := make([]atomic.Bool, len(files))
 	owner := fileOfItem(cut)
 	parallel.For(len(all), func(k int) {
-		if !all[k].parse(opts) || all[k].ParseErr != nil {
+		it := all[k]
+		if !it.doc && !entryOpensMapping(it.Raw) {
+			// A List item that is a scalar, in flow style or tagged: the
+			// file is parsed whole, which reports it.
+			broken[owner[k]].Store(true)
+			return
+		}
+		if !it.parse(opts) || it.ParseErr != nil {
 			broken[owner[k]].Store(true)
 		}
 	})

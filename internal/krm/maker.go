@@ -3,6 +3,7 @@ package krm
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 
 	"go.yaml.in/yaml/v3"
 
@@ -60,15 +61,19 @@ func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// made is one made item.
+// made is one made item: its text (nil to write the item as it is), the
+// maker's note and k, its index among the maker's items (-1 for none).
 type made struct {
 	text []byte
 	note any
+	k    int
 	err  error
 }
 
-// writeMade writes the items up to the end of Items, making the maker's
-// as it goes; write writes one item that is not made.
+// writeMade writes the items up to the end of Items, making some on the
+// worker pool as it goes (the maker's; with a list read from files, every
+// item, whose placed text is made there); write writes one item that is
+// not made.
 func (rl *ResourceList) writeMade(w *bufio.Writer, header func(), write func(*Item) error) error {
 	next := 0
 	var firstErr error
@@ -80,37 +85,80 @@ func (rl *ResourceList) writeMade(w *bufio.Writer, header func(), write func(*It
 			}
 		}
 	}
-	if m := rl.maker; m != nil {
-		parallel.Ordered(len(m.Items), func(k int) made {
-			text, note, err := m.Make(k)
-			return made{text, note, err}
-		}, func(k int, r made) {
-			pos := m.Items[k]
-			upTo(pos)
-			if firstErr != nil {
-				return
-			}
-			if r.err != nil {
-				firstErr = r.err
-				return
-			}
-			if m.Made != nil {
-				m.Made(k, r.note)
-			}
-			next = pos + 1
-			it := rl.Items[pos]
-			if r.text == nil {
-				header()
-				firstErr = write(it)
-				return
-			}
-			header()
-			w.Write(r.text)
-			if rl.release != nil {
-				rl.release(it.Raw)
-			}
-		})
-	}
+	work, k := rl.madeItems()
+	parallel.Ordered(len(work), func(j int) made {
+		return rl.makeItem(work[j], k[j])
+	}, func(j int, r made) {
+		pos := work[j]
+		upTo(pos)
+		if firstErr != nil {
+			return
+		}
+		next = pos + 1
+		it := rl.Items[pos]
+		switch {
+		case r.err != nil:
+			firstErr = r.err
+		case r.k >= 0 && rl.maker.Made != nil:
+			rl.maker.Made(r.k, r.note)
+		}
+		if firstErr != nil || !it.written() {
+			return
+		}
+		header()
+		if r.text == nil {
+			firstErr = write(it)
+			return
+		}
+		w.Write(r.text)
+		if rl.release != nil {
+			rl.release(it.Raw)
+		}
+	})
 	upTo(len(rl.Items))
 	return firstErr
+}
+
+// madeItems are the positions of the items made on the workers, in
+// order, each with its index among the maker's items (or -1).
+func (rl *ResourceList) madeItems() (pos, k []int) {
+	m := rl.maker
+	if !rl.fromFiles {
+		if m == nil {
+			return nil, nil
+		}
+		k = make([]int, len(m.Items))
+		for i := range k {
+			k[i] = i
+		}
+		return m.Items, k
+	}
+	pos, k = make([]int, len(rl.Items)), make([]int, len(rl.Items))
+	for i := range pos {
+		pos[i], k[i] = i, -1
+	}
+	if m != nil {
+		for i, p := range m.Items {
+			k[p] = i
+		}
+	}
+	return pos, k
+}
+
+// makeItem makes the text of the item at pos on a worker: the maker's
+// (k >= 0), or the placed text of an unchanged item read from a file.
+func (rl *ResourceList) makeItem(pos, k int) made {
+	if k >= 0 {
+		text, note, err := rl.maker.Make(k)
+		return made{text: text, note: note, k: k, err: err}
+	}
+	it := rl.Items[pos]
+	if !it.fromFile || it.Raw == nil || it.Changed || !it.written() {
+		return made{k: -1}
+	}
+	text, err := rl.fileItemText(it)
+	if err != nil {
+		err = fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+	}
+	return made{text: text, k: -1, err: err}
 }

@@ -61,6 +61,9 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 			writeShifted(&b, l, shift)
 		}
 		if i == at {
+			if len(l) == 0 || l[len(l)-1] != '\n' {
+				b.WriteByte('\n') // the last line, which has no break
+			}
 			writeShiftedLines(&b, withNewline(insert), shift)
 		}
 	}
@@ -281,43 +284,39 @@ func writeShiftedLines(b *bytes.Buffer, text []byte, shift int) {
 	}
 }
 
-// writeFileItem writes an unchanged item read from a file: placedText of
-// its text, or its tree annotated and encoded when placedText cannot.
-func (rl *ResourceList) writeFileItem(w *bufio.Writer, it *Item) error {
-	if ann := rl.placeLines(it); ann != nil {
-		if text, ok := placedText(it.Raw, it.doc, rl.sp.indent, ann); ok {
-			w.Write(withNewline(text))
-			return nil
-		}
+// fileItemText is the output text of an unchanged item read from a file:
+// placedText of its text, or its tree annotated and encoded when
+// placedText cannot. It is safe to call on several items at once: the
+// annotation text is made here, not taken from the writer's cache.
+func (rl *ResourceList) fileItemText(it *Item) ([]byte, error) {
+	if text, ok := placedText(it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index)); ok {
+		return withNewline(text), nil
 	}
 	n, err := it.ParseTree()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	annotatePlace(n, it.File, it.Index)
-	return writeSeqItem(w, n, rl.sp.indent, compactSequences(it.Raw))
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	if err := writeSeqItem(w, n, rl.sp.indent, compactSequences(it.Raw)); err != nil {
+		return nil, err
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
-// placeLines is the text of an item's path and index annotations, as
-// yaml.v3 writes them; the last one made is kept, for the items of a file
-// share theirs.
-func (rl *ResourceList) placeLines(it *Item) []byte {
-	if c := rl.lastPlace; c.text != nil && c.file == it.File && c.index == it.Index {
-		return c.text
-	}
+// placeLines is the text of the path and index annotations of file at
+// index, as yaml.v3 writes them.
+func placeLines(file string, index int) []byte {
 	n := &yaml.Node{Kind: yaml.MappingNode}
-	annotatePlace(n, it.File, it.Index)
+	annotatePlace(n, file, index)
 	text, err := Encode(MapAt(MapAt(n, "metadata"), "annotations"))
 	if err != nil {
-		return nil
+		panic("krm: encoding string annotations: " + err.Error()) // strings always encode
 	}
-	rl.lastPlace = placeText{file: it.File, index: it.Index, text: text}
 	return text
 }
 
-// placeText is the text of one file and index's annotations.
-type placeText struct {
-	file  string
-	index int
-	text  []byte
-}

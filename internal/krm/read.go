@@ -42,9 +42,9 @@ type ResourceList struct {
 	tail func(yield func(n *yaml.Node, text []byte) error) error
 	// maker makes some items' text as they are written (SetMaker).
 	maker *ItemMaker
-	// lastPlace is the annotation text last written for an item read
-	// from a file (placeLines).
-	lastPlace placeText
+	// fromFiles marks a list ReadFiles built: its items are written as
+	// placed text, made on the worker pool.
+	fromFiles bool
 }
 
 // ReadOptions adjust Read.

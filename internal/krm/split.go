@@ -50,6 +50,11 @@ func splitDocument(data []byte, release func([]byte)) (sp split, ok bool) {
 	if hasOddLineBreak(data, release) {
 		return split{}, false
 	}
+	return splitChecked(data, release)
+}
+
+// splitChecked is splitDocument on data known to hold no odd line break.
+func splitChecked(data []byte, release func([]byte)) (sp split, ok bool) {
 	off, line := skipPreamble(data)
 	for off < len(data) {
 		l := lineAt(data, off)

@@ -201,9 +201,11 @@ func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
 	switch {
 	case it.Raw != nil && !it.Changed:
 		if it.fromFile {
-			if err := rl.writeFileItem(w, it); err != nil {
+			text, err := rl.fileItemText(it)
+			if err != nil {
 				return err
 			}
+			w.Write(text)
 		} else {
 			w.Write(withNewline(it.Raw))
 		}
