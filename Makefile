@@ -47,15 +47,24 @@ $(BIN)/fleet-%.yaml:
 
 # Issue 16's benchmark: nfd-fn's wall, CPU and peak RSS against a bare
 # yaml.v3 parse of the 1,000-node fleet, in turn, medians of BENCH_RUNS;
-# the same for the fleet as a kubectl export with Node objects (issue 14);
-# nfd-fn's peak RSS with stdin a pipe, and at 200, 1,000 and 5,000 nodes.
+# the same for the fleet as a kubectl export with Node objects (issue 14),
+# on stdin and as a file argument, and for the fleet as a package directory;
+# nfd-fn's peak RSS with stdin a pipe, and at 200, 1,000 and 5,000 nodes
+# from stdin and as packages.
 # Exits 1 when a target is missed.
 BENCH_RUNS ?= 3
-bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml $(BIN)/export-1000.yaml
+bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml $(BIN)/export-1000.yaml $(BIN)/pkg-200 $(BIN)/pkg-1000 $(BIN)/pkg-5000
 	go build -o $(BIN)/nfd-fn .
 	go build -o $(BIN)/yamlbaseline ./internal/yamlbaseline
 	go run ./internal/benchfleet -runs $(BENCH_RUNS) -input $(FLEET) -fn $(BIN)/nfd-fn -baseline $(BIN)/yamlbaseline \
-		-scale 200=$(BIN)/fleet-200.yaml,1000=$(FLEET),5000=$(BIN)/fleet-5000.yaml -export $(BIN)/export-1000.yaml
+		-scale 200=$(BIN)/fleet-200.yaml,1000=$(FLEET),5000=$(BIN)/fleet-5000.yaml -export $(BIN)/export-1000.yaml \
+		-packages 200=$(BIN)/pkg-200,1000=$(BIN)/pkg-1000,5000=$(BIN)/pkg-5000
+
+# A fleet as a kpt package, one file per object: files mode's input.
+$(BIN)/pkg-%: $(BIN)/fleet-%.yaml
+	rm -rf $@ $@.tmp
+	go run ./internal/pkggen -out $@.tmp < $<
+	mv $@.tmp $@
 
 # The 1,000-node fleet as kubectl exports it, with a Node object per node.
 $(BIN)/export-1000.yaml: $(FLEET)
@@ -67,7 +76,7 @@ $(BIN)/export-1000.yaml: $(FLEET)
 # (go's default, 60s, stalls the run on large seeds).
 FUZZTIME ?= 1m
 FUZZMINIMIZETIME ?= 5s
-FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./pkg/objects:FuzzFastDecode \
+FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./pkg/objects:FuzzFastDecode \
 	./pkg/objects:FuzzReadBytes ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate
 
 fuzz:

@@ -51,7 +51,11 @@ func cutFile(data []byte, release func([]byte)) (objects []fileObject, ok bool) 
 			}
 			continue
 		}
-		items, isList, good := cutList(d.text, d.line, release)
+		var items []chunk
+		isList, good := false, true
+		if d.items {
+			items, isList, good = cutList(d.text, d.line, release)
+		}
 		if !good {
 			return nil, false
 		}
@@ -76,6 +80,8 @@ type document struct {
 	// empty: nothing but blank lines and comments; bad: not a block
 	// mapping at column 0, or a line the cutter does not read.
 	empty, bad bool
+	// items: a line starts with "items:" (the document may be a List).
+	items bool
 }
 
 // cutDocuments cuts data at its "---" lines. The text before the first
@@ -87,14 +93,15 @@ func cutDocuments(data []byte, release func([]byte)) []document {
 	var docs []document
 	cur := document{line: 1, empty: true}
 	start := 0
+	marks := newMarkers(data, release)
 	flush := func(end int) {
 		cur.text = data[start:end:end]
 		if !cur.empty || cur.marked || cur.bad {
+			cur.items = marks.itemsIn(start, end)
 			docs = append(docs, cur)
 		}
 	}
 	pg := pager{data: data, release: release}
-	marks := newMarkers(data, release)
 	line, counted := 1, 0 // line is the number of the line at counted
 	for off := 0; off < len(data); {
 		if !cur.empty {
@@ -132,13 +139,22 @@ func cutDocuments(data []byte, release func([]byte)) []document {
 // done once: the next of each is kept until passed. A search reads a
 // window at a time and tells release (may be nil) of each it passes.
 type markers struct {
-	data       []byte
-	release    func([]byte)
-	dash, dots int // offsets of the next such lines; -1 once none is left
+	data    []byte
+	release func([]byte)
+	// dash, dots and items are the offsets of the next lines starting
+	// with "---", "..." and "items:"; -2 before the first search, -1 once
+	// none is left.
+	dash, dots, items int
 }
 
 func newMarkers(data []byte, release func([]byte)) *markers {
-	return &markers{data: data, release: release, dash: -2, dots: -2}
+	return &markers{data: data, release: release, dash: -2, dots: -2, items: -2}
+}
+
+// itemsIn reports a line starting with "items:" in data[from:to].
+func (m *markers) itemsIn(from, to int) bool {
+	m.items = m.find(m.items, from, "items:")
+	return m.items >= 0 && m.items < to
 }
 
 // next is the offset of the first such line starting at or after off
@@ -185,15 +201,13 @@ func (m *markers) find(last, off int, marker string) int {
 	return -1
 }
 
-// cutList cuts a document that is a v1 List (apiVersion v1, a kind that
-// ends in "List", a block sequence of items) into its items, each at the
+// cutList cuts a document with an "items:" line that is a v1 List
+// (apiVersion v1, a kind that ends in "List", a block sequence of items)
+// into its items, each at the
 // lines of the file (the document starts on line first). isList is false
 // for any other document; good is false when the document is a List the
 // splitter cannot be sure to read as YAML does.
 func cutList(text []byte, first int, release func([]byte)) (items []chunk, isList, good bool) {
-	if !hasTopLevelItems(text) {
-		return nil, false, true
-	}
 	sp, ok := splitChecked(text, release) // cutFile checked the line breaks
 	if !ok {
 		return nil, false, false
@@ -223,11 +237,6 @@ func cutList(text []byte, first int, release func([]byte)) (items []chunk, isLis
 		items = append(items, chunk{raw: c.raw, line: c.line + first - 1})
 	}
 	return items, true, true
-}
-
-// hasTopLevelItems reports a line "items:" at column 0.
-func hasTopLevelItems(text []byte) bool {
-	return bytes.HasPrefix(text, []byte("items:")) || bytes.Contains(text, []byte("\nitems:"))
 }
 
 // isV1List is objects.Documents' test on a document's top-level keys.

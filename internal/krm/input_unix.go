@@ -43,7 +43,12 @@ func releasePages(data, b []byte) {
 	}
 	page := uintptr(os.Getpagesize())
 	from := (start - base) &^ (page - 1)
-	to := min(start-base+uintptr(len(b))+page-1, uintptr(len(data))) &^ (page - 1)
+	to := (start - base + uintptr(len(b)) + page - 1) &^ (page - 1)
+	if to >= uintptr(len(data)) {
+		// The mapping's last page, partly past the end of the file: the
+		// kernel rounds the length up to it.
+		to = uintptr(len(data))
+	}
 	if to <= from {
 		return
 	}

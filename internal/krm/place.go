@@ -319,4 +319,3 @@ func placeLines(file string, index int) []byte {
 	}
 	return text
 }
-
