@@ -209,7 +209,7 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 	rl.SetMaker(&krm.ItemMaker{Items: pos,
 		Make: func(k int) ([]byte, any, error) {
 			res := st.RenderNode(idx[k])
-			text, err := nodeText(rl, rl.Items[pos[k]], res, s)
+			text, err := nodeText(rl, rl.Items[pos[k]], &nodes[res.Name].Obj.State, res, s)
 			return text, res, err
 		},
 		Made: func(k int, res any) { st.Record(idx[k], res.(*master.NodeResult)) },

@@ -161,3 +161,7 @@ func shiftLines(n *yaml.Node, by int) {
 		shiftLines(c, by)
 	}
 }
+
+// IsDocument reports whether Raw is a whole document (an object read from
+// a file) rather than a "- " sequence entry.
+func (it *Item) IsDocument() bool { return it.doc }

@@ -1,0 +1,203 @@
+package krm
+
+import (
+	"bytes"
+	"sort"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// SyncMapText is SyncStringMap done on an item's text: the block mapping
+// at parent.key (metadata.labels, say) is made to hold exactly want, kept
+// entries keep their lines, changed ones are written again, new ones are
+// appended in sorted order, and every other line of raw stays as it is.
+// raw is an item's text: a "- " sequence entry, or a whole document when
+// doc. A key that is absent is added at the end of parent when want is
+// not empty, as EnsureMap adds it.
+//
+// ok is false when the text is not one this edit can be sure of (parent
+// missing, a mapping in flow style or holding comments, blank lines,
+// multi-line values or a value that is not a scalar, a map left empty,
+// tabs, CRs): the caller then patches a tree. changed reports whether out
+// differs from raw.
+func SyncMapText(raw []byte, doc bool, parent, key string, want map[string]string) (out []byte, changed, ok bool) {
+	if bytes.IndexByte(raw, '\t') >= 0 || bytes.IndexByte(raw, '\r') >= 0 {
+		return nil, false, false
+	}
+	lines := splitLines(raw)
+	first := firstContent(lines)
+	if first < 0 {
+		return nil, false, false
+	}
+	col, ok := contentColumn(lines[first], doc)
+	if !ok {
+		return nil, false, false
+	}
+	pb, ok := keyBlock(lines, first, len(lines), col, parent, first)
+	if !ok || pb.key < 0 || pb.child < 0 {
+		return nil, false, false
+	}
+	mb, ok := keyBlock(lines, pb.key+1, pb.end, pb.child, key, -1)
+	if !ok {
+		return nil, false, false
+	}
+	if mb.key < 0 {
+		if len(want) == 0 {
+			return raw, false, true
+		}
+		if bytes.Contains(bytesOf(lines, pb.key+1, pb.end), []byte(key)) {
+			return nil, false, false // under a quoted key, say
+		}
+		text, ok := entriesText(want, pb.child+2)
+		if !ok {
+			return nil, false, false
+		}
+		at := lastDeeper(lines, pb.key+1, pb.end, col) + 1
+		return splice(lines, at, at, append(indentLines(pb.child, key+":\n", nil, 0), text...)), true, true
+	}
+	if mb.child < 0 {
+		return nil, false, false
+	}
+	end := lastDeeper(lines, mb.key+1, mb.end, pb.child) + 1
+	old, ok := parseEntries(lines, mb.key, end, mb.child)
+	if !ok {
+		return nil, false, false
+	}
+	text, changed, ok := syncEntries(lines[mb.key+1:end], old, want, mb.child)
+	if !ok || !changed {
+		return raw, false, ok
+	}
+	return splice(lines, mb.key+1, end, text), true, true
+}
+
+// parseEntries parses the lines [key, end) (a "key:" line and its block
+// mapping at column child) and returns the mapping, when every entry is
+// a scalar on a line of its own and no line is blank or a comment.
+func parseEntries(lines [][]byte, key, end, child int) (*yaml.Node, bool) {
+	for _, l := range lines[key+1 : end] {
+		if leadingSpaces(l) != child || blankOrCommentAfter(l, child) {
+			return nil, false
+		}
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(bytesOf(lines, key, end), &doc) != nil {
+		return nil, false
+	}
+	top := DocContent(&doc)
+	if top == nil || top.Kind != yaml.MappingNode || len(top.Content) != 2 {
+		return nil, false
+	}
+	m := top.Content[1]
+	if m.Kind != yaml.MappingNode || len(m.Content) != 2*(end-key-1) {
+		return nil, false
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode || k.Line != 2+i/2 || v.Line != k.Line || seen[k.Value] {
+			return nil, false
+		}
+		seen[k.Value] = true
+	}
+	return m, true
+}
+
+// syncEntries is the text of mapping m's entries (whose lines are lines)
+// made to hold exactly want, as SyncStringMap makes a tree hold it.
+func syncEntries(lines [][]byte, m *yaml.Node, want map[string]string, col int) (text []byte, changed, ok bool) {
+	have := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		nv, in := want[k.Value]
+		if !in {
+			changed = true
+			continue
+		}
+		have[k.Value] = true
+		if v.Value == nv {
+			text = append(text, lines[i/2]...)
+			continue
+		}
+		changed = true
+		entry, ok := entryText(k, StrNode(nv), col)
+		if !ok {
+			return nil, false, false
+		}
+		text = append(text, entry...)
+	}
+	rest := map[string]string{}
+	for k, v := range want {
+		if !have[k] {
+			rest[k] = v
+		}
+	}
+	if len(rest) > 0 {
+		changed = true
+		more, ok := entriesText(rest, col)
+		if !ok {
+			return nil, false, false
+		}
+		text = append(text, more...)
+	}
+	if len(text) == 0 {
+		return nil, false, false // an empty map is written "{}": the tree does that
+	}
+	return text, changed, true
+}
+
+// entriesText is the lines of want's entries in sorted order at col,
+// encoded together (one encoder for them all).
+func entriesText(want map[string]string, col int) ([]byte, bool) {
+	keys := make([]string, 0, len(want))
+	for k := range want {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	m := &yaml.Node{Kind: yaml.MappingNode, Content: make([]*yaml.Node, 0, 2*len(keys))}
+	for _, k := range keys {
+		m.Content = append(m.Content, StrNode(k), StrNode(want[k]))
+	}
+	text, err := Encode(m)
+	if err != nil {
+		return nil, false
+	}
+	return indentLines(0, "", text, col), true
+}
+
+// entryText is "key: value" as yaml.v3 writes it, at col.
+func entryText(k, v *yaml.Node, col int) ([]byte, bool) {
+	text, err := Encode(mapping(k, v))
+	if err != nil {
+		return nil, false
+	}
+	return indentLines(0, "", text, col), true
+}
+
+// splice is lines with [from, to) replaced by text.
+func splice(lines [][]byte, from, to int, text []byte) []byte {
+	var b bytes.Buffer
+	for _, l := range lines[:from] {
+		b.Write(l)
+	}
+	if from > 0 && !bytes.HasSuffix(lines[from-1], []byte("\n")) {
+		b.WriteByte('\n')
+	}
+	b.Write(text)
+	for _, l := range lines[to:] {
+		b.Write(l)
+	}
+	return b.Bytes()
+}
+
+// ItemText is the output text of item it with its text changed to text
+// (SyncMapText's): as it is for an item cut from a ResourceList, placed
+// (re-indented and annotated, as an unchanged file item is) for one read
+// from a file.
+func (rl *ResourceList) ItemText(it *Item, text []byte) ([]byte, error) {
+	if !it.fromFile {
+		return withNewline(text), nil
+	}
+	changed := *it
+	changed.Raw = text
+	return rl.fileItemText(&changed)
+}

@@ -1,0 +1,50 @@
+package krm
+
+import (
+	"testing"
+)
+
+func TestSyncMapTextEditsOnlyTheMap(t *testing.T) {
+	raw := "- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      a: \"1\"\n      b: x\n    name: n\n  status:\n    images:\n    - names: [a]\n"
+	tests := []struct {
+		name, parent, key string
+		want              map[string]string
+		out               string
+		changed           bool
+	}{
+		{"kept", "metadata", "labels", map[string]string{"a": "1", "b": "x"}, raw, false},
+		{"added-sorted-and-changed", "metadata", "labels", map[string]string{"a": "2", "b": "x", "d": "true", "c": "yes"},
+			"- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      a: \"2\"\n      b: x\n      c: \"yes\"\n      d: \"true\"\n    name: n\n  status:\n    images:\n    - names: [a]\n", true},
+		{"removed", "metadata", "labels", map[string]string{"b": "x"},
+			"- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      b: x\n    name: n\n  status:\n    images:\n    - names: [a]\n", true},
+		{"new-map-at-the-end-of-its-parent", "metadata", "annotations", map[string]string{"k": "v"},
+			"- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      a: \"1\"\n      b: x\n    name: n\n    annotations:\n      k: v\n  status:\n    images:\n    - names: [a]\n", true},
+		{"absent-and-empty", "status", "capacity", nil, raw, false},
+	}
+	for _, tt := range tests {
+		out, changed, ok := SyncMapText([]byte(raw), false, tt.parent, tt.key, tt.want)
+		if !ok || changed != tt.changed || string(out) != tt.out {
+			t.Errorf("%s: ok=%v changed=%v\n%s\nwant\n%s", tt.name, ok, changed, out, tt.out)
+		}
+	}
+}
+
+func TestSyncMapTextLeavesToTheTreeWhatItCannotBeSureOf(t *testing.T) {
+	for name, raw := range map[string]string{
+		"flow-map":       "kind: Node\nmetadata:\n  labels: {a: b}\n",
+		"comment-inside": "kind: Node\nmetadata:\n  labels:\n    # why\n    a: b\n",
+		"multi-line":     "kind: Node\nmetadata:\n  labels:\n    a: b\n      c\n",
+		"block-scalar":   "kind: Node\nmetadata:\n  labels:\n    a: |\n      b\n",
+		"no-parent":      "kind: Node\nspec: {}\n",
+		"emptied":        "kind: Node\nmetadata:\n  labels:\n    a: b\n",
+	} {
+		if out, _, ok := SyncMapText([]byte(raw), true, "metadata", "labels", map[string]string{}); ok && name != "no-parent" {
+			t.Errorf("%s: edited in text:\n%s", name, out)
+		}
+		if name == "no-parent" {
+			if _, _, ok := SyncMapText([]byte(raw), true, "metadata", "labels", map[string]string{"a": "b"}); ok {
+				t.Errorf("%s: a missing parent was made in text", name)
+			}
+		}
+	}
+}
