@@ -49,25 +49,26 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 	if doc {
 		dash = firstNonBlank(lines)
 	}
-	var b bytes.Buffer
-	b.Grow(len(raw) + len(insert) + 4*len(lines))
+	out := make([]byte, 0, len(raw)+len(insert)+max(shift, 0)*len(lines)+indent+2)
 	for i, l := range lines {
 		switch {
 		case i == dash:
-			b.Write(bytes.Repeat([]byte{' '}, indent))
-			b.WriteString("- ")
-			b.Write(l[leadingSpaces(l):])
+			out = appendSpaces(out, indent)
+			out = append(out, "- "...)
+			out = append(out, l[leadingSpaces(l):]...)
 		default:
-			writeShifted(&b, l, shift)
+			out = appendShifted(out, l, shift)
 		}
 		if i == at {
 			if len(l) == 0 || l[len(l)-1] != '\n' {
-				b.WriteByte('\n') // the last line, which has no break
+				out = append(out, '\n') // the last line, which has no break
 			}
-			writeShiftedLines(&b, withNewline(insert), shift)
+			for _, il := range splitLines(withNewline(insert)) {
+				out = appendShifted(out, il, shift)
+			}
 		}
 	}
-	return b.Bytes(), true
+	return out, true
 }
 
 // keepsTrailingLines reports a block scalar header with the keep
@@ -168,16 +169,32 @@ type keyPlace struct {
 }
 
 // keyBlock finds the key name among the lines [from, to) at column col
-// (dashLine, the object's first line, counts as at col after its dash). key is
-// -1 when there is none. ok is false when the key is there in a form this
-// reader does not edit: a value on the key's line (flow style, a scalar,
-// an anchor or a tag), a value that is a sequence, or the key twice.
+// (dashLine, the object's first line, counts as at col after its dash).
+// key is -1 when there is none. ok is false when the key is there in a
+// form this reader does not edit: a value on the key's line (flow style,
+// a scalar, an anchor or a tag) or a value that is a sequence. The lines
+// after the key's block are not read: the objects edited have been parsed,
+// so the key is not given twice.
 func keyBlock(lines [][]byte, from, to, col int, name string, dashLine int) (keyPlace, bool) {
 	b := keyPlace{key: -1, end: -1, child: -1}
 	for i := from; i < to; i++ {
 		l := lines[i]
 		sp := leadingSpaces(l)
 		if blankOrCommentAfter(l, sp) {
+			continue
+		}
+		if b.key >= 0 {
+			// Inside the key's block: find its end and its keys' column.
+			if sp <= col {
+				b.end = i
+				return b, true
+			}
+			if b.child < 0 {
+				if isSeqEntry(l[sp:]) {
+					return b, false
+				}
+				b.child = sp
+			}
 			continue
 		}
 		if i == dashLine && sp == col-2 && isSeqEntry(l[sp:]) {
@@ -190,31 +207,10 @@ func keyBlock(lines [][]byte, from, to, col int, name string, dashLine int) (key
 		if len(rest) == 0 || rest[0] != ':' {
 			continue
 		}
-		if b.key >= 0 || !blankOrCommentAfter(rest[1:], leadingSpaces(rest[1:])) {
+		if !blankOrCommentAfter(rest[1:], leadingSpaces(rest[1:])) {
 			return b, false
 		}
-		b.key = i
-	}
-	if b.key < 0 {
-		return b, true
-	}
-	b.end = to
-	for i := b.key + 1; i < to; i++ {
-		l := lines[i]
-		sp := leadingSpaces(l)
-		if blankOrCommentAfter(l, sp) {
-			continue
-		}
-		if sp <= col {
-			b.end = i
-			break
-		}
-		if b.child < 0 {
-			if isSeqEntry(l[sp:]) {
-				return b, false
-			}
-			b.child = sp
-		}
+		b.key, b.end = i, to
 	}
 	return b, true
 }
@@ -260,28 +256,24 @@ func bytesOf(lines [][]byte, from, to int) []byte {
 	return b
 }
 
-// writeShifted writes l moved right by shift columns (left when shift is
-// negative: no more than its leading spaces). A line of nothing but its
-// break stays empty.
-func writeShifted(b *bytes.Buffer, l []byte, shift int) {
-	if len(l) == 0 || l[0] == '\n' {
-		b.Write(l)
-		return
+// appendShifted appends l moved right by shift columns (left when shift
+// is negative: no more than its leading spaces). A line of nothing but
+// its break stays empty.
+func appendShifted(out, l []byte, shift int) []byte {
+	switch {
+	case len(l) == 0 || l[0] == '\n':
+		return append(out, l...)
+	case shift >= 0:
+		return append(appendSpaces(out, shift), l...)
 	}
-	if shift >= 0 {
-		for range shift {
-			b.WriteByte(' ')
-		}
-		b.Write(l)
-		return
-	}
-	b.Write(l[min(-shift, leadingSpaces(l)):])
+	return append(out, l[min(-shift, leadingSpaces(l)):]...)
 }
 
-func writeShiftedLines(b *bytes.Buffer, text []byte, shift int) {
-	for _, l := range splitLines(text) {
-		writeShifted(b, l, shift)
+func appendSpaces(out []byte, n int) []byte {
+	for range n {
+		out = append(out, ' ')
 	}
+	return out
 }
 
 // fileItemText is the output text of an unchanged item read from a file:

@@ -3,6 +3,9 @@ package krm
 import (
 	"bytes"
 	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -145,32 +148,64 @@ func syncEntries(lines [][]byte, m *yaml.Node, want map[string]string, col int) 
 	return text, changed, true
 }
 
-// entriesText is the lines of want's entries in sorted order at col,
-// encoded together (one encoder for them all).
+// entriesText is the lines of want's entries in sorted order at col.
 func entriesText(want map[string]string, col int) ([]byte, bool) {
 	keys := make([]string, 0, len(want))
 	for k := range want {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	m := &yaml.Node{Kind: yaml.MappingNode, Content: make([]*yaml.Node, 0, 2*len(keys))}
+	var text []byte
 	for _, k := range keys {
-		m.Content = append(m.Content, StrNode(k), StrNode(want[k]))
+		entry, ok := entryText(StrNode(k), StrNode(want[k]), col)
+		if !ok {
+			return nil, false
+		}
+		text = append(text, entry...)
 	}
-	text, err := Encode(m)
-	if err != nil {
-		return nil, false
-	}
-	return indentLines(0, "", text, col), true
+	return text, true
 }
 
-// entryText is "key: value" as yaml.v3 writes it, at col.
+// entryText is "key: value" as yaml.v3 writes it in a block mapping at
+// col. A value with a space is refused: yaml.v3 may fold it, at a place
+// that depends on the column.
 func entryText(k, v *yaml.Node, col int) ([]byte, bool) {
-	text, err := Encode(mapping(k, v))
-	if err != nil {
+	if strings.IndexByte(v.Value, ' ') >= 0 || strings.IndexByte(k.Value, ' ') >= 0 {
 		return nil, false
 	}
-	return indentLines(0, "", text, col), true
+	return indentLines(0, "", entryLine(k, v), col), true
+}
+
+// entryCache holds the encoded lines of entries already written: a
+// fleet's Nodes get the same labels again and again, and yaml.v3's encoder
+// costs far more than the lookup. It stops growing at entryCacheMax.
+var (
+	entryCache      sync.Map // entryKey -> []byte
+	entryCacheCount atomic.Int64
+)
+
+const entryCacheMax = 100_000
+
+type entryKey struct {
+	key, value     string
+	kStyle, vStyle yaml.Style
+	kTag, vTag     string
+}
+
+// entryLine is the encoding of the mapping {k: v}, cached.
+func entryLine(k, v *yaml.Node) []byte {
+	ck := entryKey{k.Value, v.Value, k.Style, v.Style, k.Tag, v.Tag}
+	if text, ok := entryCache.Load(ck); ok {
+		return text.([]byte)
+	}
+	text, err := Encode(mapping(k, v))
+	if err != nil {
+		return nil
+	}
+	if entryCacheCount.Add(1) <= entryCacheMax {
+		entryCache.Store(ck, text)
+	}
+	return text
 }
 
 // splice is lines with [from, to) replaced by text.

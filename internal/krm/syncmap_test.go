@@ -38,6 +38,11 @@ func TestSyncMapTextLeavesToTheTreeWhatItCannotBeSureOf(t *testing.T) {
 		"no-parent":      "kind: Node\nspec: {}\n",
 		"emptied":        "kind: Node\nmetadata:\n  labels:\n    a: b\n",
 	} {
+		if name == "emptied" {
+			if _, _, ok := SyncMapText([]byte(raw), true, "metadata", "labels", map[string]string{"a": "b c"}); ok {
+				t.Error("a value with a space, which yaml.v3 may fold, was written in text")
+			}
+		}
 		if out, _, ok := SyncMapText([]byte(raw), true, "metadata", "labels", map[string]string{}); ok && name != "no-parent" {
 			t.Errorf("%s: edited in text:\n%s", name, out)
 		}
