@@ -34,9 +34,11 @@ type fileObject struct {
 // splitter does not read. Each object must still parse on its own; the
 // caller checks that, and that each item of a List opens a block mapping
 // (entryOpensMapping: reading an item's first line here would bring its
-// page back in). release (may be nil) is told of the text read, a
+// page back in). each (may be nil) is called with every item of a
+// document with an "items:" line as it is cut, before the document is
+// known to be a List, for the caller to start parsing. release (may be nil) is told of the text read, a
 // window at a time, as each pass goes.
-func cutFile(data []byte, release func([]byte)) (objects []fileObject, ok bool) {
+func cutFile(data []byte, release func([]byte), each func(chunk)) (objects []fileObject, ok bool) {
 	if hasOddLineBreak(data, release) {
 		return nil, false
 	}
@@ -54,7 +56,7 @@ func cutFile(data []byte, release func([]byte)) (objects []fileObject, ok bool) 
 		var items []chunk
 		isList, good := false, true
 		if d.items {
-			items, isList, good = cutList(d.text, d.line, release)
+			items, isList, good = cutList(d.text, d.line, release, each)
 		}
 		if !good {
 			return nil, false
@@ -207,8 +209,12 @@ func (m *markers) find(last, off int, marker string) int {
 // lines of the file (the document starts on line first). isList is false
 // for any other document; good is false when the document is a List the
 // splitter cannot be sure to read as YAML does.
-func cutList(text []byte, first int, release func([]byte)) (items []chunk, isList, good bool) {
-	sp, ok := splitChecked(text, release) // cutFile checked the line breaks
+func cutList(text []byte, first int, release func([]byte), each func(chunk)) (items []chunk, isList, good bool) {
+	var inFile func(chunk)
+	if each != nil {
+		inFile = func(c chunk) { each(chunk{raw: c.raw, line: c.line + first - 1}) }
+	}
+	sp, ok := splitChecked(text, release, inFile) // cutFile checked the line breaks
 	if !ok {
 		return nil, false, false
 	}

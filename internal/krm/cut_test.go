@@ -92,7 +92,7 @@ func listItems(n *yaml.Node) []*yaml.Node {
 func checkCut(t *testing.T, name string, data []byte) (cut, placed, objects int) {
 	// objects counts those placedText is for: not whole ResourceLists.
 	t.Helper()
-	objs, ok := cutFile(data, nil)
+	objs, ok := cutFile(data, nil, nil)
 	if !ok {
 		return 0, 0, 0
 	}
@@ -225,7 +225,7 @@ func TestCutFileLeavesToTheParserWhatItCannotBeSureOf(t *testing.T) {
 		"list-in-flow":         "apiVersion: v1\nkind: List\nitems: []\n",
 		"list-with-null-items": "apiVersion: v1\nkind: List\nitems:\n",
 	} {
-		if objs, ok := cutFile([]byte(data), nil); ok {
+		if objs, ok := cutFile([]byte(data), nil, nil); ok {
 			t.Errorf("%s: cut into %d objects, want the file parsed whole", name, len(objs))
 		}
 	}
@@ -233,7 +233,7 @@ func TestCutFileLeavesToTheParserWhatItCannotBeSureOf(t *testing.T) {
 
 func TestCutFileCountsDocumentsAsADecoderDoes(t *testing.T) {
 	data := "# a comment before any marker\n---\na: 1\n---\n# only a comment\n---\n---\nb: 2\n---\napiVersion: v1\nkind: List\nitems:\n- c: 3\n- d: 4\n"
-	objs, ok := cutFile([]byte(data), nil)
+	objs, ok := cutFile([]byte(data), nil, nil)
 	if !ok {
 		t.Fatal("not cut")
 	}
@@ -256,7 +256,7 @@ func TestPlacedTextAddsTheAnnotationsWhereTheTreeWould(t *testing.T) {
 		"list-entries":   "apiVersion: v1\nkind: List\nitems:\n    - kind: A\n      metadata:\n        name: x\n    - metadata:\n        name: y\n      kind: B\n",
 	} {
 		t.Run(name, func(t *testing.T) {
-			objs, ok := cutFile([]byte(data), nil)
+			objs, ok := cutFile([]byte(data), nil, nil)
 			if !ok {
 				t.Fatal("not cut")
 			}

@@ -3,7 +3,6 @@ package krm
 import (
 	"fmt"
 	"strconv"
-	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -55,38 +54,53 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		return nil, err
 	}
 	rl.sp = split{sections: header, indent: fileIndent}
+	add, wait := parallel.Stream(func(it *Item) { it.unparsed = !it.fromFileParse(opts) })
 	cut := make([][]*Item, len(files))
-	var all []*Item
+	index := make([][]int, len(files)) // each item's document index, set once parsed
+	total := 0
 	for i, f := range files {
-		objs, ok := cutFile(f.Data, opts.Release)
+		// A List's items are parsed as they are cut; a document that is
+		// not a List after all drops them.
+		var early []*Item
+		objs, ok := cutFile(f.Data, opts.Release, func(c chunk) {
+			it := &Item{Raw: c.raw, Line: c.line, File: f.Name, fromFile: true}
+			if early = append(early, it); total+len(early) <= opts.Limits.MaxItems {
+				add(it)
+			}
+		})
 		if !ok {
 			continue
 		}
-		cut[i] = make([]*Item, len(objs))
+		cut[i], index[i] = make([]*Item, len(objs)), make([]int, len(objs))
 		for k, o := range objs {
-			cut[i][k] = &Item{Raw: o.raw, Line: o.line, File: f.Name, Index: o.index, fromFile: true, doc: o.doc}
+			index[i][k] = o.index
+			for len(early) > 0 && early[0].Line < o.line {
+				early = early[1:]
+			}
+			if !o.doc && len(early) > 0 && early[0].Line == o.line {
+				cut[i][k], early = early[0], early[1:]
+				continue
+			}
+			cut[i][k] = &Item{Raw: o.raw, Line: o.line, File: f.Name, fromFile: true, doc: o.doc}
+			if total+k < opts.Limits.MaxItems {
+				add(cut[i][k])
+			}
 		}
-		all = append(all, cut[i]...)
-		if len(all) > opts.Limits.MaxItems {
+		if total += len(objs); total > opts.Limits.MaxItems {
+			wait()
 			return nil, fmt.Errorf("reading %s: %w: more than %d objects", f.Name, ErrLimit, opts.Limits.MaxItems)
 		}
 	}
-	broken := make([]atomic.Bool, len(files))
-	owner := fileOfItem(cut)
-	parallel.For(len(all), func(k int) {
-		it := all[k]
-		if !it.doc && !entryOpensMapping(it.Raw) {
-			// A List item that is a scalar, in flow style or tagged: the
-			// file is parsed whole, which reports it.
-			broken[owner[k]].Store(true)
-			return
+	wait()
+	broken := make([]bool, len(files))
+	for i, items := range cut {
+		for k, it := range items {
+			it.Index = index[i][k]
+			broken[i] = broken[i] || it.unparsed || it.ParseErr != nil
 		}
-		if !it.parse(opts) || it.ParseErr != nil {
-			broken[owner[k]].Store(true)
-		}
-	})
+	}
 	for i := range files {
-		if cut[i] != nil && !broken[i].Load() {
+		if cut[i] != nil && !broken[i] {
 			rl.Items = append(rl.Items, cut[i]...)
 			continue
 		}
@@ -111,18 +125,6 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		it.Pos = i
 	}
 	return rl, nil
-}
-
-// fileOfItem maps the position of each cut item, counted across files,
-// to its file.
-func fileOfItem(cut [][]*Item) []int {
-	var owner []int
-	for i, items := range cut {
-		for range items {
-			owner = append(owner, i)
-		}
-	}
-	return owner
 }
 
 // fileListHeader is the top of a list read from files: its apiVersion,

@@ -54,6 +54,8 @@ type Item struct {
 	// doc marks a Raw that is a whole document (a mapping at column 0)
 	// rather than a "- " entry of a sequence.
 	doc bool
+	// unparsed marks an item whose text does not parse on its own.
+	unparsed bool
 }
 
 // kpt's own annotations, see Item.FromKpt.
@@ -165,3 +167,13 @@ func shiftLines(n *yaml.Node, by int) {
 // IsDocument reports whether Raw is a whole document (an object read from
 // a file) rather than a "- " sequence entry.
 func (it *Item) IsDocument() bool { return it.doc }
+
+// fromFileParse parses an object cut from a file: a List item must open a
+// block mapping (entryOpensMapping) before it is parsed as Read parses an
+// item. It reports whether the object parsed.
+func (it *Item) fromFileParse(opts ReadOptions) bool {
+	if !it.doc && !entryOpensMapping(it.Raw) {
+		return false // a scalar, flow style or a tag: the file is parsed whole
+	}
+	return it.parse(opts)
+}

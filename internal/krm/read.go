@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync/atomic"
 
 	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
@@ -90,11 +89,13 @@ func Read(data []byte, opts ReadOptions) (*ResourceList, error) {
 }
 
 func read(data []byte, opts ReadOptions) (*ResourceList, error) {
-	sp, ok := splitDocument(data, opts.Release)
+	cut := newItemStream(opts)
+	sp, ok := splitDocumentEach(data, opts.Release, cut.each)
+	cut.wait()
 	if !ok {
 		return readWhole(data, opts)
 	}
-	rl, why, err := readFast(sp, opts)
+	rl, why, err := readFast(sp, cut.items, opts)
 	if err != nil || why == nil {
 		return rl, err
 	}
@@ -126,13 +127,14 @@ var (
 	errBrokenItem = errors.New("an item does not parse on its own")
 )
 
-// readFast parses the sections and items the splitter found. why is
+// readFast reads the sections the splitter found and takes its items,
+// parsed as they were cut (itemStream). why is
 // non-nil when the reading may not be YAML's: the caller then parses the
 // whole input. When only items are broken, the list is returned too, to
 // be used if the input is not YAML as a whole either.
-func readFast(sp split, opts ReadOptions) (rl *ResourceList, why, err error) {
-	if len(sp.items) > opts.Limits.MaxItems {
-		return nil, nil, fmt.Errorf("reading the ResourceList: %w: %d items, more than %d", ErrLimit, len(sp.items), opts.Limits.MaxItems)
+func readFast(sp split, items []*Item, opts ReadOptions) (rl *ResourceList, why, err error) {
+	if len(items) > opts.Limits.MaxItems {
+		return nil, nil, fmt.Errorf("reading the ResourceList: %w: %d items, more than %d", ErrLimit, len(items), opts.Limits.MaxItems)
 	}
 	rl = &ResourceList{sp: sp, fast: true, release: opts.Release}
 	seen := map[string]bool{}
@@ -145,20 +147,38 @@ func readFast(sp split, opts ReadOptions) (rl *ResourceList, why, err error) {
 			return nil, why, err
 		}
 	}
-	rl.Items = make([]*Item, len(sp.items))
-	for i, c := range sp.items {
-		rl.Items[i] = &Item{Raw: c.raw, Pos: i, Line: c.line}
-	}
-	var broken atomic.Bool
-	parallel.For(len(rl.Items), func(i int) {
-		if !rl.Items[i].parse(opts) {
-			broken.Store(true)
+	rl.Items = items
+	for _, it := range items {
+		if it.unparsed {
+			return rl, errBrokenItem, nil
 		}
-	})
-	if broken.Load() {
-		return rl, errBrokenItem, nil
 	}
 	return rl, nil, nil
+}
+
+// itemStream makes the items the splitter cuts and parses them on the
+// worker pool as they come, while the rest of the input is cut.
+type itemStream struct {
+	items []*Item
+	add   func(*Item)
+	wait  func()
+	max   int
+}
+
+func newItemStream(opts ReadOptions) *itemStream {
+	s := &itemStream{max: opts.Limits.MaxItems}
+	s.add, s.wait = parallel.Stream(func(it *Item) { it.unparsed = !it.parse(opts) })
+	return s
+}
+
+// each takes the next item cut; past the limit on items, they are only
+// counted (readFast refuses the list).
+func (s *itemStream) each(c chunk) {
+	it := &Item{Raw: c.raw, Pos: len(s.items), Line: c.line}
+	s.items = append(s.items, it)
+	if len(s.items) <= s.max {
+		s.add(it)
+	}
 }
 
 // parse parses a raw item, checks it against the limits and decodes it.

@@ -47,14 +47,23 @@ type split struct {
 // (may be nil) is told of the input read so far, a window at a time, as
 // each pass goes (Input.Release).
 func splitDocument(data []byte, release func([]byte)) (sp split, ok bool) {
+	return splitDocumentEach(data, release, nil)
+}
+
+// splitDocumentEach is splitDocument calling each (when not nil) with
+// every item as it is cut, before the split is known to succeed: the
+// caller may start on the items while the rest is cut, and drops what it
+// made if ok turns out false.
+func splitDocumentEach(data []byte, release func([]byte), each func(chunk)) (sp split, ok bool) {
 	if hasOddLineBreak(data, release) {
 		return split{}, false
 	}
-	return splitChecked(data, release)
+	return splitChecked(data, release, each)
 }
 
-// splitChecked is splitDocument on data known to hold no odd line break.
-func splitChecked(data []byte, release func([]byte)) (sp split, ok bool) {
+// splitChecked is splitDocumentEach on data known to hold no odd line
+// break.
+func splitChecked(data []byte, release func([]byte), each func(chunk)) (sp split, ok bool) {
 	off, line := skipPreamble(data)
 	for off < len(data) {
 		l := lineAt(data, off)
@@ -70,7 +79,7 @@ func splitChecked(data []byte, release func([]byte)) (sp split, ok bool) {
 			if !isBlankOrComment(rest) {
 				return split{}, false // flow style, a scalar, an anchor or a tag
 			}
-			items, indent, end, endLine, good := splitItemsSection(data, off+len(l), line+1, release)
+			items, indent, end, endLine, good := splitItemsSection(data, off+len(l), line+1, release, each)
 			if !good {
 				return split{}, false
 			}
@@ -236,8 +245,15 @@ func (p *pager) done(end *int) {
 // it finds the section's end as sectionEnd does and cuts the block
 // sequence into items. Every item starts with "- " at the sequence's
 // indentation; deeper lines, and blank and comment lines, belong to it.
-func splitItemsSection(data []byte, from, fromLine int, release func([]byte)) (items []chunk, indent, end, endLine int, ok bool) {
+// each (may be nil) is called with every item as it is cut.
+func splitItemsSection(data []byte, from, fromLine int, release func([]byte), each func(chunk)) (items []chunk, indent, end, endLine int, ok bool) {
 	indent = -1
+	add := func(c chunk) {
+		items = append(items, c)
+		if each != nil {
+			each(c)
+		}
+	}
 	start, startLine := -1, 0
 	end, endLine = from, fromLine
 	pg := pager{data: data, from: from, release: release}
@@ -264,7 +280,7 @@ func splitItemsSection(data []byte, from, fromLine int, release func([]byte)) (i
 					return nil, 0, 0, 0, false
 				}
 				if start >= 0 {
-					items = append(items, chunk{raw: data[start:end:end], line: startLine})
+					add(chunk{raw: data[start:end:end], line: startLine})
 				}
 				start, startLine = end, endLine
 			case start < 0:
@@ -274,7 +290,7 @@ func splitItemsSection(data []byte, from, fromLine int, release func([]byte)) (i
 		end, endLine = end+len(l), endLine+1
 	}
 	if start >= 0 {
-		items = append(items, chunk{raw: data[start:end:end], line: startLine})
+		add(chunk{raw: data[start:end:end], line: startLine})
 	}
 	if indent < 0 {
 		indent = 0

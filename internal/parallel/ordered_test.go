@@ -43,3 +43,28 @@ func TestOrderedHoldsWorkersBackWhileEmitIsSlow(t *testing.T) {
 		time.Sleep(50 * time.Microsecond)
 	})
 }
+
+func TestStreamRunsEveryValueGivenWhileTheCallerStillGives(t *testing.T) {
+	var sum, done atomic.Int64
+	started := make(chan struct{})
+	add, wait := Stream(func(v int) {
+		if v == 0 {
+			close(started)
+		}
+		sum.Add(int64(v))
+		done.Add(1)
+	})
+	add(0)
+	select {
+	case <-started: // work began before the last value was given
+	case <-time.After(10 * time.Second):
+		t.Fatal("the first value was not run while the caller was still adding")
+	}
+	for v := 1; v <= 1000; v++ {
+		add(v)
+	}
+	wait()
+	if done.Load() != 1001 || sum.Load() != 1000*1001/2 {
+		t.Fatalf("%d values run, sum %d", done.Load(), sum.Load())
+	}
+}

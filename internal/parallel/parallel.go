@@ -29,3 +29,24 @@ func For(n int, f func(i int)) {
 	close(next)
 	wg.Wait()
 }
+
+// Stream starts GOMAXPROCS goroutines that run f on every value given to
+// add, in no particular order, as values come: work starts while the
+// caller is still producing. wait, called once after the last add,
+// returns when every f has returned. add blocks while the workers are a
+// few values per goroutine behind.
+func Stream[T any](f func(T)) (add func(T), wait func()) {
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	next := make(chan T, workers*16)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for v := range next {
+				f(v)
+			}
+		}()
+	}
+	return func(v T) { next <- v }, func() { close(next); wg.Wait() }
+}
