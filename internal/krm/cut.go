@@ -137,70 +137,47 @@ func cutDocuments(data []byte, release func([]byte)) []document {
 	return docs
 }
 
-// markers finds the lines that start with "---" or "...", each search
-// done once: the next of each is kept until passed. A search reads a
-// window at a time and tells release (may be nil) of each it passes.
+// markers are the lines that start with "---", "..." and "items:",
+// found in one scan of the file (lineStarts); next and itemsIn walk them
+// forward.
 type markers struct {
-	data    []byte
-	release func([]byte)
-	// dash, dots and items are the offsets of the next lines starting
-	// with "---", "..." and "items:"; -2 before the first search, -1 once
-	// none is left.
-	dash, dots, items int
+	dash, dots, items []int
 }
 
 func newMarkers(data []byte, release func([]byte)) *markers {
-	return &markers{data: data, release: release, dash: -2, dots: -2, items: -2}
+	found := lineStarts(data, release, "---", "...", "items:")
+	return &markers{dash: found[0], dots: found[1], items: found[2]}
 }
 
-// itemsIn reports a line starting with "items:" in data[from:to].
-func (m *markers) itemsIn(from, to int) bool {
-	m.items = m.find(m.items, from, "items:")
-	return m.items >= 0 && m.items < to
-}
-
-// next is the offset of the first such line starting at or after off
-// (the start of a line), or -1.
+// next is the offset of the first such "---" or "..." line at or after
+// off, or -1.
 func (m *markers) next(off int) int {
-	m.dash = m.find(m.dash, off, "---")
-	m.dots = m.find(m.dots, off, "...")
+	dash, dots := firstFrom(&m.dash, off), firstFrom(&m.dots, off)
 	switch {
-	case m.dash < 0:
-		return m.dots
-	case m.dots < 0:
-		return m.dash
+	case dash < 0:
+		return dots
+	case dots < 0:
+		return dash
 	}
-	return min(m.dash, m.dots)
+	return min(dash, dots)
 }
 
-// find is the next line at or after off that starts with marker, given
-// the last one found (-2 before the first search).
-func (m *markers) find(last, off int, marker string) int {
-	if last == -1 || last >= off {
-		return last
+// itemsIn reports a line starting with "items:" in [from, to).
+func (m *markers) itemsIn(from, to int) bool {
+	at := firstFrom(&m.items, from)
+	return at >= 0 && at < to
+}
+
+// firstFrom drops the offsets before off from *offs and returns the
+// first one left, or -1.
+func firstFrom(offs *[]int, off int) int {
+	for len(*offs) > 0 && (*offs)[0] < off {
+		*offs = (*offs)[1:]
 	}
-	if bytes.HasPrefix(m.data[off:], []byte(marker)) {
-		return off
+	if len(*offs) == 0 {
+		return -1
 	}
-	// The marker alone is rare in manifests and searched fast; "\n---"
-	// would be slower, its first byte being on every line.
-	needle := []byte(marker)
-	for from := off; from < len(m.data); {
-		to := min(from+releaseWindow+len(needle), len(m.data))
-		i := bytes.Index(m.data[from:to], needle)
-		if i < 0 {
-			if m.release != nil {
-				m.release(m.data[from:min(from+releaseWindow, len(m.data))])
-			}
-			from += releaseWindow
-			continue
-		}
-		if at := from + i; m.data[at-1] == '\n' {
-			return at
-		}
-		from += i + 1
-	}
-	return -1
+	return (*offs)[0]
 }
 
 // cutList cuts a document with an "items:" line that is a v1 List

@@ -3,6 +3,7 @@ package krm
 import (
 	"bytes"
 	"errors"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -172,20 +173,17 @@ func isSeqEntry(b []byte) bool {
 }
 
 // hasOddLineBreak reports a line break that the splitter does not cut on
-// but YAML does: a CR not followed by LF, NEL, LS or PS. It reads data a
-// window at a time, each window looking two bytes past its end so that a
-// break across windows is seen.
+// but YAML does: a CR not followed by LF, NEL, LS or PS. It reads data in
+// windows on the worker pool (scanWindows), each window looking two bytes
+// past its end so that a break across windows is seen.
 func hasOddLineBreak(data []byte, release func([]byte)) bool {
-	pg := pager{data: data, release: release}
-	for from := 0; from < len(data); from += releaseWindow {
-		to := min(from+releaseWindow, len(data))
+	var odd atomic.Bool
+	scanWindows(data, release, func(from, to int) {
 		if oddBreakIn(data, from, to) {
-			return true
+			odd.Store(true)
 		}
-		pg.reached(to)
-	}
-	pg.done(nil)
-	return false
+	})
+	return odd.Load()
 }
 
 // oddBreakIn is hasOddLineBreak for the breaks that start in data[from:to].
