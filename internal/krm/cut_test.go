@@ -303,3 +303,41 @@ func FuzzCutFile(f *testing.F) {
 		checkCut(t, "input", data)
 	})
 }
+
+// TestPlacedTextOnLargeObjects covers objects longer than the lines
+// placedText reads first: metadata at the top, and at the bottom, past
+// them, where it must read on.
+func TestPlacedTextOnLargeObjects(t *testing.T) {
+	var spec strings.Builder
+	spec.WriteString("spec:\n  features:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&spec, "    f%d: \"v%d\"\n", i, i)
+	}
+	meta := "metadata:\n  name: big\n  annotations:\n    a: b\n"
+	for name, data := range map[string]string{
+		"metadata-first":   "apiVersion: v1\nkind: A\n" + meta + spec.String(),
+		"metadata-last":    "apiVersion: v1\nkind: A\n" + spec.String() + meta,
+		"no-metadata":      "apiVersion: v1\nkind: A\n" + spec.String(),
+		"as-a-list-item":   "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: A\n" + indent(meta+spec.String(), 2),
+		"list-item-deeper": "apiVersion: v1\nkind: List\nitems:\n    - apiVersion: v1\n      kind: A\n" + indent(spec.String()+meta, 6),
+	} {
+		objs, ok := cutFile([]byte(data), nil, nil)
+		if !ok {
+			t.Fatalf("%s: not cut", name)
+		}
+		trees, err := referenceObjects([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, o := range objs {
+			if !checkPlaced(t, name, o, trees[i].Node) {
+				t.Errorf("%s: object %d was not placed in text", name, i)
+			}
+		}
+	}
+}
+
+func indent(text string, n int) string {
+	pad := strings.Repeat(" ", n)
+	return pad + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n"+pad) + "\n"
+}

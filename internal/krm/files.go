@@ -27,7 +27,8 @@ type Doc struct {
 }
 
 // fileIndent is the column of the items' dashes in a list read from
-// files: where kpt and yaml.v3 put them.
+// files without a v1 List: where kpt and yaml.v3 put them. With a List
+// (a kubectl export), the items are written at its items' column.
 const fileIndent = 2
 
 // ReadFiles builds the ResourceList of the objects in files, as kpt
@@ -53,7 +54,7 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 	if err != nil {
 		return nil, err
 	}
-	rl.sp = split{sections: header, indent: fileIndent}
+	rl.sp = split{sections: header, indent: -1}
 	add, wait := parallel.Stream(func(it *Item) { it.unparsed = !it.fromFileParse(opts) })
 	cut := make([][]*Item, len(files))
 	index := make([][]int, len(files)) // each item's document index, set once parsed
@@ -77,6 +78,11 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 			for len(early) > 0 && early[0].Line < o.line {
 				early = early[1:]
 			}
+			if !o.doc && rl.sp.indent < 0 {
+				// Items are written where the first List's are (kubectl:
+				// column 0), which its items then keep, unshifted.
+				rl.sp.indent = leadingSpaces(o.raw)
+			}
 			if !o.doc && len(early) > 0 && early[0].Line == o.line {
 				cut[i][k], early = early[0], early[1:]
 				continue
@@ -92,6 +98,9 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		}
 	}
 	wait()
+	if rl.sp.indent < 0 {
+		rl.sp.indent = fileIndent
+	}
 	broken := make([]bool, len(files))
 	for i, items := range cut {
 		for k, it := range items {

@@ -29,19 +29,35 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 		bytes.Contains(raw, []byte("kubernetes.io/path")) || bytes.Contains(raw, []byte("kubernetes.io/index")) {
 		return nil, false
 	}
-	lines := splitLines(raw)
-	first := firstContent(lines)
-	if first < 0 {
-		return nil, false
+	// Only the lines up to the end of metadata matter; the rest is copied
+	// (shifted). Read a few lines, more when metadata runs past them.
+	for n := 256; ; n *= 16 {
+		lines, rest := splitLinesN(raw, n)
+		first := firstContent(lines)
+		if first < 0 {
+			if len(rest) > 0 {
+				continue
+			}
+			return nil, false
+		}
+		col, ok := contentColumn(lines[first], doc)
+		if !ok {
+			return nil, false
+		}
+		at, insert, ok, sure := annotationInsert(raw, lines, len(rest) == 0, first, col, ann)
+		switch {
+		case !sure:
+			continue
+		case !ok:
+			return nil, false
+		}
+		return placedLines(lines, rest, doc, indent, col, at, insert), true
 	}
-	col, ok := contentColumn(lines[first], doc)
-	if !ok {
-		return nil, false
-	}
-	at, insert, ok := annotationInsert(raw, lines, first, col, ann)
-	if !ok {
-		return nil, false
-	}
+}
+
+// placedLines is lines and then rest as an entry at indent of a block
+// sequence, shifted from their column col, with insert after line at.
+func placedLines(lines [][]byte, rest []byte, doc bool, indent, col, at int, insert []byte) []byte {
 	shift := indent + 2 - col
 	// A document's dash goes on its first line that is not blank: before
 	// a leading comment, as yaml.v3 writes one.
@@ -49,7 +65,14 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 	if doc {
 		dash = firstNonBlank(lines)
 	}
-	out := make([]byte, 0, len(raw)+len(insert)+max(shift, 0)*len(lines)+indent+2)
+	size := len(rest) + len(insert) + indent + 2
+	for _, l := range lines {
+		size += len(l) + max(shift, 0)
+	}
+	if shift > 0 {
+		size += shift * bytes.Count(rest, []byte("\n"))
+	}
+	out := make([]byte, 0, size)
 	for i, l := range lines {
 		switch {
 		case i == dash:
@@ -68,7 +91,24 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 			}
 		}
 	}
-	return out, true
+	if shift == 0 {
+		return append(out, rest...)
+	}
+	for len(rest) > 0 {
+		l := lineAt(rest, 0)
+		out, rest = appendShifted(out, l, shift), rest[len(l):]
+	}
+	return out
+}
+
+// splitLinesN is the first n lines of data and the rest of it.
+func splitLinesN(data []byte, n int) (lines [][]byte, rest []byte) {
+	lines = make([][]byte, 0, min(n, 64))
+	for len(data) > 0 && len(lines) < n {
+		l := lineAt(data, 0)
+		lines, data = append(lines, l), data[len(l):]
+	}
+	return lines, data
 }
 
 // keepsTrailingLines reports a block scalar header with the keep
@@ -131,8 +171,20 @@ func contentColumn(l []byte, doc bool) (int, bool) {
 }
 
 // annotationInsert finds where ann goes: the index of the line after
-// which to insert, and the lines to insert at the object's columns.
-func annotationInsert(raw []byte, lines [][]byte, first, col int, ann []byte) (at int, insert []byte, ok bool) {
+// which to insert, and the lines to insert at the object's columns. The
+// lines are the object's first lines, all of them when complete; sure is
+// false when the answer depends on lines not given (metadata not found,
+// or not ended, in them).
+func annotationInsert(raw []byte, lines [][]byte, complete bool, first, col int, ann []byte) (at int, insert []byte, ok, sure bool) {
+	at, insert, ok = annotationInsertIn(raw, lines, first, col, ann)
+	if complete {
+		return at, insert, ok, true
+	}
+	md, _ := keyBlock(lines, first, len(lines), col, "metadata", first)
+	return at, insert, ok, md.key >= 0 && md.end < len(lines)
+}
+
+func annotationInsertIn(raw []byte, lines [][]byte, first, col int, ann []byte) (at int, insert []byte, ok bool) {
 	md, mdOK := keyBlock(lines, first, len(lines), col, "metadata", first)
 	if !mdOK {
 		return 0, nil, false
