@@ -1,0 +1,44 @@
+package fn
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// TestRunFilesCapsOnlyFilesParsedWhole: a block YAML file over the cap on
+// files parsed whole is cut and rendered; a JSON one is refused, saying
+// why and what to do.
+func TestRunFilesCapsOnlyFilesParsedWhole(t *testing.T) {
+	dir := t.TempDir()
+	pad := strings.Repeat("# padding to take the file past the cap on files parsed whole\n", objects.MaxFileSize/60+1)
+	block := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(block, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n"+pad+"data:\n  a: b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, log bytes.Buffer
+	code, err := RunFiles([]string{block}, nil, nil, &out, RunOptions{ErrorLog: &log})
+	if err != nil || code != 0 {
+		t.Fatalf("block YAML over %d bytes: exit %d, %v\n%s", objects.MaxFileSize, code, err, log.String())
+	}
+	if !bytes.Contains(out.Bytes(), []byte("config.kubernetes.io/path: "+block)) || !bytes.Contains(out.Bytes(), []byte("name: big")) {
+		t.Errorf("the big object is not in the output with its path")
+	}
+
+	jsonFile := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(jsonFile, []byte(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "big"}, "data": {"pad": "`+strings.Repeat("x", objects.MaxFileSize)+`"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	code, err = RunFiles([]string{jsonFile}, nil, nil, &out, RunOptions{})
+	if code != 1 || err == nil || !strings.Contains(err.Error(), "big.json") || !strings.Contains(err.Error(), "only block-style YAML") {
+		t.Errorf("JSON over the cap: exit %d, %v", code, err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("a refused read wrote %d bytes", out.Len())
+	}
+}
