@@ -48,7 +48,9 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 		switch {
 		case !sure:
 			continue
-		case !ok:
+		case !ok, len(rest) == 0 && at == len(lines)-1 && !bytes.HasSuffix(raw, []byte("\n")):
+			// (A break added after a last line without one would end a
+			// block scalar there with a newline it did not have.)
 			return nil, false
 		}
 		return placedLines(lines, rest, doc, indent, col, at, insert), true
@@ -84,7 +86,7 @@ func placedLines(lines [][]byte, rest []byte, doc bool, indent, col, at int, ins
 		}
 		if i == at {
 			if len(l) == 0 || l[len(l)-1] != '\n' {
-				out = append(out, '\n') // the last line, which has no break
+				out = append(out, '\n') // the last line, with no break (placedText checked)
 			}
 			for _, il := range splitLines(withNewline(insert)) {
 				out = appendShifted(out, il, shift)
@@ -224,7 +226,8 @@ type keyPlace struct {
 // (dashLine, the object's first line, counts as at col after its dash).
 // key is -1 when there is none. ok is false when the key is there in a
 // form this reader does not edit: a value on the key's line (flow style,
-// a scalar, an anchor or a tag) or a value that is a sequence. The lines
+// a scalar, an anchor or a tag) or a value that is not a block mapping of
+// plain or quoted keys. The lines
 // after the key's block are not read: the objects edited have been parsed,
 // so the key is not given twice.
 func keyBlock(lines [][]byte, from, to, col int, name string, dashLine int) (keyPlace, bool) {
@@ -242,8 +245,8 @@ func keyBlock(lines [][]byte, from, to, col int, name string, dashLine int) (key
 				return b, true
 			}
 			if b.child < 0 {
-				if isSeqEntry(l[sp:]) {
-					return b, false
+				if !opensMappingEntry(l[sp:]) {
+					return b, false // a sequence, or a scalar on its own line
 				}
 				b.child = sp
 			}
@@ -265,6 +268,22 @@ func keyBlock(lines [][]byte, from, to, col int, name string, dashLine int) (key
 		b.key, b.end = i, to
 	}
 	return b, true
+}
+
+// opensMappingEntry reports a line (from its first non-space byte) that
+// is plainly "key: ..." or "key:": a key with no indicator first and no
+// space or comment in it. Anything else (a scalar on its own line, a
+// quoted key, flow style) is left to the tree.
+func opensMappingEntry(t []byte) bool {
+	if len(t) == 0 || bytes.IndexByte([]byte("-?:,[]{}#&*!|>'\"%@`"), t[0]) >= 0 {
+		return false
+	}
+	i := bytes.IndexByte(t, ':')
+	if i <= 0 || bytes.ContainsAny(t[:i], " #") {
+		return false
+	}
+	rest := t[i+1:]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n'
 }
 
 // lastDeeper is the last line in [from, to) that is not blank and is

@@ -56,6 +56,9 @@ func SyncMapText(raw []byte, doc bool, parent, key string, want map[string]strin
 			return nil, false, false
 		}
 		at := lastDeeper(lines, pb.key+1, pb.end, col) + 1
+		if at == len(lines) && !bytes.HasSuffix(raw, []byte("\n")) {
+			return nil, false, false // a break added there could end a block scalar
+		}
 		return splice(lines, at, at, append(indentLines(pb.child, key+":\n", nil, 0), text...)), true, true
 	}
 	if mb.child < 0 {
@@ -118,7 +121,7 @@ func syncEntries(lines [][]byte, m *yaml.Node, want map[string]string, col int) 
 		}
 		have[k.Value] = true
 		if v.Value == nv {
-			text = append(text, lines[i/2]...)
+			text = append(text, withNewline(lines[i/2])...) // one scalar a line: a break is safe
 			continue
 		}
 		changed = true

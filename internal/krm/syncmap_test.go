@@ -21,6 +21,10 @@ func TestSyncMapTextEditsOnlyTheMap(t *testing.T) {
 			"- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      a: \"1\"\n      b: x\n    name: n\n    annotations:\n      k: v\n  status:\n    images:\n    - names: [a]\n", true},
 		{"absent-and-empty", "status", "capacity", nil, raw, false},
 	}
+	last := "kind: Node\nmetadata:\n  labels:\n    a: b"
+	if out, _, ok := SyncMapText([]byte(last), true, "metadata", "labels", map[string]string{"a": "b", "c": "d"}); !ok || string(out) != last+"\n    c: d\n" {
+		t.Errorf("a map on the last line, without a break: ok=%v\n%s", ok, out)
+	}
 	for _, tt := range tests {
 		out, changed, ok := SyncMapText([]byte(raw), false, tt.parent, tt.key, tt.want)
 		if !ok || changed != tt.changed || string(out) != tt.out {
