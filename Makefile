@@ -76,7 +76,7 @@ $(BIN)/export-1000.yaml: $(FLEET)
 # (go's default, 60s, stalls the run on large seeds).
 FUZZTIME ?= 1m
 FUZZMINIMIZETIME ?= 5s
-FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./pkg/objects:FuzzFastDecode \
+FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./internal/krm:FuzzSyncMapText ./pkg/objects:FuzzFastDecode \
 	./pkg/objects:FuzzReadBytes ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate
 
 fuzz:

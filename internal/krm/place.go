@@ -160,16 +160,15 @@ func firstNonBlank(lines [][]byte) int {
 func contentColumn(l []byte, doc bool) (int, bool) {
 	sp := leadingSpaces(l)
 	if doc {
-		return 0, sp == 0
+		return 0, sp == 0 && opensMappingEntry(l)
 	}
 	if !isSeqEntry(l[sp:]) {
 		return 0, false
 	}
 	col := sp + 1 + leadingSpaces(l[sp+1:])
-	if blankOrCommentAfter(l, col) {
-		return 0, false // the entry's content starts on a later line
-	}
-	return col, true
+	// The entry's content must start on the dash's line, with a key (not
+	// a tag, an anchor or a scalar).
+	return col, opensMappingEntry(l[col:])
 }
 
 // annotationInsert finds where ann goes: the index of the line after
@@ -178,12 +177,38 @@ func contentColumn(l []byte, doc bool) (int, bool) {
 // false when the answer depends on lines not given (metadata not found,
 // or not ended, in them).
 func annotationInsert(raw []byte, lines [][]byte, complete bool, first, col int, ann []byte) (at int, insert []byte, ok, sure bool) {
-	at, insert, ok = annotationInsertIn(raw, lines, first, col, ann)
-	if complete {
-		return at, insert, ok, true
-	}
 	md, _ := keyBlock(lines, first, len(lines), col, "metadata", first)
-	return at, insert, ok, md.key >= 0 && md.end < len(lines)
+	if !complete && (md.key < 0 || md.end >= len(lines)) {
+		return 0, nil, false, false
+	}
+	// The lines read to find metadata and its end must hold no quoted
+	// scalar running over a line: its lines would be read as keys.
+	read := len(lines)
+	if md.key >= 0 && md.end >= 0 {
+		read = min(md.end+1, len(lines))
+	}
+	if !quotesClose(lines[:read]) {
+		return 0, nil, false, true
+	}
+	at, insert, ok = annotationInsertIn(raw, lines, first, col, ann)
+	return at, insert, ok, true
+}
+
+// quotesClose reports lines in each of which the double quotes (other
+// than escaped ones) and the single quotes are even in number: no quoted
+// scalar can then run from one line into the next. Whole-line comments
+// are not counted; an apostrophe in a plain scalar or a trailing comment
+// fails it, which only costs the tree edit.
+func quotesClose(lines [][]byte) bool {
+	for _, l := range lines {
+		if t := bytes.TrimLeft(l, " "); len(t) > 0 && t[0] == '#' {
+			continue // a comment, since no quoted scalar is open before it
+		}
+		if bytes.Count(l, []byte{'\''})%2 != 0 || (bytes.Count(l, []byte{'"'})-bytes.Count(l, []byte(`\"`)))%2 != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func annotationInsertIn(raw []byte, lines [][]byte, first, col int, ann []byte) (at int, insert []byte, ok bool) {
@@ -259,8 +284,8 @@ func keyBlock(lines [][]byte, from, to, col int, name string, dashLine int) (key
 			continue
 		}
 		rest := l[sp+len(name):]
-		if len(rest) == 0 || rest[0] != ':' {
-			continue
+		if len(rest) == 0 || rest[0] != ':' || len(rest) > 1 && rest[1] != ' ' && rest[1] != '\n' {
+			continue // another key ("name:x" is a key of its own)
 		}
 		if !blankOrCommentAfter(rest[1:], leadingSpaces(rest[1:])) {
 			return b, false

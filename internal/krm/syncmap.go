@@ -41,8 +41,8 @@ func SyncMapText(raw []byte, doc bool, parent, key string, want map[string]strin
 		return nil, false, false
 	}
 	mb, ok := keyBlock(lines, pb.key+1, pb.end, pb.child, key, -1)
-	if !ok {
-		return nil, false, false
+	if !ok || !quotesClose(lines[:min(pb.end+1, len(lines))]) {
+		return nil, false, false // (a quoted scalar over lines: see quotesClose)
 	}
 	if mb.key < 0 {
 		if len(want) == 0 {

@@ -57,3 +57,51 @@ func TestSyncMapTextLeavesToTheTreeWhatItCannotBeSureOf(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSyncMapText is the differential test of SyncMapText against
+// SyncStringMap on the parsed tree: whenever the text edit is made, the
+// text must read as the tree edit (values, order and styles).
+func FuzzSyncMapText(f *testing.F) {
+	f.Add([]byte("kind: Node\nmetadata:\n  labels:\n    a: \"1\"\n    b: x\n  name: n\nstatus:\n  capacity:\n    cpu: \"8\"\n"))
+	f.Add([]byte("- kind: Node\n  metadata:\n    name: n\n  status: {}\n"))
+	f.Add([]byte("kind: Node\nmetadata:\n  annotations:\n    x/y: \"true\"\n"))
+	wants := []map[string]string{
+		{"a": "1", "c": "true", "x/y": "2"},
+		{"b": "x"},
+		{},
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		doc := len(raw) == 0 || raw[0] != '-'
+		it := &Item{Raw: raw, doc: doc}
+		for _, path := range [][2]string{{"metadata", "labels"}, {"metadata", "annotations"}, {"status", "capacity"}} {
+			for _, want := range wants {
+				out, changed, ok := SyncMapText(raw, doc, path[0], path[1], want)
+				if !ok {
+					continue
+				}
+				tree, err := it.ParseTree()
+				if err != nil || checkTree(tree, Limits{}.withDefaults()) != nil {
+					return // not an object the render would edit
+				}
+				parent := MapAt(tree, path[0])
+				if parent == nil {
+					t.Fatalf("%s.%s: edited in text, but the object has no %s mapping\n%q", path[0], path[1], path[0], raw)
+				}
+				treeChanged := false
+				if MapAt(parent, path[1]) != nil || len(want) > 0 {
+					treeChanged = SyncStringMap(EnsureMap(parent, path[1]), want)
+				}
+				got, err := (&Item{Raw: out, doc: doc}).ParseTree()
+				if err != nil {
+					t.Fatalf("%s.%s: the edited text does not parse: %v\n%q\n->\n%s", path[0], path[1], err, raw, out)
+				}
+				if changed != treeChanged {
+					t.Fatalf("%s.%s: changed=%v, the tree edit %v\n%q", path[0], path[1], changed, treeChanged, raw)
+				}
+				if a, b := encodeBare(t, got), encodeBare(t, tree); a != b {
+					t.Fatalf("%s.%s: text edit reads\n%s\ntree edit\n%s\ninput %q", path[0], path[1], a, b, raw)
+				}
+			}
+		}
+	})
+}
