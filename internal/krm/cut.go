@@ -3,6 +3,7 @@ package krm
 import (
 	"bytes"
 	"strings"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -39,11 +40,13 @@ type fileObject struct {
 // known to be a List, for the caller to start parsing. release (may be nil) is told of the text read, a
 // window at a time, as each pass goes.
 func cutFile(data []byte, release func([]byte), each func(chunk)) (objects []fileObject, ok bool) {
-	if hasOddLineBreak(data, release) {
+	// One scan finds the odd line breaks and the marker lines.
+	marks, odd := scanFile(data, release)
+	if odd {
 		return nil, false
 	}
 	index := 0
-	for _, d := range cutDocuments(data, release) {
+	for _, d := range cutDocuments(data, marks, release) {
 		if d.bad {
 			return nil, false
 		}
@@ -91,11 +94,10 @@ type document struct {
 // each document's first content line only lines starting with '-', '.'
 // or '%' matter, and the search jumps to them. release (may be nil) is
 // told of the text read, a window at a time.
-func cutDocuments(data []byte, release func([]byte)) []document {
+func cutDocuments(data []byte, marks *markers, release func([]byte)) []document {
 	var docs []document
 	cur := document{line: 1, empty: true}
 	start := 0
-	marks := newMarkers(data, release)
 	flush := func(end int) {
 		cur.text = data[start:end:end]
 		if !cur.empty || cur.marked || cur.bad {
@@ -144,9 +146,16 @@ type markers struct {
 	dash, dots, items []int
 }
 
-func newMarkers(data []byte, release func([]byte)) *markers {
-	found := lineStarts(data, release, "---", "...", "items:")
-	return &markers{dash: found[0], dots: found[1], items: found[2]}
+// scanFile finds data's marker lines and reports a line break YAML
+// breaks at but the cutter does not (hasOddLineBreak), in one scan.
+func scanFile(data []byte, release func([]byte)) (m *markers, odd bool) {
+	var oddSeen atomic.Bool
+	found := lineStarts(data, release, func(from, to int) {
+		if oddBreakIn(data, from, to) {
+			oddSeen.Store(true)
+		}
+	}, "---", "...", "items:")
+	return &markers{dash: found[0], dots: found[1], items: found[2]}, oddSeen.Load()
 }
 
 // next is the offset of the first such "---" or "..." line at or after

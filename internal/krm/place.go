@@ -19,18 +19,14 @@ import (
 // placedText is raw (an object cut from a file: a whole document when doc,
 // else a "- " sequence entry) as an entry of a block sequence at indent,
 // with the annotation lines ann (each "key: value\n" at column 0) added.
-// ok is false when the text holds anything that could make a textual edit
-// read differently from the tree edit: tabs or CRs, keep-chomping block
-// scalars (whose trailing blank lines an insertion would move), place
-// annotations already present, metadata or annotations in flow style,
-// null, or under a quoted key.
+// ok is false when the lines up to the end of metadata hold anything that
+// could make a textual edit read differently from the tree edit (see
+// plainLines and quotesClose), or metadata or annotations are in flow
+// style, null, or under a quoted key.
 func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
-	if bytes.IndexByte(raw, '\t') >= 0 || bytes.IndexByte(raw, '\r') >= 0 || keepsTrailingLines(raw) ||
-		bytes.Contains(raw, []byte("kubernetes.io/path")) || bytes.Contains(raw, []byte("kubernetes.io/index")) {
-		return nil, false
-	}
-	// Only the lines up to the end of metadata matter; the rest is copied
-	// (shifted). Read a few lines, more when metadata runs past them.
+	// Only the lines up to the end of metadata matter (they are checked,
+	// by annotationInsert); the rest is copied, shifted when it must be.
+	// Read a few lines, more when metadata runs past them.
 	for n := 256; ; n *= 16 {
 		lines, rest := splitLinesN(raw, n)
 		first := firstContent(lines)
@@ -187,11 +183,26 @@ func annotationInsert(raw []byte, lines [][]byte, complete bool, first, col int,
 	if md.key >= 0 && md.end >= 0 {
 		read = min(md.end+1, len(lines))
 	}
-	if !quotesClose(lines[:read]) {
+	if !quotesClose(lines[:read]) || !plainLines(lines[:read]) {
 		return 0, nil, false, true
 	}
 	at, insert, ok = annotationInsertIn(raw, lines, first, col, ann)
 	return at, insert, ok, true
+}
+
+// plainLines reports lines free of what could make a text edit among
+// them read differently from the tree edit: tabs and CRs (indentation
+// YAML reads otherwise), keep-chomping block scalars (whose trailing blank
+// lines an insertion would move) and place annotations already given
+// (the tree edit replaces them).
+func plainLines(lines [][]byte) bool {
+	for _, l := range lines {
+		if bytes.IndexByte(l, '\t') >= 0 || bytes.IndexByte(l, '\r') >= 0 || keepsTrailingLines(l) ||
+			bytes.Contains(l, []byte("kubernetes.io/path")) || bytes.Contains(l, []byte("kubernetes.io/index")) {
+			return false
+		}
+	}
+	return true
 }
 
 // quotesClose reports lines in each of which the double quotes (other

@@ -33,14 +33,18 @@ func scanWindows(data []byte, release func([]byte), scan func(from, to int)) {
 }
 
 // lineStarts are the offsets, in order, of the lines of data that start
-// with marker, found in one scan of windows on the worker pool.
-func lineStarts(data []byte, release func([]byte), markers ...string) [][]int {
+// with each marker, found in one scan of windows on the worker pool;
+// also (when not nil) runs on each window while it is read.
+func lineStarts(data []byte, release func([]byte), also func(from, to int), markers ...string) [][]int {
 	n := (len(data) + scanWindow - 1) / scanWindow
 	found := make([][][]int, len(markers)) // marker, window -> offsets
 	for m := range markers {
 		found[m] = make([][]int, n)
 	}
 	scanWindows(data, release, func(from, to int) {
+		if also != nil {
+			also(from, to)
+		}
 		for m, marker := range markers {
 			found[m][from/scanWindow] = startsIn(data, from, to, marker)
 		}
