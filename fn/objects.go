@@ -84,6 +84,17 @@ func keepItemNode(it *krm.Item) bool {
 	return false
 }
 
+// unreadable reports an item that cannot be read: by its place in the
+// ResourceList, or by its file and line.
+func unreadable(it *krm.Item, r *report) {
+	if !it.ReadFromFile() {
+		r.add(diag.Error, it, "", fmt.Sprintf("items[%d] (line %d) cannot be read and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
+		return
+	}
+	r.extend(diag.List{{Severity: diag.Error, Check: "yaml", Object: itemRef(it), Pos: diag.Position{File: it.File, Index: it.Index, Line: it.Line, Column: 1},
+		Message: fmt.Sprintf("the object starting here cannot be read and is left out of the output: %v", it.ParseErr)}})
+}
+
 // readSet builds the object set of a ResourceList and reports the items
 // that cannot be read: those that do not parse, items (or items of a List
 // item) that are not objects, and objects nfd-fn reads that do not decode
@@ -92,7 +103,7 @@ func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {
-			r.add(diag.Error, it, "", fmt.Sprintf("items[%d] (line %d) cannot be read and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
+			unreadable(it, r)
 			continue
 		}
 		d, ok := it.Decoded.(*decodedItem)

@@ -1,10 +1,8 @@
 package krm
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +10,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // repoManifests are the YAML files of this repository (examples, test
@@ -42,47 +42,19 @@ func repoManifests(t testing.TB) map[string][]byte {
 	return files
 }
 
-// referenceObjects reads a file as a YAML decoder does, the way the files
-// reader of package objects does: every document, v1 Lists expanded, null
-// documents skipped.
+// referenceObjects reads a file the way files are read whole
+// (objects.ReadDocuments): every document, v1 Lists expanded, null
+// documents skipped, the limits of untrusted YAML applied.
 func referenceObjects(data []byte) ([]Doc, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var docs []Doc
-	for i := 0; ; i++ {
-		var n yaml.Node
-		err := dec.Decode(&n)
-		if errors.Is(err, io.EOF) {
-			return docs, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		root := DocContent(&n)
-		if root == nil || IsNull(root) {
-			continue
-		}
-		for _, o := range listItems(root) {
-			docs = append(docs, Doc{Node: o, Index: i})
-		}
+	docs, bad := objects.ReadDocuments(data, "file")
+	if bad != nil {
+		return nil, errors.New(bad.Message)
 	}
-}
-
-// listItems is a v1 List's items, or the object itself.
-func listItems(n *yaml.Node) []*yaml.Node {
-	kind := ScalarAt(n, "kind")
-	items := MapAt(n, "items")
-	if ScalarAt(n, "apiVersion") != "v1" || !strings.HasSuffix(kind, "List") {
-		return []*yaml.Node{n}
+	out := make([]Doc, len(docs))
+	for i, d := range docs {
+		out[i] = Doc{Node: d.Node, Index: d.Index}
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == "items" {
-			items = n.Content[i+1]
-		}
-	}
-	if items == nil || items.Kind != yaml.SequenceNode {
-		return []*yaml.Node{n}
-	}
-	return items.Content
+	return out, nil
 }
 
 // checkCut holds cutFile to the reference: when it cuts a file and every
@@ -110,6 +82,11 @@ func checkCut(t *testing.T, name string, data []byte) (cut, placed, objects int)
 	}
 	want, err := referenceObjects(data)
 	if err != nil {
+		for _, tree := range trees {
+			if checkTree(tree, Limits{}.withDefaults()) != nil {
+				return 0, 0, 0 // over a limit: ReadFiles parses the file whole too
+			}
+		}
 		t.Fatalf("%s: cut into %d objects that parse, but the file does not parse: %v", name, len(objs), err)
 	}
 	if len(want) != len(objs) {

@@ -92,6 +92,10 @@
 //	                             item does not parse on its own; above it such
 //	                             items are reported broken, so a broken item
 //	                             in a large fleet costs no whole-tree parse
+//	MaxTreeBytes      64 MiB     largest item parsed into a tree when the fast
+//	                             decoders do not read it; above it the item is
+//	                             reported and left out (a tree is about ten
+//	                             times its text)
 //
 // MaxBytes sits above a 5,000-node fleet (about 900 MB); the depth and
 // alias limits are far above any Kubernetes object (a CRD schema nests

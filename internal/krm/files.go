@@ -1,6 +1,7 @@
 package krm
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -45,7 +46,9 @@ const fileIndent = 2
 // style, a document that is not a mapping), or one with an object that
 // does not parse on its own, is given to whole, in file order, which
 // parses it and returns its objects (or fails the read); those are
-// decoded by Decode, keep their trees and are encoded on output.
+// decoded by Decode, keep their trees and are encoded on output. A file
+// larger than Limits.MaxTreeBytes is not parsed whole: its objects
+// that do not parse carry ParseErr, as a ResourceList's items do.
 func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) ([]Doc, error)) (*ResourceList, error) {
 	opts.Limits = opts.Limits.withDefaults()
 	rl := &ResourceList{FunctionConfig: fc, APIVersion: kio.ResourceListAPIVersion, Kind: kio.ResourceListKind,
@@ -108,8 +111,15 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 			broken[i] = broken[i] || it.unparsed || it.ParseErr != nil
 		}
 	}
-	for i := range files {
-		if cut[i] != nil && !broken[i] {
+	for i, f := range files {
+		if cut[i] != nil && (!broken[i] || len(f.Data) > opts.Limits.MaxTreeBytes) {
+			// A file too large to parse whole keeps its good objects; the
+			// broken ones carry ParseErr, for the caller to report.
+			for _, it := range cut[i] {
+				if it.unparsed && it.ParseErr == nil {
+					it.ParseErr = errors.New("a List item that is not a block mapping (a scalar, flow style or a tag)")
+				}
+			}
 			rl.Items = append(rl.Items, cut[i]...)
 			continue
 		}

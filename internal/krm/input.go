@@ -28,11 +28,12 @@ type Input struct {
 // of the whole mapping.
 const sweepBytes = 16 << 20
 
-// Release gives back the memory pages that b (a slice of Data) lies on;
-// the bytes stay readable and are read again from the file when touched.
-// Pages b shares with its neighbours are given back too: a neighbour still
-// in use simply reads them again. It does nothing for an input that is not
-// mapped, or for a b outside Data.
+// Release gives back the memory pages that lie inside b (a slice of
+// Data); the bytes stay readable and are read again from the file when
+// touched. The pages b shares with its neighbours are left to the sweep
+// of the whole mapping every sweepBytes: giving them back with each of
+// thousands of small items would cost a system call and a fault each. It
+// does nothing for an input that is not mapped, or for a b outside Data.
 func (in *Input) Release(b []byte) {
 	if in == nil || !in.mapped || len(b) == 0 {
 		return

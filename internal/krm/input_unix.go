@@ -32,8 +32,8 @@ func mapFile(f *os.File, limit int) (*Input, error) {
 	return &Input{Data: data, mapped: true}, nil
 }
 
-// releasePages drops the pages b covers, rounded out to whole pages, from
-// the process's memory (MADV_DONTNEED: the next read faults them in again
+// releasePages drops the whole pages inside b (and the mapping's last
+// page when b reaches it) from the process's memory (MADV_DONTNEED: the next read faults them in again
 // from the file).
 func releasePages(data, b []byte) {
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(data)))
@@ -42,9 +42,9 @@ func releasePages(data, b []byte) {
 		return
 	}
 	page := uintptr(os.Getpagesize())
-	from := (start - base) &^ (page - 1)
-	to := (start - base + uintptr(len(b)) + page - 1) &^ (page - 1)
-	if to >= uintptr(len(data)) {
+	from := (start - base + page - 1) &^ (page - 1)
+	to := (start - base + uintptr(len(b))) &^ (page - 1)
+	if start-base+uintptr(len(b)) >= uintptr(len(data)) {
 		// The mapping's last page, partly past the end of the file: the
 		// kernel rounds the length up to it.
 		to = uintptr(len(data))

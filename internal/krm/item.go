@@ -177,3 +177,7 @@ func (it *Item) fromFileParse(opts ReadOptions) bool {
 	}
 	return it.parse(opts)
 }
+
+// ReadFromFile reports whether the item is an object ReadFiles read from a
+// file: File and Line then say where it starts.
+func (it *Item) ReadFromFile() bool { return it.fromFile }

@@ -26,6 +26,8 @@ const (
 	// DefaultMaxFallbackBytes caps the block lists that are parsed again
 	// whole when an item does not parse on its own.
 	DefaultMaxFallbackBytes = 64 << 20
+	// DefaultMaxTreeBytes caps the items parsed into a tree.
+	DefaultMaxTreeBytes = 64 << 20
 )
 
 // ErrLimit is wrapped by every error about a limit being exceeded; it is
@@ -50,6 +52,10 @@ type Limits struct {
 	// report such items as broken instead of building a tree of the
 	// whole input.
 	MaxFallbackBytes int
+	// MaxTreeBytes is the largest item parsed into a YAML tree; a larger
+	// item that the fast decoders do not read is reported, not parsed (a
+	// tree takes about ten times its text).
+	MaxTreeBytes int
 }
 
 func (l Limits) withDefaults() Limits {
@@ -63,6 +69,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.MaxDepth, DefaultMaxDepth)
 	def(&l.MaxAliasNodes, DefaultMaxAliasNodes)
 	def(&l.MaxFallbackBytes, DefaultMaxFallbackBytes)
+	def(&l.MaxTreeBytes, DefaultMaxTreeBytes)
 	return l
 }
 

@@ -153,8 +153,8 @@ func (rl *ResourceList) makeItem(pos, k int) made {
 		return made{text: text, note: note, k: k, err: err}
 	}
 	it := rl.Items[pos]
-	if !it.fromFile || it.Raw == nil || it.Changed || !it.written() {
-		return made{k: -1}
+	if !it.fromFile || it.Raw == nil || it.Changed || !it.written() || len(it.Raw) >= bigItem {
+		return made{k: -1} // written by write, a big one as it is placed
 	}
 	text, err := rl.fileItemText(it)
 	if err != nil {

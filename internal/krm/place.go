@@ -3,8 +3,10 @@ package krm
 import (
 	"bufio"
 	"bytes"
+	"strconv"
+	"sync"
 
-	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 )
 
 // An object read from a file is written back as its own text, not
@@ -24,9 +26,37 @@ import (
 // plainLines and quotesClose), or metadata or annotations are in flow
 // style, null, or under a quoted key.
 func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
-	// Only the lines up to the end of metadata matter (they are checked,
-	// by annotationInsert); the rest is copied, shifted when it must be.
-	// Read a few lines, more when metadata runs past them.
+	p, ok := placeIn(raw, doc, indent, ann)
+	if !ok {
+		return nil, false
+	}
+	return p.write(nil), true
+}
+
+// writePlaced is placedText written to w as it is made, for an object too
+// large to hold twice.
+func writePlaced(w *bufio.Writer, raw []byte, doc bool, indent int, ann []byte) bool {
+	p, ok := placeIn(raw, doc, indent, ann)
+	if ok {
+		p.write(w)
+	}
+	return ok
+}
+
+// placement is where an object's text is edited: its first lines, the
+// rest, and the lines inserted after line at.
+type placement struct {
+	lines           [][]byte
+	rest            []byte
+	doc             bool
+	indent, col, at int
+	insert          []byte
+}
+
+// placeIn finds the placement of raw, reading only the lines up to the end
+// of metadata (they are checked, by annotationInsert): a few lines, more
+// when metadata runs past them.
+func placeIn(raw []byte, doc bool, indent int, ann []byte) (placement, bool) {
 	for n := 256; ; n *= 16 {
 		lines, rest := splitLinesN(raw, n)
 		first := firstContent(lines)
@@ -34,11 +64,11 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 			if len(rest) > 0 {
 				continue
 			}
-			return nil, false
+			return placement{}, false
 		}
 		col, ok := contentColumn(lines[first], doc)
 		if !ok {
-			return nil, false
+			return placement{}, false
 		}
 		at, insert, ok, sure := annotationInsert(raw, lines, len(rest) == 0, first, col, ann)
 		switch {
@@ -47,57 +77,82 @@ func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
 		case !ok, len(rest) == 0 && at == len(lines)-1 && !bytes.HasSuffix(raw, []byte("\n")):
 			// (A break added after a last line without one would end a
 			// block scalar there with a newline it did not have.)
-			return nil, false
+			return placement{}, false
 		}
-		return placedLines(lines, rest, doc, indent, col, at, insert), true
+		return placement{lines: lines, rest: rest, doc: doc, indent: indent, col: col, at: at, insert: insert}, true
 	}
 }
 
-// placedLines is lines and then rest as an entry at indent of a block
-// sequence, shifted from their column col, with insert after line at.
-func placedLines(lines [][]byte, rest []byte, doc bool, indent, col, at int, insert []byte) []byte {
-	shift := indent + 2 - col
+// write makes the placed text: the lines shifted from column col to an
+// entry at indent of a block sequence, with insert after line at, then
+// the rest. With w nil it returns the text; else it writes it to w as it
+// goes, holding no more than a window of it.
+func (p placement) write(w *bufio.Writer) []byte {
+	shift := p.indent + 2 - p.col
 	// A document's dash goes on its first line that is not blank: before
 	// a leading comment, as yaml.v3 writes one.
 	dash := -1
-	if doc {
-		dash = firstNonBlank(lines)
+	if p.doc {
+		dash = firstNonBlank(p.lines)
 	}
-	size := len(rest) + len(insert) + indent + 2
-	for _, l := range lines {
+	size := len(p.insert) + p.indent + 2
+	for _, l := range p.lines {
 		size += len(l) + max(shift, 0)
 	}
-	if shift > 0 {
-		size += shift * bytes.Count(rest, []byte("\n"))
+	if w == nil {
+		size += len(p.rest)
+		if shift > 0 {
+			size += shift * bytes.Count(p.rest, []byte("\n"))
+		}
 	}
 	out := make([]byte, 0, size)
-	for i, l := range lines {
+	for i, l := range p.lines {
 		switch {
 		case i == dash:
-			out = appendSpaces(out, indent)
+			out = appendSpaces(out, p.indent)
 			out = append(out, "- "...)
 			out = append(out, l[leadingSpaces(l):]...)
 		default:
 			out = appendShifted(out, l, shift)
 		}
-		if i == at {
+		if i == p.at {
 			if len(l) == 0 || l[len(l)-1] != '\n' {
-				out = append(out, '\n') // the last line, with no break (placedText checked)
+				out = append(out, '\n') // the last line, with no break (placeIn checked)
 			}
-			for _, il := range splitLines(withNewline(insert)) {
+			for _, il := range splitLines(withNewline(p.insert)) {
 				out = appendShifted(out, il, shift)
 			}
 		}
 	}
-	if shift == 0 {
-		return append(out, rest...)
+	rest := p.rest
+	if w == nil {
+		if shift == 0 {
+			return append(out, rest...)
+		}
+		for len(rest) > 0 {
+			l := lineAt(rest, 0)
+			out, rest = appendShifted(out, l, shift), rest[len(l):]
+		}
+		return out
 	}
-	for len(rest) > 0 {
+	w.Write(out)
+	if shift == 0 {
+		w.Write(rest)
+		return nil
+	}
+	for out = out[:0]; len(rest) > 0; {
 		l := lineAt(rest, 0)
 		out, rest = appendShifted(out, l, shift), rest[len(l):]
+		if len(out) >= placeWindow || len(rest) == 0 {
+			w.Write(out)
+			out = out[:0]
+		}
 	}
-	return out
+	return nil
 }
+
+// placeWindow is how much shifted text write holds before writing it.
+const placeWindow = 64 << 10
 
 // splitLinesN is the first n lines of data and the rest of it.
 func splitLinesN(data []byte, n int) (lines [][]byte, rest []byte) {
@@ -383,6 +438,25 @@ func appendSpaces(out []byte, n int) []byte {
 	return out
 }
 
+// bigItem is the size from which an unchanged item read from a file is
+// written as it is placed, on the writing goroutine, rather than made
+// whole on the worker pool: a 50 MB object is then not held twice.
+const bigItem = 1 << 20
+
+// writeFileItem writes an unchanged item read from a file: placed as it
+// is written when it can be, else as fileItemText makes it.
+func (rl *ResourceList) writeFileItem(w *bufio.Writer, it *Item) error {
+	if writePlaced(w, it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index)) {
+		return nil
+	}
+	text, err := rl.fileItemText(it)
+	if err != nil {
+		return err
+	}
+	w.Write(text)
+	return nil
+}
+
 // fileItemText is the output text of an unchanged item read from a file:
 // placedText of its text, or its tree annotated and encoded when
 // placedText cannot. It is safe to call on several items at once: the
@@ -408,13 +482,21 @@ func (rl *ResourceList) fileItemText(it *Item) ([]byte, error) {
 }
 
 // placeLines is the text of the path and index annotations of file at
-// index, as yaml.v3 writes them.
+// index, as yaml.v3 writes them: the path as it quotes it (made once a
+// file), the index, digits, in double quotes.
 func placeLines(file string, index int) []byte {
-	n := &yaml.Node{Kind: yaml.MappingNode}
-	annotatePlace(n, file, index)
-	text, err := Encode(MapAt(MapAt(n, "metadata"), "annotations"))
-	if err != nil {
-		panic("krm: encoding string annotations: " + err.Error()) // strings always encode
+	path, ok := pathText.Load(file)
+	if !ok {
+		text, err := Encode(StrNode(file))
+		if err != nil {
+			panic("krm: encoding a string: " + err.Error()) // strings always encode
+		}
+		path, _ = pathText.LoadOrStore(file, string(bytes.TrimSuffix(text, []byte("\n"))))
 	}
-	return text
+	p, i := path.(string), strconv.Quote(strconv.Itoa(index))
+	return []byte(kioutil.PathAnnotation + ": " + p + "\n" + kioutil.LegacyPathAnnotation + ": " + p + "\n" +
+		kioutil.IndexAnnotation + ": " + i + "\n" + kioutil.LegacyIndexAnnotation + ": " + i + "\n")
 }
+
+// pathText holds each file's path as yaml.v3 writes it.
+var pathText sync.Map

@@ -188,6 +188,12 @@ func (it *Item) parse(opts ReadOptions) bool {
 	if opts.DecodeRaw != nil && opts.Limits.MaxDepth >= 64 && opts.DecodeRaw(it) {
 		return true
 	}
+	if len(it.Raw) > opts.Limits.MaxTreeBytes {
+		// A tree of it would take ten times its size: left out, reported.
+		it.ParseErr = fmt.Errorf("%w: %d bytes not in the plain block layout nfd-fn reads without a YAML tree; it parses objects up to %d bytes whole",
+			ErrLimit, len(it.Raw), opts.Limits.MaxTreeBytes)
+		return true
+	}
 	n, err := it.ParseTree()
 	if err != nil {
 		it.ParseErr = relineError(err, it.Line)

@@ -201,11 +201,9 @@ func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
 	switch {
 	case it.Raw != nil && !it.Changed:
 		if it.fromFile {
-			text, err := rl.fileItemText(it)
-			if err != nil {
+			if err := rl.writeFileItem(w, it); err != nil {
 				return err
 			}
-			w.Write(text)
 		} else {
 			w.Write(withNewline(it.Raw))
 		}

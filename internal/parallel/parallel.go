@@ -11,23 +11,11 @@ import (
 // For runs f(0..n-1) on GOMAXPROCS goroutines and returns when all
 // calls have returned.
 func For(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	next := make(chan int, workers*4)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
+	add, wait := Stream(f)
 	for i := range n {
-		next <- i
+		add(i)
 	}
-	close(next)
-	wg.Wait()
+	wait()
 }
 
 // Stream starts GOMAXPROCS goroutines that run f on every value given to
