@@ -3,6 +3,8 @@ package fn
 import (
 	"fmt"
 	"io"
+	"sort"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -153,5 +155,46 @@ func skipped(rl *krm.ResourceList) diag.List {
 			out = append(out, objects.OtherNote(o, origin))
 		}
 	}
-	return out
+	return foldSkipped(out)
+}
+
+// maxSkippedNotes is how many objects skipped one by one get a note of
+// their own; the rest are counted in one.
+const maxSkippedNotes = 20
+
+// foldSkipped keeps the first maxSkippedNotes notes and sums up the rest
+// in one, by kind: a directory of 100,000 ConfigMaps is one line more,
+// not 100,000.
+func foldSkipped(notes diag.List) diag.List {
+	if len(notes) <= maxSkippedNotes {
+		return notes
+	}
+	counts := map[string]int{}
+	for _, d := range notes[maxSkippedNotes:] {
+		counts[strings.TrimSpace(d.Object.APIVersion+" "+d.Object.Kind)]++
+	}
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		if counts[kinds[i]] != counts[kinds[j]] {
+			return counts[kinds[i]] > counts[kinds[j]]
+		}
+		return kinds[i] < kinds[j]
+	})
+	var parts []string
+	for i, k := range kinds {
+		if i == 5 {
+			parts = append(parts, fmt.Sprintf("%d more kinds", len(kinds)-5))
+			break
+		}
+		if k == "" {
+			k = "without apiVersion and kind"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+	}
+	rest := len(notes) - maxSkippedNotes
+	return append(notes[:maxSkippedNotes:maxSkippedNotes], diag.Diagnostic{Severity: diag.Info, Check: "other-kind",
+		Message: fmt.Sprintf("and %s that are not NFD kinds, skipped and passed through unchanged: %s", plural(rest, "more object"), strings.Join(parts, ", "))})
 }

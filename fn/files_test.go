@@ -2,10 +2,13 @@ package fn
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -40,5 +43,39 @@ func TestRunFilesCapsOnlyFilesParsedWhole(t *testing.T) {
 	}
 	if out.Len() != 0 {
 		t.Errorf("a refused read wrote %d bytes", out.Len())
+	}
+}
+
+func TestRunFilesSumsUpManySkippedObjects(t *testing.T) {
+	dir := t.TempDir()
+	var docs strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&docs, "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\n", i)
+	}
+	docs.WriteString("---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n")
+	file := filepath.Join(dir, "many.yaml")
+	if err := os.WriteFile(file, []byte(docs.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if _, err := RunFiles([]string{file}, nil, nil, &out, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "is not an NFD kind: skipped"); n != maxSkippedNotes {
+		t.Errorf("%d objects noted one by one, want %d", n, maxSkippedNotes)
+	}
+	if !strings.Contains(out.String(), "and 11 more objects that are not NFD kinds, skipped and passed through unchanged: 10 v1 ConfigMap, 1 apps/v1 Deployment") {
+		t.Errorf("no summary of the rest:\n%s", out.String())
+	}
+	var list struct {
+		Items []struct {
+			Kind string `yaml:"kind"`
+		} `yaml:"items"`
+	}
+	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Items) != 31 {
+		t.Errorf("%d items in the output, want all 31", len(list.Items))
 	}
 }
