@@ -64,7 +64,8 @@ func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
 // made is one made item: its text (nil to write the item as it is), the
 // maker's note and k, its index among the maker's items (-1 for none).
 type made struct {
-	text []byte
+	// text, then tail (a slice of the input, not copied), is the output.
+	text, tail []byte
 	note any
 	k    int
 	err  error
@@ -111,6 +112,7 @@ func (rl *ResourceList) writeMade(w *bufio.Writer, header func(), write func(*It
 			return
 		}
 		w.Write(r.text)
+		w.Write(r.tail)
 		if rl.release != nil {
 			rl.release(it.Raw)
 		}
@@ -155,6 +157,10 @@ func (rl *ResourceList) makeItem(pos, k int) made {
 	it := rl.Items[pos]
 	if !it.fromFile || it.Raw == nil || it.Changed || !it.written() || len(it.Raw) >= bigItem {
 		return made{k: -1} // written by write, a big one as it is placed
+	}
+	if p, ok := placeIn(it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index)); ok {
+		head, tail := p.split()
+		return made{text: head, tail: tail, k: -1}
 	}
 	text, err := rl.fileItemText(it)
 	if err != nil {

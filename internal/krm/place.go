@@ -151,6 +151,17 @@ func (p placement) write(w *bufio.Writer) []byte {
 	return nil
 }
 
+// split is the placed text as a head made here and a tail that is the
+// input's own bytes, unshifted (none when the text must be shifted).
+func (p placement) split() (head, tail []byte) {
+	if p.indent+2 != p.col {
+		return p.write(nil), nil
+	}
+	rest := p.rest
+	p.rest = nil
+	return p.write(nil), rest
+}
+
 // placeWindow is how much shifted text write holds before writing it.
 const placeWindow = 64 << 10
 
