@@ -66,9 +66,9 @@ func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
 type made struct {
 	// text, then tail (a slice of the input, not copied), is the output.
 	text, tail []byte
-	note any
-	k    int
-	err  error
+	note       any
+	k          int
+	err        error
 }
 
 // writeMade writes the items up to the end of Items, making some on the
