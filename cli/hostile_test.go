@@ -184,3 +184,29 @@ func readYAML(t *testing.T, path string, v any) {
 		t.Fatalf("reading %s: %v", path, err)
 	}
 }
+
+// TestHugeItemOutsideTheBlockLayoutIsAnErrorNotATree: a file holding one
+// object of more than 64 MiB that the fast decoders do not read (a block
+// scalar here; a kubectl export cut short is another) is an error at its
+// first line, not a parse into a tree of ten times its size, and stdout
+// is still a complete ResourceList.
+func TestHugeItemOutsideTheBlockLayoutIsAnErrorNotATree(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "huge.yaml")
+	body := strings.Repeat("    a line of a block scalar that the fast decoders leave to yaml.v3\n", (64<<20)/68+1)
+	if err := os.WriteFile(file, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\ndata:\n  x: |\n"+body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	code := Main([]string{"render", file}, strings.NewReader(""), &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), file+":1:1: error:") || !strings.Contains(errOut.String(), "not in the plain block layout") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errOut.String())
+	}
+	var list struct {
+		Kind  string      `yaml:"kind"`
+		Items []yaml.Node `yaml:"items"`
+	}
+	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil || list.Kind != "ResourceList" || len(list.Items) != 0 {
+		t.Errorf("stdout is not a complete ResourceList without the object (%v, kind %q, %d items)", err, list.Kind, len(list.Items))
+	}
+}
