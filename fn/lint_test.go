@@ -127,6 +127,7 @@ items:
 func TestInputThatIsNotAListIsRefused(t *testing.T) {
 	tests := []struct{ name, input, want string }{
 		{"single-object", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n", "input is a v1 ConfigMap, not a ResourceList"},
+		{"export-cut-short", "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n", "no kind, as a kubectl export (kind: List, written after the items) that was cut short would"},
 		{"no-header", "items: []\n", "input has no apiVersion and kind"},
 		{"json-object", `{"apiVersion": "nfd.k8s-sigs.io/v1alpha1", "kind": "NodeFeatureRule"}`, "not a ResourceList"},
 	}

@@ -258,6 +258,11 @@ func (rl *ResourceList) checkHeader() error {
 		return nil
 	case rl.Kind == "" && rl.APIVersion == "":
 		return errors.New("input has no apiVersion and kind: nfd-fn reads a config.kubernetes.io/v1 ResourceList on stdin")
+	case rl.Kind == "" && len(rl.Items) > 0:
+		// kubectl writes a List's kind after its items: a list without one
+		// was most likely cut short.
+		return fmt.Errorf("input has apiVersion %s and items but no kind, as a kubectl export (kind: List, written after the items) that was cut short would: "+
+			"nfd-fn reads a config.kubernetes.io/v1 ResourceList or a v1 List on stdin", rl.APIVersion)
 	}
 	return fmt.Errorf("input is a %s %s, not a ResourceList: nfd-fn reads a config.kubernetes.io/v1 ResourceList on stdin (to check plain files, run nfd-fn validate FILE...)",
 		rl.APIVersion, rl.Kind)
