@@ -66,6 +66,23 @@
 // asks for the results only once every item is written. Lists parsed
 // whole make their tail first.
 //
+// # Files
+//
+// ReadFiles builds the list kpt would build from a package, from files
+// mapped or read (OpenFile; several inputs are released and closed
+// together by Inputs). cutFile cuts a file of block YAML by its text: its
+// documents at their "---" lines, a v1 List into its items with the
+// splitter; a file it cannot be sure to cut as YAML does goes to the
+// caller's full parse. Objects are decoded as items are, parsed while the
+// cut goes on. On output each object is its own text, re-indented as an
+// item, with the path and index annotations added where annotatePlace
+// would add them to its tree (placedText); exported Nodes are edited in
+// their text the same way (SyncMapText). Both edit only when the lines
+// they read are plain (no tabs, quotes left open, flow or keep-chomping
+// scalars around the edit) and leave anything else to the tree;
+// TestCutFileReadsEveryRepositoryManifestAsADecoderDoes, FuzzCutFile and
+// FuzzSyncMapText hold them to yaml.v3 and to the tree edits.
+//
 // # Untrusted input
 //
 // Every byte of input is untrusted, functionConfig included. An item that
