@@ -297,7 +297,7 @@ func annotationInsertIn(raw []byte, lines [][]byte, first, col int, ann []byte) 
 		if bytes.Contains(raw, []byte("metadata")) {
 			return 0, nil, false // under a quoted key, say
 		}
-		return lastDeeper(lines, first, len(lines), -1), indentLines(col, "metadata:\n  annotations:\n", ann, col+4), true
+		return lastContent(lines, first, len(lines), col), indentLines(col, "metadata:\n  annotations:\n", ann, col+4), true
 	}
 	if md.child < 0 {
 		return 0, nil, false // metadata: null
@@ -388,14 +388,27 @@ func opensMappingEntry(t []byte) bool {
 	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\n'
 }
 
-// lastDeeper is the last line in [from, to) that is not blank and is
-// deeper than col, or a line of content at any column when col is -1;
-// from-1 when there is none.
+// lastDeeper is the last line in [from, to) deeper than col (a line of
+// spaces deeper than col counts: in a block scalar they are content); with
+// col -1, the last line that is content or such spaces, at any column
+// deeper than the object's (objCol). It is from-1 when there is none.
 func lastDeeper(lines [][]byte, from, to, col int) int {
+	return lastDeeperOf(lines, from, to, col, col)
+}
+
+// lastContent is lastDeeper with col -1 for an object at column objCol.
+func lastContent(lines [][]byte, from, to, objCol int) int {
+	return lastDeeperOf(lines, from, to, -1, objCol)
+}
+
+func lastDeeperOf(lines [][]byte, from, to, col, objCol int) int {
 	for i := to - 1; i >= from; i-- {
 		l := lines[i]
 		sp := leadingSpaces(l)
 		if len(bytes.TrimSpace(l)) == 0 {
+			if sp > max(col, objCol) {
+				return i // spaces deeper than col: a block scalar's content, maybe
+			}
 			continue
 		}
 		if col < 0 && !blankOrCommentAfter(l, sp) || col >= 0 && sp > col {
