@@ -41,8 +41,10 @@ func SyncMapText(raw []byte, doc bool, parent, key string, want map[string]strin
 		return nil, false, false
 	}
 	mb, ok := keyBlock(lines, pb.key+1, pb.end, pb.child, key, -1)
-	if !ok || !quotesClose(lines[:min(pb.end+1, len(lines))]) {
-		return nil, false, false // (a quoted scalar over lines: see quotesClose)
+	if read := lines[:min(pb.end+1, len(lines))]; !ok || !quotesClose(read) || keepsTrailingLines(bytesOf(read, 0, len(read))) {
+		// (A quoted scalar over lines, see quotesClose; a keep-chomping
+		// block scalar, whose trailing blank lines an insertion would move.)
+		return nil, false, false
 	}
 	if mb.key < 0 {
 		if len(want) == 0 {
