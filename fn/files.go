@@ -100,7 +100,8 @@ func openArg(name string, stdin io.Reader) (*krm.Input, error) {
 // parseFile parses a file the cutter does not read (JSON, flow style, a
 // document that is not a mapping, an object that does not parse on its
 // own) whole: its objects, and diagnostics for the documents that are not
-// objects and for a syntax error (the documents before it count).
+// objects and for a syntax error (the documents before it count). A
+// template that is not YAML (Helm's {{ }}) is one info note, no objects.
 func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 	if len(f.Data) > objects.MaxFileSize {
 		return nil, nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn parses whole from one file: only block-style YAML "+
@@ -109,6 +110,13 @@ func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 	var docs []krm.Doc
 	var found diag.List
 	ds, bad := objects.ReadDocuments(f.Data, f.Name)
+	if bad != nil {
+		if note, ok := objects.TemplateNote(f.Data, f.Name); ok {
+			// A Helm template beside the rules: not YAML until rendered,
+			// so neither an error nor objects; noted and left out.
+			return nil, diag.List{note}, nil
+		}
+	}
 	for _, d := range ds {
 		if d.Node.Kind != yaml.MappingNode {
 			// Not an object: it cannot be an item of the output list.

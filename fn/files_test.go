@@ -79,3 +79,31 @@ func TestRunFilesSumsUpManySkippedObjects(t *testing.T) {
 		t.Errorf("%d items in the output, want all 31", len(list.Items))
 	}
 }
+
+// TestRunFilesNotesHelmTemplatesInsteadOfFailing: a repository that keeps
+// a Helm chart beside its rules renders; the template, not YAML until
+// Helm renders it, is one info result and no item.
+func TestRunFilesNotesHelmTemplatesInsteadOfFailing(t *testing.T) {
+	dir := t.TempDir()
+	tmpl := filepath.Join(dir, "chart", "templates", "deploy.yaml")
+	if err := os.MkdirAll(filepath.Dir(tmpl), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		tmpl:                            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-app\n  labels:\n    {{- include \"chart.labels\" . | nindent 4 }}\n",
+		filepath.Join(dir, "rule.yaml"): "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata:\n  name: r\nspec:\n  rules:\n  - name: r\n    labels:\n      a: \"true\"\n    matchFeatures:\n    - feature: kernel.version\n      matchExpressions:\n        major: {op: Exists}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, log bytes.Buffer
+	code, err := RunFiles([]string{dir}, nil, nil, &out, RunOptions{ErrorLog: &log})
+	if err != nil || code != 0 {
+		t.Fatalf("exit %d, %v\n%s", code, err, log.String())
+	}
+	if !strings.Contains(out.String(), "check: template-file") || strings.Contains(out.String(), "kind: Deployment") {
+		t.Errorf("the template is not noted, or is an item:\n%s", out.String())
+	}
+}

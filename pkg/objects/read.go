@@ -56,7 +56,7 @@ func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
 			continue
 		}
 		read++
-		if template, ok := templateNote(data, f); ok {
+		if template, ok := TemplateNote(data, f); ok {
 			ds = append(ds, template)
 			continue
 		}
@@ -77,9 +77,9 @@ func MentionsNFD(data []byte) bool {
 	return false
 }
 
-// templateNote recognises a template (Helm's {{ }}) that is not YAML until
+// TemplateNote recognises a template (Helm's {{ }}) that is not YAML until
 // rendered: it is noted and not checked, rather than reported as broken.
-func templateNote(data []byte, file string) (diag.Diagnostic, bool) {
+func TemplateNote(data []byte, file string) (diag.Diagnostic, bool) {
 	if !bytes.Contains(data, []byte("{{")) {
 		return diag.Diagnostic{}, false
 	}
