@@ -263,9 +263,17 @@ func OtherNote(d *Decoded, o Origin) diag.Diagnostic {
 		return notObject(o)
 	}
 	what := d.Ref.APIVersion + " " + d.Ref.Kind
-	if d.Ref.APIVersion == "" && d.Ref.Kind == "" {
+	switch {
+	case d.Ref.APIVersion == "" && d.Ref.Kind == "":
 		what = "document without apiVersion and kind"
+	case d.Ref.Kind == "":
+		what = "document with apiVersion " + d.Ref.APIVersion + " and no kind" // a Helm Chart.yaml, say
+	case d.Ref.APIVersion == "":
+		what = d.Ref.Kind + " without apiVersion"
+	}
+	if d.Ref.Name != "" {
+		what += fmt.Sprintf(" %q", d.Ref.Name)
 	}
 	return diag.Diagnostic{Severity: diag.Info, Check: "other-kind", Object: d.Ref, Field: "kind", Pos: o.Position("kind", true),
-		Message: fmt.Sprintf("%s %q is not an NFD kind: skipped", what, d.Ref.Name)}
+		Message: what + " is not an NFD kind: skipped"}
 }

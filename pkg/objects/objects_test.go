@@ -379,7 +379,7 @@ items:
 			name:  "list-of-another-group-is-not-expanded",
 			data:  "apiVersion: example.com/v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: hidden}}\n",
 			note:  true,
-			diags: []string{`in.yaml:2:1: info: List kind: example.com/v1 List "" is not an NFD kind: skipped [NFD023]`},
+			diags: []string{`in.yaml:2:1: info: List kind: example.com/v1 List is not an NFD kind: skipped [NFD023]`},
 		},
 		{
 			name: "notes-for-skipped-documents-and-list-items",
