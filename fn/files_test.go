@@ -107,3 +107,41 @@ func TestRunFilesNotesHelmTemplatesInsteadOfFailing(t *testing.T) {
 		t.Errorf("the template is not noted, or is an item:\n%s", out.String())
 	}
 }
+
+// TestRunFilesWithoutAFinalLineBreak: files whose last line has no break
+// (as many editors save them) give a list in which every object is an
+// item of its own, with its values as they were.
+func TestRunFilesWithoutAFinalLineBreak(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: |\n    text",
+		"b.yaml": "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n  data:\n    y: \"2\"",
+		"c.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if _, err := RunFiles([]string{dir}, nil, nil, &out, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Items []struct {
+			Metadata struct {
+				Name string `yaml:"name"`
+			} `yaml:"metadata"`
+			Data map[string]string `yaml:"data"`
+		} `yaml:"items"`
+	}
+	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
+		t.Fatalf("the output does not parse: %v\n%s", err, out.String())
+	}
+	var got []string
+	for _, it := range list.Items {
+		got = append(got, fmt.Sprintf("%s %v", it.Metadata.Name, it.Data))
+	}
+	if want := "a map[x:text] b map[y:2] c map[]"; strings.Join(got, " ") != want {
+		t.Errorf("items %q, want %q\n%s", strings.Join(got, " "), want, out.String())
+	}
+}

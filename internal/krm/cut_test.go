@@ -119,6 +119,9 @@ func checkPlaced(t *testing.T, name string, o fileObject, tree *yaml.Node) bool 
 	if !ok {
 		return false
 	}
+	if !strings.HasSuffix(string(text), "\n") {
+		t.Fatalf("%s: the placed text does not end its last line, so the next item would join it:\n%q", name, text)
+	}
 	got, err := parseChunk(text)
 	if err != nil {
 		t.Fatalf("%s: the placed text does not parse: %v\n%s", name, err, text)

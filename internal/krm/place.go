@@ -57,6 +57,12 @@ type placement struct {
 // of metadata (they are checked, by annotationInsert): a few lines, more
 // when metadata runs past them.
 func placeIn(raw []byte, doc bool, indent int, ann []byte) (placement, bool) {
+	if !bytes.HasSuffix(raw, []byte("\n")) {
+		// The last object of a file with no final break: an item must end
+		// with one, and a break added after the last line would end a
+		// block scalar there with a newline it did not have.
+		return placement{}, false
+	}
 	for n := 256; ; n *= 16 {
 		lines, rest := splitLinesN(raw, n)
 		first := firstContent(lines)
@@ -74,9 +80,7 @@ func placeIn(raw []byte, doc bool, indent int, ann []byte) (placement, bool) {
 		switch {
 		case !sure:
 			continue
-		case !ok, len(rest) == 0 && at == len(lines)-1 && !bytes.HasSuffix(raw, []byte("\n")):
-			// (A break added after a last line without one would end a
-			// block scalar there with a newline it did not have.)
+		case !ok:
 			return placement{}, false
 		}
 		return placement{lines: lines, rest: rest, doc: doc, indent: indent, col: col, at: at, insert: insert}, true
@@ -116,9 +120,6 @@ func (p placement) write(w *bufio.Writer) []byte {
 			out = appendShifted(out, l, shift)
 		}
 		if i == p.at {
-			if len(l) == 0 || l[len(l)-1] != '\n' {
-				out = append(out, '\n') // the last line, with no break (placeIn checked)
-			}
 			for _, il := range splitLines(withNewline(p.insert)) {
 				out = appendShifted(out, il, shift)
 			}
