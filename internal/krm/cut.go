@@ -209,15 +209,11 @@ func cutList(text []byte, first int, release func([]byte), each func(chunk)) (it
 		if s.key == "items" {
 			continue
 		}
-		var doc yaml.Node
-		if yaml.Unmarshal(s.raw, &doc) != nil {
+		v, err := s.value()
+		if err != nil || v == nil || head[s.key] != nil {
 			return nil, false, false
 		}
-		m := DocContent(&doc)
-		if m == nil || m.Kind != yaml.MappingNode || len(m.Content) != 2 || m.Content[0].Value != s.key || head[s.key] != nil {
-			return nil, false, false
-		}
-		head[s.key] = m.Content[1]
+		head[s.key] = v
 	}
 	if !isV1List(head) {
 		return nil, false, true

@@ -321,3 +321,13 @@ func indent(text string, n int) string {
 	pad := strings.Repeat(" ", n)
 	return pad + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n"+pad) + "\n"
 }
+
+// placedText is the placed text of raw, as a list read from files writes
+// an unchanged object: what the differential tests check.
+func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
+	p, ok := placeIn(raw, doc, indent, ann)
+	if !ok {
+		return nil, false
+	}
+	return p.write(nil), true
+}

@@ -43,6 +43,21 @@ func (rl *ResourceList) SetMaker(m *ItemMaker) {
 // list writes for it, changed to n (it is nil for a new item). An item
 // read from a file gets its path and index annotations on n.
 func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	if err := rl.writeEncoded(w, it, n); err != nil {
+		return nil, err
+	}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// writeEncoded writes n as the entry of a block list cut by the splitter
+// for item it (nil for a new item): with its path and index annotations
+// when it was read from a file, its sequences in the style of its text.
+func (rl *ResourceList) writeEncoded(w *bufio.Writer, it *Item, n *yaml.Node) error {
 	var raw []byte
 	if it != nil {
 		raw = it.Raw
@@ -50,15 +65,7 @@ func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
 			annotatePlace(n, it.File, it.Index)
 		}
 	}
-	var b bytes.Buffer
-	w := bufio.NewWriter(&b)
-	if err := writeSeqItem(w, n, rl.sp.indent, compactSequences(raw)); err != nil {
-		return nil, err
-	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return writeSeqItem(w, n, rl.sp.indent, compactSequences(raw))
 }
 
 // made is one made item: its text (nil to write the item as it is), the
@@ -158,11 +165,11 @@ func (rl *ResourceList) makeItem(pos, k int) made {
 	if !it.fromFile || it.Raw == nil || it.Changed || !it.written() || len(it.Raw) >= bigItem {
 		return made{k: -1} // written by write, a big one as it is placed
 	}
-	if p, ok := placeIn(it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index)); ok {
+	if p, ok := rl.placed(it); ok {
 		head, tail := p.split()
 		return made{text: head, tail: tail, k: -1}
 	}
-	text, err := rl.fileItemText(it)
+	text, err := rl.treeText(it)
 	if err != nil {
 		err = fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
 	}

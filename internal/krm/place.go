@@ -14,34 +14,9 @@ import (
 // Two things change: it is re-indented as an item of the output list, and
 // the path and index annotations are added at the end of
 // metadata.annotations, where annotatePlace would add them to its tree.
-// placedText does both in text when it can be sure of the result; the
-// differential test and fuzz target hold it to parsing the original,
-// annotating the tree and encoding it.
-
-// placedText is raw (an object cut from a file: a whole document when doc,
-// else a "- " sequence entry) as an entry of a block sequence at indent,
-// with the annotation lines ann (each "key: value\n" at column 0) added.
-// ok is false when the lines up to the end of metadata hold anything that
-// could make a textual edit read differently from the tree edit (see
-// plainLines and quotesClose), or metadata or annotations are in flow
-// style, null, or under a quoted key.
-func placedText(raw []byte, doc bool, indent int, ann []byte) ([]byte, bool) {
-	p, ok := placeIn(raw, doc, indent, ann)
-	if !ok {
-		return nil, false
-	}
-	return p.write(nil), true
-}
-
-// writePlaced is placedText written to w as it is made, for an object too
-// large to hold twice.
-func writePlaced(w *bufio.Writer, raw []byte, doc bool, indent int, ann []byte) bool {
-	p, ok := placeIn(raw, doc, indent, ann)
-	if ok {
-		p.write(w)
-	}
-	return ok
-}
+// placeIn and placement.write do both in text when they can be sure of
+// the result; the differential test and fuzz target hold them to parsing
+// the original, annotating the tree and encoding it.
 
 // placement is where an object's text is edited: its first lines, the
 // rest, and the lines inserted after line at.
@@ -53,9 +28,14 @@ type placement struct {
 	insert          []byte
 }
 
-// placeIn finds the placement of raw, reading only the lines up to the end
-// of metadata (they are checked, by annotationInsert): a few lines, more
-// when metadata runs past them.
+// placeIn finds the placement of raw (an object cut from a file: a whole
+// document when doc, else a "- " sequence entry) as an entry of a block
+// sequence at indent, with the annotation lines ann (each "key: value\n"
+// at column 0) added. It reads only the lines up to the end of metadata,
+// a few at first, more when metadata runs past them. ok is false when
+// those lines hold anything that could make a textual edit read
+// differently from the tree edit (see plainLines and quotesClose), or
+// metadata or annotations are in flow style, null, or under a quoted key.
 func placeIn(raw []byte, doc bool, indent int, ann []byte) (placement, bool) {
 	if !bytes.HasSuffix(raw, []byte("\n")) {
 		// The last object of a file with no final break: an item must end
@@ -65,15 +45,11 @@ func placeIn(raw []byte, doc bool, indent int, ann []byte) (placement, bool) {
 	}
 	for n := 256; ; n *= 16 {
 		lines, rest := splitLinesN(raw, n)
-		first := firstContent(lines)
-		if first < 0 {
-			if len(rest) > 0 {
-				continue
-			}
-			return placement{}, false
-		}
-		col, ok := contentColumn(lines[first], doc)
-		if !ok {
+		first, col, ok := objectStart(lines, doc)
+		switch {
+		case first < 0 && len(rest) > 0:
+			continue // only comments so far
+		case !ok:
 			return placement{}, false
 		}
 		at, insert, ok, sure := annotationInsert(raw, lines, len(rest) == 0, first, col, ann)
@@ -207,6 +183,18 @@ func firstContent(lines [][]byte) int {
 	return -1
 }
 
+// objectStart is the index of an object's first content line among
+// lines (-1 when they hold none) and the column of its top-level keys
+// (contentColumn); ok is false when there is no such object.
+func objectStart(lines [][]byte, doc bool) (first, col int, ok bool) {
+	first = firstContent(lines)
+	if first < 0 {
+		return -1, 0, false
+	}
+	col, ok = contentColumn(lines[first], doc)
+	return first, col, ok
+}
+
 // firstNonBlank is the index of the first line that is not blank.
 func firstNonBlank(lines [][]byte) int {
 	for i, l := range lines {
@@ -240,7 +228,7 @@ func contentColumn(l []byte, doc bool) (int, bool) {
 // false when the answer depends on lines not given (metadata not found,
 // or not ended, in them).
 func annotationInsert(raw []byte, lines [][]byte, complete bool, first, col int, ann []byte) (at int, insert []byte, ok, sure bool) {
-	md, _ := keyBlock(lines, first, len(lines), col, "metadata", first)
+	md, mdOK := keyBlock(lines, first, len(lines), col, "metadata", first)
 	if !complete && (md.key < 0 || md.end >= len(lines)) {
 		return 0, nil, false, false
 	}
@@ -253,7 +241,10 @@ func annotationInsert(raw []byte, lines [][]byte, complete bool, first, col int,
 	if !quotesClose(lines[:read]) || !plainLines(lines[:read]) {
 		return 0, nil, false, true
 	}
-	at, insert, ok = annotationInsertIn(raw, lines, first, col, ann)
+	if !mdOK {
+		return 0, nil, false, true
+	}
+	at, insert, ok = annotationInsertIn(raw, lines, md, first, col, ann)
 	return at, insert, ok, true
 }
 
@@ -289,11 +280,9 @@ func quotesClose(lines [][]byte) bool {
 	return true
 }
 
-func annotationInsertIn(raw []byte, lines [][]byte, first, col int, ann []byte) (at int, insert []byte, ok bool) {
-	md, mdOK := keyBlock(lines, first, len(lines), col, "metadata", first)
-	if !mdOK {
-		return 0, nil, false
-	}
+// annotationInsertIn is annotationInsert past its checks, with md the
+// place of metadata among lines.
+func annotationInsertIn(raw []byte, lines [][]byte, md keyPlace, first, col int, ann []byte) (at int, insert []byte, ok bool) {
 	if md.key < 0 {
 		if bytes.Contains(raw, []byte("metadata")) {
 			return 0, nil, false // under a quoted key, say
@@ -468,13 +457,30 @@ func appendSpaces(out []byte, n int) []byte {
 // whole on the worker pool: a 50 MB object is then not held twice.
 const bigItem = 1 << 20
 
-// writeFileItem writes an unchanged item read from a file: placed as it
-// is written when it can be, else as fileItemText makes it.
+// placed is the placement of an unchanged item read from a file, when
+// its own text can be written (placeIn).
+func (rl *ResourceList) placed(it *Item) (placement, bool) {
+	return placeIn(it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index))
+}
+
+// treeText is an item read from a file parsed, annotated and encoded:
+// what is written when its text cannot be placed.
+func (rl *ResourceList) treeText(it *Item) ([]byte, error) {
+	n, err := it.ParseTree()
+	if err != nil {
+		return nil, err
+	}
+	return rl.EncodeItem(it, n)
+}
+
+// writeFileItem writes an unchanged item read from a file, placed as it
+// is written (a large one is never held whole) or from its tree.
 func (rl *ResourceList) writeFileItem(w *bufio.Writer, it *Item) error {
-	if writePlaced(w, it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index)) {
+	if p, ok := rl.placed(it); ok {
+		p.write(w)
 		return nil
 	}
-	text, err := rl.fileItemText(it)
+	text, err := rl.treeText(it)
 	if err != nil {
 		return err
 	}
@@ -482,28 +488,13 @@ func (rl *ResourceList) writeFileItem(w *bufio.Writer, it *Item) error {
 	return nil
 }
 
-// fileItemText is the output text of an unchanged item read from a file:
-// placedText of its text, or its tree annotated and encoded when
-// placedText cannot. It is safe to call on several items at once: the
-// annotation text is made here, not taken from the writer's cache.
+// fileItemText is the output text of an unchanged item read from a file,
+// as writeFileItem writes it. It is safe to call on several items at once.
 func (rl *ResourceList) fileItemText(it *Item) ([]byte, error) {
-	if text, ok := placedText(it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index)); ok {
-		return withNewline(text), nil
+	if p, ok := rl.placed(it); ok {
+		return p.write(nil), nil
 	}
-	n, err := it.ParseTree()
-	if err != nil {
-		return nil, err
-	}
-	annotatePlace(n, it.File, it.Index)
-	var b bytes.Buffer
-	w := bufio.NewWriter(&b)
-	if err := writeSeqItem(w, n, rl.sp.indent, compactSequences(it.Raw)); err != nil {
-		return nil, err
-	}
-	if err := w.Flush(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return rl.treeText(it)
 }
 
 // placeLines is the text of the path and index annotations of file at

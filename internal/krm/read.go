@@ -278,20 +278,32 @@ func (rl *ResourceList) readSection(s section, l Limits) (why, err error) {
 	if s.key == "items" {
 		return nil, nil
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(s.raw, &doc); err != nil {
+	v, err := s.value()
+	switch {
+	case err != nil:
 		return fmt.Errorf("parsing the ResourceList's %s: %w", s.key, relineError(err, s.line)), nil
-	}
-	m := DocContent(&doc)
-	if m == nil || m.Kind != yaml.MappingNode || len(m.Content) != 2 || m.Content[0].Value != s.key {
+	case v == nil:
 		return errMisread, nil
 	}
-	v := m.Content[1]
 	if err := checkTree(v, l); err != nil {
 		return nil, fmt.Errorf("reading the ResourceList's %s: %w", s.key, err)
 	}
 	rl.setHeader(s.key, v)
 	return nil, nil
+}
+
+// value parses the section and returns its key's value: nil (and no
+// error) when the text is not exactly the one key the splitter saw.
+func (s section) value() (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(s.raw, &doc); err != nil {
+		return nil, err
+	}
+	m := DocContent(&doc)
+	if m == nil || m.Kind != yaml.MappingNode || len(m.Content) != 2 || m.Content[0].Value != s.key {
+		return nil, nil
+	}
+	return m.Content[1], nil
 }
 
 // setHeader records a top-level key other than items.

@@ -28,11 +28,7 @@ func SyncMapText(raw []byte, doc bool, parent, key string, want map[string]strin
 		return nil, false, false
 	}
 	lines := splitLines(raw)
-	first := firstContent(lines)
-	if first < 0 {
-		return nil, false, false
-	}
-	col, ok := contentColumn(lines[first], doc)
+	first, col, ok := objectStart(lines, doc)
 	if !ok {
 		return nil, false, false
 	}

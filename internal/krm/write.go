@@ -212,10 +212,7 @@ func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
 		}
 		return nil
 	case rl.fast:
-		if it.fromFile {
-			annotatePlace(it.Node, it.File, it.Index)
-		}
-		return writeSeqItem(w, it.Node, rl.sp.indent, compactSequences(it.Raw))
+		return rl.writeEncoded(w, it, it.Node)
 	}
 	return writeElement(w, "items", it.Node)
 }

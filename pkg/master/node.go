@@ -64,23 +64,19 @@ type desired struct {
 	taints      []api.Taint
 }
 
-// RenderNode runs the rules for one node and patches existing (nil for a
-// node that is not in the input) the way nfd-master would.
-func (r *Renderer) RenderNode(name string, objs []NodeFeatureObject, existing *NodeState) NodeResult {
-	return r.renderNode(NodeResult{Name: name}, objs, existing, nil)
-}
-
-// RenderNodeReading is RenderNode decoding only the features only names
-// (FeatureNames: those the rules and groups match on) of NodeFeatures
-// read lean; NodeResult.Features then holds only those. A label or
-// extended resource whose value names another feature
-// ("@domain.feature.element") makes it render the node again with every
-// feature, so the result is RenderNode's.
+// RenderNodeReading runs the rules for one node and patches existing (nil
+// for a node that is not in the input) the way nfd-master would. With
+// only (nil: every feature), it decodes only the features only names
+// (FeatureNames: those the rules and groups match on) of NodeFeatures read
+// lean; NodeResult.Features then holds only those. A label or extended
+// resource whose value names another feature ("@domain.feature.element")
+// makes it render the node again with every feature, so the result is
+// the same either way.
 func (r *Renderer) RenderNodeReading(only map[string]bool, name string, objs []NodeFeatureObject, existing *NodeState) NodeResult {
 	return r.renderNode(NodeResult{Name: name}, objs, existing, only)
 }
 
-// ExplainNode renders one node like RenderNode, recording where each label
+// ExplainNode renders one node like RenderNodeReading with every feature, recording where each label
 // came from, and traces every rule on the node's features.
 func (r *Renderer) ExplainNode(name string, objs []NodeFeatureObject, existing *NodeState) (NodeResult, []engine.RuleTrace) {
 	traces := r.rules.Explain(withOwnBackrefs(mergeNodeFeatures(&r.opts, name, objs, nil).features))

@@ -308,6 +308,19 @@ func (p *block) mapping(ind int, each func(k []byte, v value) bool) bool {
 	return !p.bad
 }
 
+// optionalSequence reads v as a block sequence, each entry with each; a
+// null or an empty flow sequence ([]) has no entries. Anything else is
+// not one.
+func (p *block) optionalSequence(v value, each func(v value) bool) bool {
+	switch {
+	case isNull(v) || v.kind == vEmptySeq:
+		return true
+	case v.kind != vSeq:
+		return false
+	}
+	return p.sequence(v.ind, each)
+}
+
 // sequence reads the block sequence at column ind, calling each for every
 // entry; each must consume the value.
 func (p *block) sequence(ind int, each func(v value) bool) bool {

@@ -138,13 +138,7 @@ func (p *block) scalarMap(v value, out *map[string]string) bool {
 // taints reads a Node's spec.taints: a block sequence of mappings whose
 // key, value, effect and timeAdded are scalars (a null one is "").
 func (p *block) taints(v value, out *[]api.Taint) bool {
-	switch {
-	case isNull(v) || v.kind == vEmptySeq:
-		return true
-	case v.kind != vSeq:
-		return false
-	}
-	return p.sequence(v.ind, func(sub value) bool {
+	return p.optionalSequence(v, func(sub value) bool {
 		var t api.Taint
 		ok := p.someFields(sub, func(k []byte, f value, seen *fieldSet) (bool, bool) {
 			switch string(k) {

@@ -102,13 +102,7 @@ func (p *block) checkMap(v value, valueOK func(value) bool) bool {
 // checkInstances accepts what instanceSet reads as elements, keeping
 // nothing.
 func (p *block) checkInstances(v value) bool {
-	switch {
-	case isNull(v) || v.kind == vEmptySeq:
-		return true
-	case v.kind != vSeq:
-		return false
-	}
-	return p.sequence(v.ind, func(sub value) bool {
+	return p.optionalSequence(v, func(sub value) bool {
 		return p.fields(sub, func(k []byte, attrs value, seen *fieldSet) bool {
 			return string(k) == "attributes" && seen.once(0) && p.checkStringMap(attrs)
 		})
