@@ -14,8 +14,9 @@ import (
 )
 
 // TestRunFilesCapsOnlyFilesParsedWhole: a block YAML file over the cap on
-// files parsed whole is cut and rendered; a JSON one is refused, saying
-// why and what to do.
+// files parsed whole is cut and rendered; a JSON object too large to
+// write back as YAML is left out with an error result at its file,
+// saying why and what to do, and the run goes on.
 func TestRunFilesCapsOnlyFilesParsedWhole(t *testing.T) {
 	dir := t.TempDir()
 	pad := strings.Repeat("# padding to take the file past the cap on files parsed whole\n", objects.MaxFileSize/60+1)
@@ -38,11 +39,22 @@ func TestRunFilesCapsOnlyFilesParsedWhole(t *testing.T) {
 	}
 	out.Reset()
 	code, err = RunFiles([]string{jsonFile}, nil, nil, &out, RunOptions{})
-	if code != 1 || err == nil || !strings.Contains(err.Error(), "big.json") || !strings.Contains(err.Error(), "only block-style YAML") {
-		t.Errorf("JSON over the cap: exit %d, %v", code, err)
+	if code != 1 || err != nil {
+		t.Errorf("JSON over the cap: exit %d, %v; want 1 and an error result", code, err)
 	}
-	if out.Len() != 0 {
-		t.Errorf("a refused read wrote %d bytes", out.Len())
+	var list struct {
+		Items   []any
+		Results []struct {
+			Message string
+			File    struct{ Path string }
+		}
+	}
+	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
+		t.Fatalf("output does not parse: %v", err)
+	}
+	if len(list.Items) != 0 || len(list.Results) != 1 || list.Results[0].File.Path != jsonFile ||
+		!strings.Contains(list.Results[0].Message, "a JSON object of") || !strings.Contains(list.Results[0].Message, "nfd-fn render < FILE") {
+		t.Errorf("JSON over the cap: items %d, results %+v", len(list.Items), list.Results)
 	}
 }
 

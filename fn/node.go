@@ -44,7 +44,7 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *mas
 }
 
 // patchNodeText is patchNode done on the Node item's text, for the common
-// case of a Node in kubectl's layout whose labels, annotations, capacity
+// case of a Node in kubectl's YAML layout whose labels, annotations, capacity
 // or allocatable change (krm.SyncMapText): what nfd-fn does not own keeps
 // its bytes, and neither a tree nor its encoding is made. old is the
 // Node's state as read. ok is false when the tree must do it: taints
@@ -52,7 +52,7 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *mas
 // or a map is not in a layout SyncMapText edits.
 func patchNodeText(it *krm.Item, old *objects.NodeState, n *master.NodeResult, s config.Settings) (text []byte, changed, ok bool) {
 	st := &n.State
-	if s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !sameTaints(old.Taints, st.Taints) {
+	if it.IsJSON() || s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !sameTaints(old.Taints, st.Taints) {
 		return nil, false, false
 	}
 	text = it.Raw

@@ -19,6 +19,9 @@ type fileObject struct {
 	// documents: a List's items share the List's.
 	index int
 	doc   bool
+	// json marks JSON text: the file's one object, or an element of its
+	// List's items array (cutJSONFile).
+	json bool
 }
 
 // cutFile cuts a file of block-style YAML into its objects without
@@ -40,6 +43,9 @@ type fileObject struct {
 // known to be a List, for the caller to start parsing. release (may be nil) is told of the text read, a
 // window at a time, as each pass goes.
 func cutFile(data []byte, release func([]byte), each func(chunk)) (objects []fileObject, ok bool) {
+	if looksLikeJSON(data) {
+		return cutJSONFile(data, release, each)
+	}
 	// One scan finds the odd line breaks and the marker lines.
 	marks, odd := scanFile(data, release)
 	if odd {
@@ -248,4 +254,39 @@ func entryOpensMapping(raw []byte) bool {
 	}
 	col := sp + 1 + leadingSpaces(l[sp+1:])
 	return startsTopLevelKey(l[col:])
+}
+
+// cutJSONFile is cutFile for a file of JSON text, one object: a v1 List
+// (kubectl get -o json) is cut into its items (splitJSON; each is called
+// with every item as it is cut), any other object is the file's one
+// object. ok is false when the text is not cut with certainty or is a
+// List with no items array, and the file is then parsed whole.
+func cutJSONFile(data []byte, release func([]byte), each func(chunk)) (objects []fileObject, ok bool) {
+	sp, ok := splitJSON(data, release, each)
+	if !ok {
+		return nil, false
+	}
+	head := map[string]*yaml.Node{}
+	items := false
+	for _, s := range sp.sections {
+		if s.key == "items" {
+			items = true
+			continue
+		}
+		v, err := s.value()
+		if err != nil || v == nil || head[s.key] != nil {
+			return nil, false
+		}
+		head[s.key] = v
+	}
+	if !items || !isV1List(head) {
+		return []fileObject{{raw: data, line: 1, doc: true, json: true}}, true
+	}
+	if len(sp.items) == 0 {
+		return nil, false // as cutList: the decoder says what an empty List is
+	}
+	for _, c := range sp.items {
+		objects = append(objects, fileObject{raw: c.raw, line: c.line, json: true})
+	}
+	return objects, true
 }

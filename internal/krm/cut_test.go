@@ -194,7 +194,11 @@ func TestCutFileReadsEveryRepositoryManifestAsADecoderDoes(t *testing.T) {
 
 func TestCutFileLeavesToTheParserWhatItCannotBeSureOf(t *testing.T) {
 	for name, data := range map[string]string{
-		"json":                 `{"apiVersion": "v1", "kind": "ConfigMap"}`,
+		"json-trailing-text":   `{"apiVersion": "v1", "kind": "ConfigMap"} x`,
+		"json-key-escape":      `{"apiVersion": "v1", "kind": "ConfigMap", "a\u0062": 1}`,
+		"json-empty-list":      `{"apiVersion": "v1", "kind": "List", "items": []}`,
+		"json-items-not-array": `{"apiVersion": "v1", "kind": "List", "items": {}}`,
+		"json-trailing-comma":  `{"apiVersion": "v1", "kind": "List", "items": [{"a": 1},]}`,
 		"flow-root":            "{a: 1}\n",
 		"scalar-doc":           "a: 1\n---\njust text\n",
 		"directive":            "%YAML 1.2\n---\na: 1\n",

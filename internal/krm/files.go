@@ -67,7 +67,7 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		// not a List after all drops them.
 		var early []*Item
 		objs, ok := cutFile(f.Data, opts.Release, func(c chunk) {
-			it := &Item{Raw: c.raw, Line: c.line, File: f.Name, fromFile: true}
+			it := &Item{Raw: c.raw, Line: c.line, File: f.Name, fromFile: true, json: c.json}
 			if early = append(early, it); total+len(early) <= opts.Limits.MaxItems {
 				add(it)
 			}
@@ -81,16 +81,16 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 			for len(early) > 0 && early[0].Line < o.line {
 				early = early[1:]
 			}
-			if !o.doc && rl.sp.indent < 0 {
+			if !o.doc && !o.json && rl.sp.indent < 0 {
 				// Items are written where the first List's are (kubectl:
 				// column 0), which its items then keep, unshifted.
 				rl.sp.indent = leadingSpaces(o.raw)
 			}
-			if !o.doc && len(early) > 0 && early[0].Line == o.line {
+			if !o.doc && len(early) > 0 && early[0].Line == o.line && early[0].json == o.json {
 				cut[i][k], early = early[0], early[1:]
 				continue
 			}
-			cut[i][k] = &Item{Raw: o.raw, Line: o.line, File: f.Name, fromFile: true, doc: o.doc}
+			cut[i][k] = &Item{Raw: o.raw, Line: o.line, File: f.Name, fromFile: true, doc: o.doc, json: o.json}
 			if total+k < opts.Limits.MaxItems {
 				add(cut[i][k])
 			}

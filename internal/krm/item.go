@@ -56,6 +56,8 @@ type Item struct {
 	doc bool
 	// unparsed marks an item whose text does not parse on its own.
 	unparsed bool
+	// json marks a Raw that is an element of a JSON array (splitJSON).
+	json bool
 }
 
 // kpt's own annotations, see Item.FromKpt.
@@ -134,6 +136,9 @@ func (it *Item) written() bool { return it.ParseErr == nil && !it.Omitted }
 // ParseTree parses the item's Raw text into a fresh tree, which the item
 // does not keep (Tree keeps it).
 func (it *Item) ParseTree() (*yaml.Node, error) {
+	if it.json {
+		return it.parseJSON()
+	}
 	if !it.doc {
 		n, err := parseChunk(it.Raw)
 		if err == nil && it.fromFile {
@@ -152,6 +157,28 @@ func (it *Item) ParseTree() (*yaml.Node, error) {
 	shiftLines(n, it.Line-1)
 	return n, nil
 }
+
+// parseJSON parses an element of a JSON array: any JSON value is one
+// YAML document. Its lines count from the element's first line, as a
+// "- " entry's do, unless it was read from a file.
+func (it *Item) parseJSON() (*yaml.Node, error) {
+	var d yaml.Node
+	if err := yaml.Unmarshal(it.Raw, &d); err != nil {
+		return nil, err
+	}
+	n := DocContent(&d)
+	if n == nil {
+		return nil, errors.New("empty")
+	}
+	if it.fromFile {
+		shiftLines(n, it.Line-1)
+	}
+	return n, nil
+}
+
+// IsJSON reports whether Raw is JSON text, an element of a JSON list,
+// rather than YAML.
+func (it *Item) IsJSON() bool { return it.json }
 
 // shiftLines adds by to the line of every node under n.
 func shiftLines(n *yaml.Node, by int) {
@@ -172,7 +199,11 @@ func (it *Item) IsDocument() bool { return it.doc }
 // block mapping (entryOpensMapping) before it is parsed as Read parses an
 // item. It reports whether the object parsed.
 func (it *Item) fromFileParse(opts ReadOptions) bool {
-	if !it.doc && !entryOpensMapping(it.Raw) {
+	if it.json {
+		if !looksLikeJSON(it.Raw) {
+			return false // not an object: the file is parsed whole
+		}
+	} else if !it.doc && !entryOpensMapping(it.Raw) {
 		return false // a scalar, flow style or a tag: the file is parsed whole
 	}
 	return it.parse(opts)

@@ -1,13 +1,16 @@
 package krm
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
 )
 
 // writeJSON writes a list that was read from JSON: the input object with
@@ -115,4 +118,237 @@ func appendJSONString(w *bytes.Buffer, s string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)       // a string always encodes; writing to a Buffer cannot fail
 	w.Truncate(w.Len() - 1) // Encode ends with a newline
+}
+
+// writeJSONStream writes a list splitJSON cut, as writeJSON would write
+// it parsed whole, but an item at a time: the sections in input order
+// with items in place, the defaults for a missing apiVersion and kind,
+// then the results (in place when the input has them after its items).
+// Items are made on the worker pool as the YAML writer makes them
+// (writeMade), the tail is written as it is made, and the results are
+// asked for only once every item is written.
+func (rl *ResourceList) writeJSONStream(w *bufio.Writer, results func() []*framework.Result) error {
+	top := jsonObject{w: w}
+	w.WriteByte('{')
+	wrote := map[string]bool{}
+	itemsDone, resultsDone := false, false
+	writeResults := func(original section, present bool) error {
+		resultsDone = true
+		res := results()
+		if len(rl.Results)+len(res) == 0 {
+			if !present {
+				return nil
+			}
+			v, err := original.value()
+			if err != nil || v == nil {
+				return fmt.Errorf("writing the input's results: %v", err)
+			}
+			return top.entry("results", v)
+		}
+		return rl.writeJSONResults(&top, res)
+	}
+	for _, s := range rl.sp.sections {
+		var err error
+		switch {
+		case s.key == "items":
+			itemsDone = true
+			top.key("items")
+			err = rl.writeJSONItems(w)
+		case s.key == "results" && !itemsDone:
+			// Written last, once the results are known.
+		case s.key == "results":
+			err = writeResults(s, true)
+		default:
+			var v *yaml.Node
+			if v, err = s.value(); err == nil && v != nil {
+				err = top.entry(s.key, v)
+			}
+			wrote[s.key] = true
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, d := range []struct{ key, value string }{{"apiVersion", kio.ResourceListAPIVersion}, {"kind", kio.ResourceListKind}} {
+		if !wrote[d.key] {
+			if err := top.entry(d.key, StrNode(d.value)); err != nil {
+				return err
+			}
+		}
+	}
+	if !itemsDone {
+		top.key("items")
+		if err := rl.writeJSONItems(w); err != nil {
+			return err
+		}
+	}
+	if !resultsDone {
+		i := slices.IndexFunc(rl.sp.sections, func(s section) bool { return s.key == "results" })
+		var original section
+		if i >= 0 {
+			original = rl.sp.sections[i]
+		}
+		if err := writeResults(original, i >= 0); err != nil {
+			return err
+		}
+	}
+	w.WriteString("\n}\n")
+	return nil
+}
+
+// jsonObject writes the entries of a JSON object at the top level, the
+// comma between them included.
+type jsonObject struct {
+	w       *bufio.Writer
+	entries int
+}
+
+// key starts an entry: the separator, the indented key and the colon.
+func (o *jsonObject) key(k string) {
+	if o.entries > 0 {
+		o.w.WriteByte(',')
+	}
+	o.entries++
+	o.w.WriteString("\n  ")
+	var b bytes.Buffer
+	appendJSONString(&b, k)
+	o.w.Write(b.Bytes())
+	o.w.WriteString(": ")
+}
+
+// entry writes one entry whose value is n.
+func (o *jsonObject) entry(k string, n *yaml.Node) error {
+	text, err := jsonText(n, "  ")
+	if err != nil {
+		return err
+	}
+	o.key(k)
+	o.w.Write(text)
+	return nil
+}
+
+// jsonArray writes the elements of an array that is the value of a
+// top-level key.
+type jsonArray struct {
+	w        *bufio.Writer
+	elements int
+}
+
+// next starts an element: the separator and the indentation.
+func (a *jsonArray) next() {
+	if a.elements > 0 {
+		a.w.WriteByte(',')
+	} else {
+		a.w.WriteByte('[')
+	}
+	a.elements++
+	a.w.WriteString("\n    ")
+}
+
+// close ends the array.
+func (a *jsonArray) close() {
+	if a.elements == 0 {
+		a.w.WriteString("[]")
+		return
+	}
+	a.w.WriteString("\n  ]")
+}
+
+// writeJSONItems writes the items array: the input's items (made on the
+// worker pool, writeMade), then the tail.
+func (rl *ResourceList) writeJSONItems(w *bufio.Writer) error {
+	arr := jsonArray{w: w}
+	err := rl.writeMade(w, arr.next, func(it *Item) error {
+		text, err := rl.jsonItemText(it)
+		if err != nil {
+			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		}
+		w.Write(text)
+		if it.Raw != nil && rl.release != nil {
+			rl.release(it.Raw)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if rl.tail != nil {
+		err := rl.tail(func(n *yaml.Node, text []byte) error {
+			if text == nil {
+				var err error
+				if text, err = jsonText(n, jsonItemPrefix); err != nil {
+					return err
+				}
+			}
+			arr.next()
+			w.Write(text)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	arr.close()
+	return nil
+}
+
+// writeJSONResults writes the results key: the input's results, then res.
+func (rl *ResourceList) writeJSONResults(top *jsonObject, res []*framework.Result) error {
+	top.key("results")
+	arr := jsonArray{w: top.w}
+	write := func(n *yaml.Node) error {
+		text, err := jsonText(n, jsonItemPrefix)
+		if err != nil {
+			return err
+		}
+		arr.next()
+		top.w.Write(text)
+		return nil
+	}
+	for _, n := range rl.Results {
+		if err := write(n); err != nil {
+			return fmt.Errorf("writing the input's results: %w", err)
+		}
+	}
+	for _, r := range res {
+		if err := write(resultNode(r)); err != nil {
+			return fmt.Errorf("writing results: %w", err)
+		}
+	}
+	arr.close()
+	return nil
+}
+
+// jsonItemPrefix is the indentation of an item's lines in the output.
+const jsonItemPrefix = "    "
+
+// jsonItemText is the output text of an item of a JSON list: its own
+// text re-indented when it is unchanged and in the form writeJSON gives
+// (canonicalJSON), else its tree written as JSON.
+func (rl *ResourceList) jsonItemText(it *Item) ([]byte, error) {
+	if it.Raw != nil && !it.Changed {
+		var b bytes.Buffer
+		if canonicalJSON(it.Raw) && json.Indent(&b, it.Raw, jsonItemPrefix, "  ") == nil {
+			return b.Bytes(), nil
+		}
+		n, err := it.ParseTree()
+		if err != nil {
+			return nil, err
+		}
+		return jsonText(n, jsonItemPrefix)
+	}
+	return jsonText(it.Node, jsonItemPrefix)
+}
+
+// jsonText is n as indented JSON, its lines after the first starting
+// with prefix.
+func jsonText(n *yaml.Node, prefix string) ([]byte, error) {
+	var compact, out bytes.Buffer
+	if err := appendJSON(&compact, n); err != nil {
+		return nil, fmt.Errorf("writing JSON: %w", err)
+	}
+	if err := json.Indent(&out, compact.Bytes(), prefix, "  "); err != nil {
+		return nil, fmt.Errorf("writing JSON: %w", err)
+	}
+	return out.Bytes(), nil
 }

@@ -29,7 +29,7 @@ type ItemMaker struct {
 // Streams reports whether the list is written as it is read (block YAML
 // cut by the fast splitter): only such a list takes an ItemMaker or
 // writes its tail as it is made.
-func (rl *ResourceList) Streams() bool { return rl.fast && !rl.json }
+func (rl *ResourceList) Streams() bool { return rl.fast }
 
 // SetMaker gives the list an ItemMaker; the list must stream.
 func (rl *ResourceList) SetMaker(m *ItemMaker) {
@@ -43,6 +43,9 @@ func (rl *ResourceList) SetMaker(m *ItemMaker) {
 // list writes for it, changed to n (it is nil for a new item). An item
 // read from a file gets its path and index annotations on n.
 func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
+	if rl.json {
+		return jsonText(n, jsonItemPrefix)
+	}
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)
 	if err := rl.writeEncoded(w, it, n); err != nil {
@@ -60,7 +63,9 @@ func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
 func (rl *ResourceList) writeEncoded(w *bufio.Writer, it *Item, n *yaml.Node) error {
 	var raw []byte
 	if it != nil {
-		raw = it.Raw
+		if !it.json {
+			raw = it.Raw // JSON text says nothing of YAML's sequence style
+		}
 		if it.fromFile {
 			annotatePlace(n, it.File, it.Index)
 		}
@@ -132,7 +137,7 @@ func (rl *ResourceList) writeMade(w *bufio.Writer, header func(), write func(*It
 // order, each with its index among the maker's items (or -1).
 func (rl *ResourceList) madeItems() (pos, k []int) {
 	m := rl.maker
-	if !rl.fromFiles {
+	if !rl.fromFiles && !rl.json {
 		if m == nil {
 			return nil, nil
 		}
@@ -162,6 +167,16 @@ func (rl *ResourceList) makeItem(pos, k int) made {
 		return made{text: text, note: note, k: k, err: err}
 	}
 	it := rl.Items[pos]
+	if rl.json {
+		if it.Raw == nil || it.Changed || !it.written() {
+			return made{k: -1}
+		}
+		text, err := rl.jsonItemText(it)
+		if err != nil {
+			err = fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		}
+		return made{text: text, k: -1, err: err}
+	}
 	if !it.fromFile || it.Raw == nil || it.Changed || !it.written() || len(it.Raw) >= bigItem {
 		return made{k: -1} // written by write, a big one as it is placed
 	}

@@ -460,6 +460,9 @@ const bigItem = 1 << 20
 // placed is the placement of an unchanged item read from a file, when
 // its own text can be written (placeIn).
 func (rl *ResourceList) placed(it *Item) (placement, bool) {
+	if it.json {
+		return placement{}, false // JSON text is written from its tree, as YAML
+	}
 	return placeIn(it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index))
 }
 

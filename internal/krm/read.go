@@ -90,12 +90,22 @@ func Read(data []byte, opts ReadOptions) (*ResourceList, error) {
 
 func read(data []byte, opts ReadOptions) (*ResourceList, error) {
 	cut := newItemStream(opts)
-	sp, ok := splitDocumentEach(data, opts.Release, cut.each)
+	var sp split
+	var ok bool
+	isJSON := looksLikeJSON(data)
+	if isJSON {
+		sp, ok = splitJSON(data, opts.Release, cut.each)
+	} else {
+		sp, ok = splitDocumentEach(data, opts.Release, cut.each)
+	}
 	cut.wait()
 	if !ok {
 		return readWhole(data, opts)
 	}
 	rl, why, err := readFast(sp, cut.items, opts)
+	if rl != nil {
+		rl.json = isJSON
+	}
 	if err != nil || why == nil {
 		return rl, err
 	}
@@ -174,7 +184,7 @@ func newItemStream(opts ReadOptions) *itemStream {
 // each takes the next item cut; past the limit on items, they are only
 // counted (readFast refuses the list).
 func (s *itemStream) each(c chunk) {
-	it := &Item{Raw: c.raw, Pos: len(s.items), Line: c.line}
+	it := &Item{Raw: c.raw, Pos: len(s.items), Line: c.line, json: c.json}
 	s.items = append(s.items, it)
 	if len(s.items) <= s.max {
 		s.add(it)
@@ -185,6 +195,16 @@ func (s *itemStream) each(c chunk) {
 // It returns false when the item is not YAML on its own.
 func (it *Item) parse(opts ReadOptions) bool {
 	defer opts.release(it.Raw)
+	if it.json && !json.Valid(it.Raw) {
+		it.ParseErr = jsonSyntaxError(it.Raw, it.Line)
+		return false
+	}
+	if it.json && it.fromFile && len(it.Raw) > opts.Limits.MaxTreeBytes {
+		// Written back as YAML, which takes a tree of it.
+		it.ParseErr = fmt.Errorf("%w: a JSON object of %d bytes, which a list read from files writes back as YAML from a tree; nfd-fn makes trees of objects up to %d bytes "+
+			"(a JSON list on stdin is written back as JSON without one: nfd-fn render < FILE)", ErrLimit, len(it.Raw), opts.Limits.MaxTreeBytes)
+		return true
+	}
 	if opts.DecodeRaw != nil && opts.Limits.MaxDepth >= 64 && opts.DecodeRaw(it) {
 		return true
 	}
@@ -258,6 +278,8 @@ func (rl *ResourceList) checkHeader() error {
 		return nil
 	case rl.Kind == "" && rl.APIVersion == "":
 		return errors.New("input has no apiVersion and kind: nfd-fn reads a config.kubernetes.io/v1 ResourceList on stdin")
+	case rl.APIVersion == "":
+		return fmt.Errorf("input has kind %s but no apiVersion: nfd-fn reads a config.kubernetes.io/v1 ResourceList or a v1 List on stdin", rl.Kind)
 	case rl.Kind == "" && len(rl.Items) > 0:
 		// kubectl writes a List's kind after its items: a list without one
 		// was most likely cut short.
@@ -296,6 +318,15 @@ func (rl *ResourceList) readSection(s section, l Limits) (why, err error) {
 // error) when the text is not exactly the one key the splitter saw.
 func (s section) value() (*yaml.Node, error) {
 	var doc yaml.Node
+	if s.json {
+		if err := yaml.Unmarshal(s.raw[s.valueAt:], &doc); err != nil {
+			return nil, err
+		}
+		if v := DocContent(&doc); v != nil {
+			return v, nil
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+	}
 	if err := yaml.Unmarshal(s.raw, &doc); err != nil {
 		return nil, err
 	}
@@ -430,6 +461,19 @@ func parseOneDocument(data []byte) (*yaml.Node, error) {
 		return nil, errors.New("the input is not a ResourceList: expected a YAML mapping with items")
 	}
 	return root, nil
+}
+
+// jsonSyntaxError says where an element of a JSON list stops being
+// JSON, by its line in the input (the element starts on line first).
+func jsonSyntaxError(raw []byte, first int) error {
+	var v any
+	err := json.Unmarshal(raw, &v)
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) && syntax.Offset > 0 {
+		line := first + bytes.Count(raw[:min(int(syntax.Offset), len(raw))], []byte("\n"))
+		return fmt.Errorf("line %d: not valid JSON: %s", line, syntax.Error())
+	}
+	return fmt.Errorf("not valid JSON: %v", err)
 }
 
 // isJSON reports whether the input is a JSON document (an object).

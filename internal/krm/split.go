@@ -16,12 +16,19 @@ type section struct {
 	raw []byte
 	// line is the 1-based line the section starts on.
 	line int
+	// valueAt, for a section of a JSON list (splitJSON), is the offset
+	// in raw of the key's value: "key":value is not YAML in block context
+	// (no space after the colon), so the value is parsed alone.
+	valueAt int
+	json    bool
 }
 
-// chunk is the raw text of one item and the 1-based line it starts on.
+// chunk is the raw text of one item and the 1-based line it starts on;
+// json marks an element of a JSON array (splitJSON).
 type chunk struct {
 	raw  []byte
 	line int
+	json bool
 }
 
 // split is what the fast splitter found.

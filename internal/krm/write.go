@@ -37,12 +37,14 @@ func (rl *ResourceList) Write(w io.Writer, results []*framework.Result) error {
 func (rl *ResourceList) WriteThen(w io.Writer, results func() []*framework.Result) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var err error
-	if !rl.fast || rl.json {
+	if !rl.fast {
 		if err := rl.materializeTail(); err != nil {
 			return err
 		}
 	}
 	switch {
+	case rl.json && rl.fast:
+		err = rl.writeJSONStream(bw, results)
 	case rl.json:
 		err = rl.writeJSON(bw, results())
 	case rl.fast:

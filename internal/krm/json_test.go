@@ -1,0 +1,306 @@
+package krm
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+)
+
+// kubectlJSONList is a List as kubectl get -o json prints it: four
+// spaces of indentation, the header after the items.
+const kubectlJSONList = `{
+    "apiVersion": "v1",
+    "items": [
+        {
+            "apiVersion": "nfd.k8s-sigs.io/v1alpha1",
+            "kind": "NodeFeature",
+            "metadata": {
+                "labels": {
+                    "nfd.node.kubernetes.io/node-name": "worker-1"
+                },
+                "name": "worker-1",
+                "namespace": "node-feature-discovery",
+                "resourceVersion": "48213377"
+            },
+            "spec": {
+                "features": {
+                    "flags": {
+                        "cpu.cpuid": {
+                            "elements": {
+                                "AVX": {},
+                                "AVX2": {}
+                            }
+                        }
+                    },
+                    "instances": {
+                        "pci.device": {
+                            "elements": [
+                                {
+                                    "attributes": {
+                                        "class": "0300",
+                                        "vendor": "10de"
+                                    }
+                                }
+                            ]
+                        }
+                    }
+                },
+                "labels": {}
+            }
+        },
+        {
+            "apiVersion": "v1",
+            "kind": "Node",
+            "metadata": {
+                "annotations": {
+                    "node.alpha.kubernetes.io/ttl": "0"
+                },
+                "name": "worker-1"
+            },
+            "status": {
+                "capacity": {
+                    "cpu": "64",
+                    "pods": "110"
+                },
+                "nodeInfo": {
+                    "bootID": "b"
+                }
+            }
+        }
+    ],
+    "kind": "List",
+    "metadata": {
+        "resourceVersion": ""
+    }
+}
+`
+
+// jsonListCases are JSON lists whose streamed output must equal the
+// whole writer's: each holds text that is or is not written back as it
+// is (canonicalJSON).
+var jsonListCases = map[string]string{
+	"kubectl-export": kubectlJSONList,
+	"compact":        `{"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[{"a":1},{"b":[1,2,{}],"c":[]}]}`,
+	"resource-list-with-results": `{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList",
+  "functionConfig": {"apiVersion": "v1", "kind": "ConfigMap", "data": {"x": "y"}},
+  "items": [{"kind": "ConfigMap"}],
+  "results": [{"message": "earlier", "severity": "info"}]}`,
+	"results-before-items": `{"results": [{"message": "earlier"}], "items": [{"kind": "A"}], "apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList"}`,
+	"no-items":             `{"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "functionConfig": null}`,
+	"empty-items":          `{"apiVersion": "v1", "kind": "List", "items": []}`,
+	"numbers": `{"apiVersion": "v1", "kind": "List", "items": [
+    {"i": 10, "n": -3, "z": 0, "f": 1.5, "g": 1.0, "e": 1e3, "nz": -0, "big": 123456789012345678901, "lead": 0.25}]}`,
+	"escapes": `{"apiVersion": "v1", "kind": "List", "items": [
+    {"q": "a\"b", "s": "a\\b", "n": "a\nb", "t": "a\tb", "b": "\b\f\r", "u": "\u00e9", "U": "\u00E9", "ctl": "\u0001", "ls": "\u2028", "html": "<&>"}]}`,
+	"utf8":           "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [{\"a\": \"caf\u00e9 \u2603\"}]}",
+	"literals":       `{"apiVersion": "v1", "kind": "List", "items": [{"t": true, "f": false, "n": null, "s": "true", "e": ""}]}`,
+	"scalar-item":    `{"apiVersion": "v1", "kind": "List", "items": ["text", 1, null, [1]]}`,
+	"item-on-a-line": "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n  {\"a\": 1}, {\"b\": 2},\n\t{\"c\": 3}\n]}",
+	"crlf":           "{\r\n  \"apiVersion\": \"v1\",\r\n  \"kind\": \"List\",\r\n  \"items\": [\r\n    {\"a\": \"b\"}\r\n  ]\r\n}\r\n",
+	"unknown-keys":   `{"apiVersion": "v1", "kind": "List", "metadata": {"continue": "x"}, "extra": [1, {"a": "b"}], "items": [{"k": "v"}]}`,
+}
+
+func TestJSONListStreamsAsTheWholeWriterWrites(t *testing.T) {
+	for name, in := range jsonListCases {
+		t.Run(name, func(t *testing.T) {
+			rl, err := Read([]byte(in), ReadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rl.fast || !rl.json {
+				t.Fatalf("read fast %v, JSON %v; want both", rl.fast, rl.json)
+			}
+			for _, it := range rl.Items {
+				if it.ParseErr != nil {
+					t.Fatalf("items[%d]: %v", it.Pos, it.ParseErr)
+				}
+			}
+			checkJSONStreamIsWhole(t, []byte(in), rl, Limits{}.withDefaults())
+		})
+	}
+}
+
+// TestJSONListItemThatYAMLRefusesIsReported: an escape JSON has and YAML
+// does not (\/) leaves that item out, reported, and keeps the others, as
+// an item of a block list that does not parse.
+func TestJSONListItemThatYAMLRefusesIsReported(t *testing.T) {
+	in := "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{\"a\": \"b\"},\n{\"slash\": \"a\\/b\"}\n]}"
+	rl, err := Read([]byte(in), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rl.json || len(rl.Items) != 2 || rl.Items[0].ParseErr != nil || rl.Items[1].ParseErr == nil {
+		t.Fatalf("JSON %v, items %d; want the second item reported", rl.json, len(rl.Items))
+	}
+	if rl.Items[1].Line != 3 {
+		t.Errorf("the reported item is on line %d, want 3", rl.Items[1].Line)
+	}
+}
+
+// TestJSONWithALineBreakYAMLSeesIsReadWhole: a raw LS in a string is a
+// line break to YAML: the cut list's lines would be wrong, so the input
+// is parsed whole, and still written as JSON.
+func TestJSONWithALineBreakYAMLSeesIsReadWhole(t *testing.T) {
+	in := "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [{\"ls\": \"a\u2028b\"}]}"
+	rl, err := Read([]byte(in), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rl.fast || !rl.json {
+		t.Errorf("read fast %v, as JSON %v; want parsed whole, as JSON", rl.fast, rl.json)
+	}
+}
+
+// checkJSONStreamIsWhole fails when the streamed output of rl, a JSON
+// list splitJSON cut, differs from the output of the same input parsed
+// and written whole, with results added and one item changed.
+func checkJSONStreamIsWhole(t *testing.T, data []byte, rl *ResourceList, limits Limits) {
+	t.Helper()
+	whole, err := readWhole(data, ReadOptions{Limits: limits})
+	if err != nil {
+		t.Fatalf("the cut list reads, the whole input does not: %v\n%q", err, data)
+	}
+	if !whole.json {
+		t.Fatalf("the cut list is JSON, the whole input is not:\n%q", data)
+	}
+	resultsLast(whole.root)
+	if len(whole.Items) != len(rl.Items) {
+		t.Fatalf("%d items cut, %d parsed whole:\n%q", len(rl.Items), len(whole.Items), data)
+	}
+	for _, l := range []*ResourceList{rl, whole} {
+		if len(l.Items) > 0 && l.Items[0].Tree() != nil {
+			l.Items[0].Changed = true
+		}
+		l.Append(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{StrNode("kind"), StrNode("New")}})
+	}
+	res := []*framework.Result{{Severity: framework.Info, Message: "a <new> \"result\"\n"}}
+	var streamed, want bytes.Buffer
+	if err := rl.Write(&streamed, res); err != nil {
+		t.Fatalf("streamed write: %v", err)
+	}
+	if err := whole.Write(&want, res); err != nil {
+		t.Fatalf("whole write: %v", err)
+	}
+	if streamed.String() != want.String() {
+		t.Fatalf("streamed output differs from the whole writer's\ninput:\n%q\nstreamed:\n%s\nwhole:\n%s", data, streamed.String(), want.String())
+	}
+}
+
+// resultsLast moves a results key that comes before the items key to
+// the end, where the streamed writer puts it: the results are known only
+// once the items are written.
+func resultsLast(root *yaml.Node) {
+	keys := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		keys[root.Content[i].Value] = i
+	}
+	r, hasResults := keys["results"]
+	if i, hasItems := keys["items"]; hasResults && (!hasItems || r < i) {
+		k, v := root.Content[r], root.Content[r+1]
+		root.Content = append(append(root.Content[:r:r], root.Content[r+2:]...), k, v)
+	}
+}
+
+func TestSplitJSONCutsEveryElementAtItsLine(t *testing.T) {
+	sp, ok := splitJSON([]byte(kubectlJSONList), nil, nil)
+	if !ok {
+		t.Fatal("a kubectl JSON list is not cut")
+	}
+	var keys []string
+	for _, s := range sp.sections {
+		keys = append(keys, fmt.Sprintf("%s@%d", s.key, s.line))
+	}
+	if got, want := strings.Join(keys, " "), "apiVersion@2 items@3 kind@61 metadata@62"; got != want {
+		t.Errorf("sections %s, want %s", got, want)
+	}
+	if len(sp.items) != 2 || sp.items[0].line != 4 || sp.items[1].line != 41 {
+		t.Fatalf("items %+v", sp.items)
+	}
+	for _, c := range sp.items {
+		if !c.json || !bytes.HasPrefix(c.raw, []byte("        {")) || !bytes.HasSuffix(c.raw, []byte("}")) {
+			t.Errorf("item at line %d is not its line's text to its closing brace: %q", c.line, c.raw)
+		}
+	}
+}
+
+// TestJSONItemTreesHaveTheWholeInputsColumns: an item parsed on its own
+// has the columns, and the lines counted from its first line, of the
+// same item in the whole input's tree.
+func TestJSONItemTreesHaveTheWholeInputsColumns(t *testing.T) {
+	rl, err := Read([]byte(kubectlJSONList), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := parseOneDocument([]byte(kubectlJSONList))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := ValueAt(root, "items")
+	for i, it := range rl.Items {
+		got, want := positions(it.Tree(), 0), positions(items.Content[i], it.Line-1)
+		if got != want {
+			t.Errorf("items[%d]: positions\n%s\nwant\n%s", i, got, want)
+		}
+	}
+}
+
+// positions lists the line and column of every node under n, its lines
+// less by.
+func positions(n *yaml.Node, by int) string {
+	var b strings.Builder
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		fmt.Fprintf(&b, "%d:%d ", n.Line-by, n.Column)
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+func TestJSONListWithABrokenItemIsReadWhole(t *testing.T) {
+	// Not JSON, but YAML: read whole, as YAML, as before.
+	in := `{"apiVersion": "v1", "kind": "List", "items": [{"a": b}]}`
+	rl, err := Read([]byte(in), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rl.fast || rl.json {
+		t.Errorf("a list with an item that is not JSON was read fast %v, as JSON %v", rl.fast, rl.json)
+	}
+	// Not YAML either: the item is reported by its line.
+	in = "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{\"a\": 1},\n{\"a\": [}\n]}"
+	rl, err = Read([]byte(in), ReadOptions{})
+	if err == nil && (len(rl.Items) != 2 || rl.Items[1].ParseErr == nil) {
+		t.Fatalf("a broken JSON item is not reported")
+	}
+	if err == nil && !strings.Contains(rl.Items[1].ParseErr.Error(), "line 3") {
+		t.Errorf("the broken item's error does not give its line: %v", rl.Items[1].ParseErr)
+	}
+}
+
+// FuzzJSONList is a differential test of the streamed JSON path: when
+// Read cuts a JSON list (splitJSON) and writes it item by item, the
+// output must be the whole writer's, byte for byte.
+func FuzzJSONList(f *testing.F) {
+	for _, in := range jsonListCases {
+		f.Add([]byte(in))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rl, err := Read(data, ReadOptions{Limits: fuzzLimits})
+		if err != nil || !rl.fast || !rl.json {
+			return
+		}
+		for _, it := range rl.Items {
+			if it.ParseErr != nil {
+				return // left out of both outputs, told differently
+			}
+		}
+		checkJSONStreamIsWhole(t, data, rl, fuzzLimits.withDefaults())
+	})
+}

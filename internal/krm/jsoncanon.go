@@ -1,0 +1,93 @@
+package krm
+
+import (
+	"unicode/utf8"
+)
+
+// canonicalJSON reports whether valid JSON text is written by writeJSON,
+// white space aside, as it is: whether a YAML tree of it, written back as
+// JSON (appendJSON), gives the same tokens. Then an unchanged item is
+// re-indented rather than parsed and encoded. Strings must hold no
+// escape but those the encoder writes for itself (\" \\ \b \f \n \r \t)
+// and no character it escapes (LS, PS, invalid UTF-8); numbers must be
+// integers in the form YAML reads as !!int and the encoder writes back
+// (no sign on zero, no leading zero, no fraction or exponent, 18 digits
+// at most). Anything else is written from the tree.
+func canonicalJSON(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '"':
+			end, ok := canonicalString(text, i+1)
+			if !ok {
+				return false
+			}
+			i = end
+		case c == '-' || ('0' <= c && c <= '9'):
+			end, ok := canonicalInteger(text, i)
+			if !ok {
+				return false
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return true
+}
+
+// canonicalString checks the string whose text starts at from and
+// returns the offset past its closing quote.
+func canonicalString(text []byte, from int) (int, bool) {
+	for i := from; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			if i+1 >= len(text) {
+				return 0, false
+			}
+			switch text[i+1] {
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			default:
+				return 0, false
+			}
+		case c < 0x20:
+			return 0, false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(text[i:])
+			if r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
+				return 0, false
+			}
+			i += size
+		}
+	}
+	return 0, false
+}
+
+// canonicalInteger checks the number starting at from and returns the
+// offset past it.
+func canonicalInteger(text []byte, from int) (int, bool) {
+	i := from
+	if text[i] == '-' {
+		i++
+	}
+	digits := i
+	for i < len(text) && '0' <= text[i] && text[i] <= '9' {
+		i++
+	}
+	n := i - digits
+	switch {
+	case n == 0 || n > 18:
+		return 0, false
+	case text[digits] == '0' && (n > 1 || digits > from):
+		return 0, false // a leading zero, or -0
+	case i < len(text) && (text[i] == '.' || text[i] == 'e' || text[i] == 'E'):
+		return 0, false
+	}
+	return i, true
+}
