@@ -25,9 +25,9 @@ const StdinPath = "-"
 // Documents that are not objects nfd-fn reads are skipped with an info
 // result; errors name file:line:col on ErrorLog. "-" reads stdin.
 //
-// Block-style YAML files are mapped and cut into objects without a full
-// parse, and stream as stdin does (krm.ReadFiles); other files are parsed
-// whole, up to objects.MaxFileSize each.
+// Block-style YAML and JSON files are mapped and cut into objects without
+// a full parse, and stream as stdin does (krm.ReadFiles); other files are
+// parsed whole, up to objects.MaxFileSize each.
 func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer, opts RunOptions) (int, error) {
 	files, inputs, err := openFiles(paths, stdin)
 	if err != nil {
@@ -97,15 +97,15 @@ func openArg(name string, stdin io.Reader) (*krm.Input, error) {
 	return in, nil
 }
 
-// parseFile parses a file the cutter does not read (JSON, flow style, a
+// parseFile parses a file the cutter does not read (flow style, a
 // document that is not a mapping, an object that does not parse on its
 // own) whole: its objects, and diagnostics for the documents that are not
 // objects and for a syntax error (the documents before it count). A
 // template that is not YAML (Helm's {{ }}) is one info note, no objects.
 func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 	if len(f.Data) > objects.MaxFileSize {
-		return nil, nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn parses whole from one file: only block-style YAML "+
-			"(what kubectl get -o yaml writes) is read in parts; convert the file or send it on stdin", f.Name, len(f.Data), objects.MaxFileSize)
+		return nil, nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn parses whole from one file: only block-style YAML and JSON "+
+			"(what kubectl get -o yaml|json writes) are read in parts; convert the file or send it on stdin", f.Name, len(f.Data), objects.MaxFileSize)
 	}
 	var docs []krm.Doc
 	var found diag.List
