@@ -48,16 +48,17 @@ $(BIN)/fleet-%.yaml:
 # Issue 16's benchmark: nfd-fn's wall, CPU and peak RSS against a bare
 # yaml.v3 parse of the 1,000-node fleet, in turn, medians of BENCH_RUNS;
 # the same for the fleet as a kubectl export with Node objects (issue 14),
-# on stdin and as a file argument, and for the fleet as a package directory;
+# on stdin and as a file argument, in YAML and in JSON (against the parse
+# of the YAML), and for the fleet as a package directory;
 # nfd-fn's peak RSS with stdin a pipe, and at 200, 1,000 and 5,000 nodes
 # from stdin and as packages.
 # Exits 1 when a target is missed.
 BENCH_RUNS ?= 3
-bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml $(BIN)/export-1000.yaml $(BIN)/pkg-200 $(BIN)/pkg-1000 $(BIN)/pkg-5000
+bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml $(BIN)/export-1000.yaml $(BIN)/export-1000.json $(BIN)/pkg-200 $(BIN)/pkg-1000 $(BIN)/pkg-5000
 	go build -o $(BIN)/nfd-fn .
 	go build -o $(BIN)/yamlbaseline ./internal/yamlbaseline
 	go run ./internal/benchfleet -runs $(BENCH_RUNS) -input $(FLEET) -fn $(BIN)/nfd-fn -baseline $(BIN)/yamlbaseline \
-		-scale 200=$(BIN)/fleet-200.yaml,1000=$(FLEET),5000=$(BIN)/fleet-5000.yaml -export $(BIN)/export-1000.yaml \
+		-scale 200=$(BIN)/fleet-200.yaml,1000=$(FLEET),5000=$(BIN)/fleet-5000.yaml -export $(BIN)/export-1000.yaml -json-export $(BIN)/export-1000.json \
 		-packages 200=$(BIN)/pkg-200,1000=$(BIN)/pkg-1000,5000=$(BIN)/pkg-5000
 
 # A fleet as a kpt package, one file per object: files mode's input.
@@ -70,13 +71,18 @@ $(BIN)/pkg-%: $(BIN)/fleet-%.yaml
 $(BIN)/export-1000.yaml: $(FLEET)
 	go run ./internal/exportgen < $(FLEET) > $@
 
+# The same export as kubectl get -o json prints it.
+$(BIN)/export-1000.json: $(BIN)/export-1000.yaml
+	go run ./internal/jsonexport < $< > $@.tmp
+	mv $@.tmp $@
+
 # Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time);
 # crashers land in the package's testdata/fuzz and become regression tests.
 # FUZZMINIMIZETIME bounds the minimisation of each new interesting input
 # (go's default, 60s, stalls the run on large seeds).
 FUZZTIME ?= 1m
 FUZZMINIMIZETIME ?= 5s
-FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./internal/krm:FuzzSyncMapText ./pkg/objects:FuzzFastDecode \
+FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./internal/krm:FuzzSyncMapText ./internal/krm:FuzzJSONList ./pkg/objects:FuzzFastDecode \
 	./pkg/objects:FuzzReadBytes ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate
 
 fuzz:

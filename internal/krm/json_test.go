@@ -199,7 +199,13 @@ func resultsLast(root *yaml.Node) {
 		keys[root.Content[i].Value] = i
 	}
 	r, hasResults := keys["results"]
-	if i, hasItems := keys["items"]; hasResults && (!hasItems || r < i) {
+	i, hasItems := keys["items"]
+	if hasResults && !hasItems {
+		// Items are written where the header ends, before the results.
+		root.Content = append(root.Content, StrNode("items"), &yaml.Node{Kind: yaml.SequenceNode})
+		hasItems, i = true, len(root.Content)-2
+	}
+	if hasResults && r < i {
 		k, v := root.Content[r], root.Content[r+1]
 		root.Content = append(append(root.Content[:r:r], root.Content[r+2:]...), k, v)
 	}

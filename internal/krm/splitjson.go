@@ -2,6 +2,7 @@ package krm
 
 import (
 	"bytes"
+	"encoding/json"
 )
 
 // splitJSON is splitDocument for a list written as JSON (kubectl get -o
@@ -58,8 +59,8 @@ func splitJSON(data []byte, release func([]byte), each func(chunk)) (sp split, o
 			sp.sections = append(sp.sections, section{key: key, line: keyLine})
 		} else {
 			valueAt := s.off - keyStart
-			if !s.value() {
-				return split{}, false
+			if !s.value() || !json.Valid(data[keyStart+valueAt:s.off]) {
+				return split{}, false // YAML may read what JSON does not
 			}
 			sp.sections = append(sp.sections, section{key: key, raw: data[keyStart:s.off:s.off], line: keyLine, valueAt: valueAt, json: true})
 		}
@@ -114,8 +115,9 @@ func (s *jsonScan) skipSpace() bool {
 // atEnd reports whether only white space follows.
 func (s *jsonScan) atEnd() bool { return !s.skipSpace() }
 
-// plainString reads a string without escapes (a top-level key) and
-// returns its text.
+// plainString reads a string of printable ASCII without escapes (a
+// top-level key) and returns its text: the key is not parsed by YAML as
+// the values are, so it must be text YAML reads as it is.
 func (s *jsonScan) plainString() (string, bool) {
 	d := s.data
 	if d[s.off] != '"' {
@@ -126,8 +128,10 @@ func (s *jsonScan) plainString() (string, bool) {
 		return "", false
 	}
 	text := d[s.off+1 : s.off+1+end]
-	if bytes.IndexByte(text, '\\') >= 0 || bytes.IndexByte(text, '\n') >= 0 {
-		return "", false
+	for _, c := range text {
+		if c < 0x20 || c > 0x7e || c == '\\' {
+			return "", false // an escape, or text YAML may read otherwise
+		}
 	}
 	s.off += end + 2
 	return string(text), true
