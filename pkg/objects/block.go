@@ -14,7 +14,10 @@ import (
 // tabs, CRs, non-ASCII text, complex keys, keys with colons or spaces)
 // sets bad, and the caller falls back to the full parser. Within that
 // subset it reads exactly what yaml.v3 reads, which the differential
-// fuzz target FuzzFastDecode checks.
+// fuzz target FuzzFastDecode checks. (JSON, kubectl -o json's layout, is
+// jsonReader's; see reader for how the two share the decoding.) A vMap
+// or vSeq it finds is at column value.ind, and the current line is its
+// first line.
 type block struct {
 	src []byte
 	// cur is the offset of the current line's content: after its
@@ -26,45 +29,6 @@ type block struct {
 	// ind is the column of cur; -1 past the last line.
 	ind int
 	bad bool
-	// namesOnly checks the elements of features without keeping them
-	// (DecodeLean); keys holds the hashes of one mapping's keys then.
-	namesOnly bool
-	keys      *keyHashes
-	// only, when set, keeps just the features it names (SpecLoader); the
-	// others are checked, namesOnly, and left out.
-	only map[string]bool
-}
-
-// maxBlockDepth bounds the nesting the fast reader follows; deeper input
-// goes to the full parser, which applies the configured limits.
-const maxBlockDepth = 32
-
-// maxKeyLen is below yaml.v3's 1024-character limit on implicit keys.
-const maxKeyLen = 1000
-
-// vkind is the shape of a value the reader found.
-type vkind uint8
-
-const (
-	// vNull is an empty value (the key ends its line and no deeper block
-	// follows).
-	vNull vkind = iota
-	// vScalar is a one-line scalar; tok is its text, quoted says whether it
-	// was quoted.
-	vScalar
-	vEmptyMap
-	vEmptySeq
-	// vMap and vSeq are block collections at column ind; the current line
-	// is their first line, which the consumer reads.
-	vMap
-	vSeq
-)
-
-type value struct {
-	kind   vkind
-	quoted bool
-	tok    []byte
-	ind    int
 }
 
 // fail marks the input as outside the subset and returns false.
@@ -72,6 +36,27 @@ func (p *block) fail() bool {
 	p.bad = true
 	p.ind = -1
 	return false
+}
+
+// object reads raw as one object, a document or the one entry of a block
+// sequence, with read given its mapping; it reports whether read accepted
+// it and nothing followed.
+func (p *block) object(raw []byte, read func(v value) bool) bool {
+	p.start(raw)
+	if p.bad || p.ind < 0 {
+		return false
+	}
+	ok := false
+	if isDash(p.line()) {
+		entries := 0
+		ok = p.sequence(value{kind: vSeq, ind: p.ind}, func(v value) bool {
+			entries++
+			return entries == 1 && v.kind == vMap && read(v)
+		})
+	} else if p.ind == 0 {
+		ok = read(value{kind: vMap, ind: 0})
+	}
+	return ok && !p.bad && p.ind < 0
 }
 
 // start positions the reader on the first content line of src.
@@ -288,10 +273,14 @@ func isDash(l []byte) bool {
 	return len(l) >= 2 && l[0] == '-' && l[1] == ' '
 }
 
-// mapping reads the block mapping at column ind, calling each for every
-// entry; each must consume the value (see skip). It stops at the first
-// line of a lesser column.
-func (p *block) mapping(ind int, each func(k []byte, v value) bool) bool {
+// mapping reads the block mapping m, calling each for every entry; each
+// must consume the value (see skip). It stops at the first line of a
+// lesser column than m's.
+func (p *block) mapping(m value, each func(k []byte, v value) bool) bool {
+	if m.kind != vMap {
+		return p.fail()
+	}
+	ind := m.ind
 	for p.ind == ind {
 		k, after, ok := p.key()
 		if !ok {
@@ -308,22 +297,13 @@ func (p *block) mapping(ind int, each func(k []byte, v value) bool) bool {
 	return !p.bad
 }
 
-// optionalSequence reads v as a block sequence, each entry with each; a
-// null or an empty flow sequence ([]) has no entries. Anything else is
-// not one.
-func (p *block) optionalSequence(v value, each func(v value) bool) bool {
-	switch {
-	case isNull(v) || v.kind == vEmptySeq:
-		return true
-	case v.kind != vSeq:
-		return false
+// sequence reads the block sequence seq, calling each for every entry;
+// each must consume the value.
+func (p *block) sequence(seq value, each func(v value) bool) bool {
+	if seq.kind != vSeq {
+		return p.fail()
 	}
-	return p.sequence(v.ind, each)
-}
-
-// sequence reads the block sequence at column ind, calling each for every
-// entry; each must consume the value.
-func (p *block) sequence(ind int, each func(v value) bool) bool {
+	ind := seq.ind
 	for p.ind == ind && isDash(p.line()) {
 		j := p.cur + 2
 		for j < p.end && p.src[j] == ' ' {
@@ -367,51 +347,18 @@ func (p *block) skip(v value, depth int) bool {
 	switch v.kind {
 	case vMap:
 		var keys distinctKeys
-		return p.mapping(v.ind, func(k []byte, sub value) bool { return keys.add(k) && p.skip(sub, depth+1) })
+		return p.mapping(v, func(k []byte, sub value) bool { return keys.add(k) && p.skip(sub, depth+1) })
 	case vSeq:
-		return p.sequence(v.ind, func(sub value) bool { return p.skip(sub, depth+1) })
+		return p.sequence(v, func(sub value) bool { return p.skip(sub, depth+1) })
 	}
 	return true
 }
 
-// distinctKeys finds a key given twice in one mapping: by comparing keys
-// while there are few, then by a set. Keys are compared as written (the
-// text inside quotes), which may see a repeat where YAML does not (1 and
-// "1"), never the other way round; a repeat sends the item to the general
-// path, which tells.
-type distinctKeys struct {
-	few  [][]byte
-	many map[string]struct{}
-}
-
-// add records k and reports whether it is new.
-func (d *distinctKeys) add(k []byte) bool {
-	if d.many == nil {
-		for _, prev := range d.few {
-			if bytes.Equal(prev, k) {
-				return false
-			}
-		}
-		if len(d.few) < 16 {
-			d.few = append(d.few, k)
-			return true
-		}
-		d.many = make(map[string]struct{}, 32)
-		for _, prev := range d.few {
-			d.many[string(prev)] = struct{}{}
-		}
-	}
-	if _, dup := d.many[string(k)]; dup {
-		return false
-	}
-	d.many[string(k)] = struct{}{}
-	return true
-}
-
-// entries counts the lines at column ind from the current line to the
+// entries counts the lines at v's column from the current line to the
 // first line at a lesser column: the size of the mapping there, as a hint
 // for allocating it.
-func (p *block) entries(ind int) int {
+func (p *block) entries(v value) int {
+	ind := v.ind
 	n := 1
 	src := p.src
 	for start := p.end + 1; start < len(src) && n < 1<<16; {

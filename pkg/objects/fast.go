@@ -9,22 +9,25 @@ import (
 
 // DecodeFast decodes a NodeFeature straight from its text, without a YAML
 // tree, when the text is in the plain block style kubectl and nfd-worker
-// write (see block) and decodes cleanly. raw is one document (a mapping
-// at column 0) or one block sequence entry ("- apiVersion: ..." at any
-// indentation, as a ResourceList item is). ok is false for anything else:
-// another kind, input outside the block subset, or anything the strict
-// decoder would report. The caller then decodes the parsed tree with
-// Decode, which finds the same object or says what is wrong, with field
-// paths and positions; DecodeFast never computes either.
+// write (see block) or is JSON as kubectl -o json writes it (see
+// jsonReader), and decodes cleanly. raw is one YAML document (a mapping
+// at column 0), one block sequence entry ("- apiVersion: ..." at any
+// indentation, as a ResourceList item is), or one JSON object (its first
+// byte after spaces and line breaks is '{', as an element cut out of a
+// JSON list's items is). ok is false for anything else: another kind,
+// input outside the readers' subsets, or anything the strict decoder
+// would report. The caller then decodes the parsed tree with Decode,
+// which finds the same object or says what is wrong, with field paths
+// and positions; DecodeFast never computes either.
 func DecodeFast(raw []byte) (d *Decoded, ok bool) {
-	return decodeFast(raw, &block{})
+	return decodeFast(raw, newDecoder(raw))
 }
 
-// decodeFast is DecodeFast with p's settings.
-func decodeFast(raw []byte, p *block) (d *Decoded, ok bool) {
+// decodeFast is DecodeFast with dec's reader and settings.
+func decodeFast(raw []byte, dec *fastDecoder) (d *Decoded, ok bool) {
 	var nf *api.NodeFeature
-	ok = p.object(raw, func(ind int) bool {
-		nf, ok = p.nodeFeature(ind)
+	ok = dec.object(raw, func(v value) bool {
+		nf, ok = dec.nodeFeature(v)
 		return ok
 	})
 	if !ok || nf == nil {
@@ -42,43 +45,22 @@ func decodeFast(raw []byte, p *block) (d *Decoded, ok bool) {
 	return &Decoded{Class: NFD, Ref: ref, Obj: nf}, true
 }
 
-// object reads raw as one object, a document or the one entry of a block
-// sequence, with read given the column of its mapping; it reports whether
-// read accepted it and nothing followed.
-func (p *block) object(raw []byte, read func(ind int) bool) bool {
-	p.start(raw)
-	if p.bad || p.ind < 0 {
-		return false
-	}
-	ok := false
-	if isDash(p.line()) {
-		entries := 0
-		ok = p.sequence(p.ind, func(v value) bool {
-			entries++
-			return entries == 1 && v.kind == vMap && read(v.ind)
-		})
-	} else if p.ind == 0 {
-		ok = read(0)
-	}
-	return ok && !p.bad && p.ind < 0
-}
-
-// nodeFeature reads a NodeFeature mapping at column ind.
-func (p *block) nodeFeature(ind int) (*api.NodeFeature, bool) {
+// nodeFeature reads a NodeFeature from the mapping v.
+func (dec *fastDecoder) nodeFeature(v value) (*api.NodeFeature, bool) {
 	nf := &api.NodeFeature{}
 	var seen fieldSet
-	ok := p.mapping(ind, func(k []byte, v value) bool {
+	ok := dec.mapping(v, func(k []byte, v value) bool {
 		switch string(k) {
 		case "apiVersion":
-			return seen.once(0) && p.str(v, &nf.APIVersion)
+			return seen.once(0) && dec.str(v, &nf.APIVersion)
 		case "kind":
-			return seen.once(1) && p.str(v, &nf.Kind)
+			return seen.once(1) && dec.str(v, &nf.Kind)
 		case "metadata":
-			return seen.once(2) && p.meta(v, &nf.Metadata)
+			return seen.once(2) && dec.meta(v, &nf.Metadata)
 		case "spec":
-			return seen.once(3) && p.nodeFeatureSpec(v, &nf.Spec)
+			return seen.once(3) && dec.nodeFeatureSpec(v, &nf.Spec)
 		case "status":
-			return seen.once(4) && p.skip(v, 1)
+			return seen.once(4) && dec.skip(v, 1)
 		}
 		return false
 	})
@@ -114,7 +96,7 @@ func isStr(v value) bool {
 
 // str reads a string field: a quoted scalar, a plain one that YAML reads
 // as a string, or null (the empty string).
-func (p *block) str(v value, out *string) bool {
+func (dec *fastDecoder) str(v value, out *string) bool {
 	if !isStr(v) {
 		return false
 	}
@@ -139,9 +121,9 @@ func isNull(v value) bool {
 
 // fields reads v as an object of known fields, calling field for each
 // key with the set of fields seen so far (for seen.once): null and {} are
-// an empty object, and anything but a block mapping is left to the strict
-// path (false).
-func (p *block) fields(v value, field func(k []byte, sub value, seen *fieldSet) bool) bool {
+// an empty object, and anything but a mapping is left to the strict path
+// (false).
+func (dec *fastDecoder) fields(v value, field func(k []byte, sub value, seen *fieldSet) bool) bool {
 	if isNull(v) || v.kind == vEmptyMap {
 		return true
 	}
@@ -149,24 +131,24 @@ func (p *block) fields(v value, field func(k []byte, sub value, seen *fieldSet) 
 		return false
 	}
 	var seen fieldSet
-	return p.mapping(v.ind, func(k []byte, sub value) bool { return field(k, sub, &seen) })
+	return dec.mapping(v, func(k []byte, sub value) bool { return field(k, sub, &seen) })
 }
 
 // meta reads object metadata: the fields nfd-fn uses, and every other
 // field of Kubernetes metadata accepted unread.
-func (p *block) meta(v value, md *api.ObjectMeta) bool {
+func (dec *fastDecoder) meta(v value, md *api.ObjectMeta) bool {
 	var other []string
 	ignored := md.IgnoredFields()
-	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
+	return dec.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		switch string(k) {
 		case "name":
-			return seen.once(0) && p.str(sub, &md.Name)
+			return seen.once(0) && dec.str(sub, &md.Name)
 		case "namespace":
-			return seen.once(1) && p.str(sub, &md.Namespace)
+			return seen.once(1) && dec.str(sub, &md.Namespace)
 		case "labels":
-			return seen.once(2) && p.stringMap(sub, &md.Labels)
+			return seen.once(2) && dec.stringMap(sub, &md.Labels)
 		case "annotations":
-			return seen.once(3) && p.stringMap(sub, &md.Annotations)
+			return seen.once(3) && dec.stringMap(sub, &md.Annotations)
 		}
 		if !ignored[string(k)] {
 			return false
@@ -177,18 +159,18 @@ func (p *block) meta(v value, md *api.ObjectMeta) bool {
 			}
 		}
 		other = append(other, string(k))
-		return p.skip(sub, 1)
+		return dec.skip(sub, 1)
 	})
 }
 
 // stringMap reads a map of strings (str).
-func (p *block) stringMap(v value, out *map[string]string) bool {
-	return p.valueMap(v, out, p.str)
+func (dec *fastDecoder) stringMap(v value, out *map[string]string) bool {
+	return dec.valueMap(v, out, dec.str)
 }
 
-// valueMap reads null (nil), {} or a block mapping whose keys are
-// distinct and whose values read accepts.
-func (p *block) valueMap(v value, out *map[string]string, read func(value, *string) bool) bool {
+// valueMap reads null (nil), {} or a mapping whose keys are distinct and
+// whose values read accepts.
+func (dec *fastDecoder) valueMap(v value, out *map[string]string, read func(value, *string) bool) bool {
 	switch {
 	case isNull(v):
 		*out = nil
@@ -199,9 +181,9 @@ func (p *block) valueMap(v value, out *map[string]string, read func(value, *stri
 	case v.kind != vMap:
 		return false
 	}
-	m := make(map[string]string, p.entries(v.ind))
+	m := make(map[string]string, dec.entries(v))
 	*out = m
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return dec.mapping(v, func(k []byte, sub value) bool {
 		if _, dup := m[string(k)]; dup {
 			return false
 		}
@@ -214,34 +196,34 @@ func (p *block) valueMap(v value, out *map[string]string, read func(value, *stri
 	})
 }
 
-func (p *block) nodeFeatureSpec(v value, spec *api.NodeFeatureSpec) bool {
-	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
+func (dec *fastDecoder) nodeFeatureSpec(v value, spec *api.NodeFeatureSpec) bool {
+	return dec.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		switch string(k) {
 		case "features":
-			return seen.once(0) && p.features(sub, &spec.Features)
+			return seen.once(0) && dec.features(sub, &spec.Features)
 		case "labels":
-			return seen.once(1) && p.stringMap(sub, &spec.Labels)
+			return seen.once(1) && dec.stringMap(sub, &spec.Labels)
 		}
 		return false
 	})
 }
 
-func (p *block) features(v value, f *api.Features) bool {
-	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
+func (dec *fastDecoder) features(v value, f *api.Features) bool {
+	return dec.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		switch string(k) {
 		case "flags":
-			return seen.once(0) && featureMap(p, sub, &f.Flags, (*block).flagSet)
+			return seen.once(0) && featureMap(dec, sub, &f.Flags, (*fastDecoder).flagSet)
 		case "attributes":
-			return seen.once(1) && featureMap(p, sub, &f.Attributes, (*block).attributeSet)
+			return seen.once(1) && featureMap(dec, sub, &f.Attributes, (*fastDecoder).attributeSet)
 		case "instances":
-			return seen.once(2) && featureMap(p, sub, &f.Instances, (*block).instanceSet)
+			return seen.once(2) && featureMap(dec, sub, &f.Instances, (*fastDecoder).instanceSet)
 		}
 		return false
 	})
 }
 
 // featureMap reads a map of feature sets, each with read.
-func featureMap[T any](p *block, v value, out *map[string]T, read func(*block, value, *T) bool) bool {
+func featureMap[T any](dec *fastDecoder, v value, out *map[string]T, read func(*fastDecoder, value, *T) bool) bool {
 	switch {
 	case isNull(v):
 		*out = nil
@@ -255,21 +237,21 @@ func featureMap[T any](p *block, v value, out *map[string]T, read func(*block, v
 	m := map[string]T{}
 	*out = m
 	var left distinctKeys
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
-		if p.only != nil && !wanted(p.only, k) {
+	return dec.mapping(v, func(k []byte, sub value) bool {
+		if dec.only != nil && !wanted(dec.only, k) {
 			// Checked as it would be read, then left out.
-			names := p.namesOnly
-			p.namesOnly = true
+			names := dec.namesOnly
+			dec.namesOnly = true
 			var t T
-			ok := left.add(k) && read(p, sub, &t)
-			p.namesOnly = names
+			ok := left.add(k) && read(dec, sub, &t)
+			dec.namesOnly = names
 			return ok
 		}
 		if _, dup := m[string(k)]; dup {
 			return false
 		}
 		var t T
-		if !read(p, sub, &t) {
+		if !read(dec, sub, &t) {
 			return false
 		}
 		m[string(k)] = t
@@ -292,17 +274,17 @@ func wanted(only map[string]bool, k []byte) bool {
 }
 
 // elements reads the one field of a feature set, "elements", with read.
-func (p *block) elements(v value, read func(value) bool) bool {
-	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
+func (dec *fastDecoder) elements(v value, read func(value) bool) bool {
+	return dec.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
 		return string(k) == "elements" && seen.once(0) && read(sub)
 	})
 }
 
-func (p *block) flagSet(v value, out *api.FlagFeatureSet) bool {
-	if p.namesOnly {
-		return p.elements(v, p.checkFlags)
+func (dec *fastDecoder) flagSet(v value, out *api.FlagFeatureSet) bool {
+	if dec.namesOnly {
+		return dec.elements(v, dec.checkFlags)
 	}
-	return p.elements(v, func(v value) bool {
+	return dec.elements(v, func(v value) bool {
 		switch {
 		case isNull(v):
 			out.Elements = nil
@@ -313,9 +295,9 @@ func (p *block) flagSet(v value, out *api.FlagFeatureSet) bool {
 		case v.kind != vMap:
 			return false
 		}
-		m := make(map[string]api.Nil, p.entries(v.ind))
+		m := make(map[string]api.Nil, dec.entries(v))
 		out.Elements = m
-		return p.mapping(v.ind, func(k []byte, sub value) bool {
+		return dec.mapping(v, func(k []byte, sub value) bool {
 			if _, dup := m[string(k)]; dup {
 				return false
 			}
@@ -329,18 +311,18 @@ func (p *block) flagSet(v value, out *api.FlagFeatureSet) bool {
 	})
 }
 
-func (p *block) attributeSet(v value, out *api.AttributeFeatureSet) bool {
-	if p.namesOnly {
-		return p.elements(v, p.checkStringMap)
+func (dec *fastDecoder) attributeSet(v value, out *api.AttributeFeatureSet) bool {
+	if dec.namesOnly {
+		return dec.elements(v, dec.checkStringMap)
 	}
-	return p.elements(v, func(v value) bool { return p.stringMap(v, &out.Elements) })
+	return dec.elements(v, func(v value) bool { return dec.stringMap(v, &out.Elements) })
 }
 
-func (p *block) instanceSet(v value, out *api.InstanceFeatureSet) bool {
-	if p.namesOnly {
-		return p.elements(v, p.checkInstances)
+func (dec *fastDecoder) instanceSet(v value, out *api.InstanceFeatureSet) bool {
+	if dec.namesOnly {
+		return dec.elements(v, dec.checkInstances)
 	}
-	return p.elements(v, func(v value) bool {
+	return dec.elements(v, func(v value) bool {
 		switch {
 		case isNull(v):
 			out.Elements = nil
@@ -352,9 +334,9 @@ func (p *block) instanceSet(v value, out *api.InstanceFeatureSet) bool {
 			return false
 		}
 		out.Elements = []api.InstanceFeature{}
-		return p.sequence(v.ind, func(sub value) bool {
+		return dec.sequence(v, func(sub value) bool {
 			var inst api.InstanceFeature
-			if !p.instance(sub, &inst) {
+			if !dec.instance(sub, &inst) {
 				return false
 			}
 			out.Elements = append(out.Elements, inst)
@@ -363,8 +345,8 @@ func (p *block) instanceSet(v value, out *api.InstanceFeatureSet) bool {
 	})
 }
 
-func (p *block) instance(v value, inst *api.InstanceFeature) bool {
-	return p.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
-		return string(k) == "attributes" && seen.once(0) && p.stringMap(sub, &inst.Attributes)
+func (dec *fastDecoder) instance(v value, inst *api.InstanceFeature) bool {
+	return dec.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
+		return string(k) == "attributes" && seen.once(0) && dec.stringMap(sub, &inst.Attributes)
 	})
 }

@@ -17,7 +17,13 @@ import (
 //     fallback, and what nfd-fn did before);
 //   - yaml-typed: yaml.v3 straight into the struct (not strict: no field
 //     paths, no refusal of numbers where strings belong);
-//   - json: encoding/json on the same object as JSON (kubectl -o json).
+//   - json: encoding/json on the object as compact JSON;
+//   - fast-json: DecodeFast on the same object as an item of kubectl get
+//     -o json's List (indented, cut out of the list), the JSON reader;
+//   - json-kubectl: encoding/json on that same text (not usable as it
+//     is: see jsonReader);
+//   - yaml-tree-strict-json: the general path on that text, what a JSON
+//     item cost before the JSON reader.
 func BenchmarkDecodeNodeFeature(b *testing.B) {
 	raw := workerNode(b)
 	b.Run("fast", func(b *testing.B) {
@@ -63,6 +69,55 @@ func BenchmarkDecodeNodeFeature(b *testing.B) {
 			}
 		}
 	})
+	item := []byte(kubectlItem(b, string(raw)))
+	b.Run("fast-json", func(b *testing.B) {
+		b.SetBytes(int64(len(item)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := DecodeFast(item); !ok {
+				b.Fatal("fell back")
+			}
+		}
+	})
+	b.Run("json-kubectl", func(b *testing.B) {
+		b.SetBytes(int64(len(item)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var nf api.NodeFeature
+			if err := json.Unmarshal(item, &nf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("yaml-tree-strict-json", func(b *testing.B) {
+		b.SetBytes(int64(len(item)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if d, ok := slowDecode(item); !ok || len(d.Errs) > 0 {
+				b.Fatal("does not decode")
+			}
+		}
+	})
+}
+
+// BenchmarkDecodeLean decodes the fleet-sized NodeFeature as nfd-fn reads
+// a fleet's items (DecodeLean), from block YAML and from kubectl's JSON.
+func BenchmarkDecodeLean(b *testing.B) {
+	raw := workerNode(b)
+	for _, in := range []struct {
+		name string
+		raw  []byte
+	}{{"block", raw}, {"json", []byte(kubectlItem(b, string(raw)))}} {
+		b.Run(in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := DecodeLean(in.raw, nil, nil); !ok {
+					b.Fatal("fell back")
+				}
+			}
+		})
+	}
 }
 
 // yamlNodeFeature is api.NodeFeature with the yaml tags yaml.v3 needs.

@@ -8,18 +8,18 @@ import (
 // DecodeNodeFast decodes a v1 Node straight from its text, as DecodeFast
 // does a NodeFeature: the name and the state nfd-master manages (labels,
 // annotations, taints, capacity, allocatable), everything else (status
-// conditions, images, managedFields) checked to be in the block subset
-// and skipped. It reads what Decode reads from the parsed tree, and ok is
+// conditions, images, managedFields) checked to be in the readers'
+// subset and skipped. Like DecodeFast, it reads block YAML or JSON. It reads what Decode reads from the parsed tree, and ok is
 // false for anything it cannot be sure of (a name Decode would report, a
 // value of an unexpected shape, a key given twice, text outside the
 // subset); the caller then parses the item.
 func DecodeNodeFast(raw []byte) (*Decoded, bool) {
-	p := &block{}
+	dec := newDecoder(raw)
 	var node *Node
 	var ns string
-	ok := p.object(raw, func(ind int) bool {
+	ok := dec.object(raw, func(v value) bool {
 		var good bool
-		node, ns, good = p.kubeNode(ind)
+		node, ns, good = dec.kubeNode(v)
 		return good
 	})
 	if !ok || node == nil || InvalidName("Node", node.Name) != "" || (ns != "" && InvalidNamespace(ns) != "") {
@@ -29,26 +29,26 @@ func DecodeNodeFast(raw []byte) (*Decoded, bool) {
 	return &Decoded{Class: KubeNode, Ref: ref, Obj: node}, true
 }
 
-// kubeNode reads a v1 Node mapping at column ind; other kinds are refused.
-func (p *block) kubeNode(ind int) (node *Node, namespace string, ok bool) {
+// kubeNode reads a v1 Node from the mapping v; other kinds are refused.
+func (dec *fastDecoder) kubeNode(v value) (node *Node, namespace string, ok bool) {
 	node = &Node{}
 	var apiVersion, kind string
 	var seen fieldSet
 	var other distinctKeys
-	ok = p.mapping(ind, func(k []byte, v value) bool {
+	ok = dec.mapping(v, func(k []byte, v value) bool {
 		switch string(k) {
 		case "apiVersion":
-			return seen.once(0) && p.str(v, &apiVersion)
+			return seen.once(0) && dec.str(v, &apiVersion)
 		case "kind":
-			return seen.once(1) && p.str(v, &kind)
+			return seen.once(1) && dec.str(v, &kind)
 		case "metadata":
-			return seen.once(2) && p.nodeMeta(v, node, &namespace)
+			return seen.once(2) && dec.nodeMeta(v, node, &namespace)
 		case "spec":
-			return seen.once(3) && p.nodeSpec(v, &node.State)
+			return seen.once(3) && dec.nodeSpec(v, &node.State)
 		case "status":
-			return seen.once(4) && p.nodeStatus(v, &node.State)
+			return seen.once(4) && dec.nodeStatus(v, &node.State)
 		}
-		return other.add(k) && p.skip(v, 1)
+		return other.add(k) && dec.skip(v, 1)
 	})
 	return node, namespace, ok && apiVersion == "v1" && kind == "Node"
 }
@@ -57,41 +57,41 @@ func (p *block) kubeNode(ind int) (node *Node, namespace string, ok bool) {
 // skipping the rest of its metadata. (Null or {} metadata reads as empty:
 // with no name, DecodeNodeFast leaves the Node to Decode, which reports
 // it.)
-func (p *block) nodeMeta(v value, node *Node, namespace *string) bool {
-	return p.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
+func (dec *fastDecoder) nodeMeta(v value, node *Node, namespace *string) bool {
+	return dec.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
 		switch string(k) {
 		case "name":
-			return true, seen.once(0) && p.str(sub, &node.Name)
+			return true, seen.once(0) && dec.str(sub, &node.Name)
 		case "namespace":
-			return true, seen.once(1) && p.str(sub, namespace)
+			return true, seen.once(1) && dec.str(sub, namespace)
 		case "labels":
-			return true, seen.once(2) && p.scalarMap(sub, &node.State.Labels)
+			return true, seen.once(2) && dec.scalarMap(sub, &node.State.Labels)
 		case "annotations":
-			return true, seen.once(3) && p.scalarMap(sub, &node.State.Annotations)
+			return true, seen.once(3) && dec.scalarMap(sub, &node.State.Annotations)
 		}
 		return false, false
 	})
 }
 
 // nodeSpec reads a Node's taints, skipping the rest of its spec.
-func (p *block) nodeSpec(v value, st *NodeState) bool {
-	return p.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
+func (dec *fastDecoder) nodeSpec(v value, st *NodeState) bool {
+	return dec.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
 		if string(k) != "taints" {
 			return false, false
 		}
-		return true, seen.once(0) && p.taints(sub, &st.Taints)
+		return true, seen.once(0) && dec.taints(sub, &st.Taints)
 	})
 }
 
 // nodeStatus reads a Node's capacity and allocatable, skipping the rest
 // of its status.
-func (p *block) nodeStatus(v value, st *NodeState) bool {
-	return p.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
+func (dec *fastDecoder) nodeStatus(v value, st *NodeState) bool {
+	return dec.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
 		switch string(k) {
 		case "capacity":
-			return true, seen.once(0) && p.scalarMap(sub, &st.Capacity)
+			return true, seen.once(0) && dec.scalarMap(sub, &st.Capacity)
 		case "allocatable":
-			return true, seen.once(1) && p.scalarMap(sub, &st.Allocatable)
+			return true, seen.once(1) && dec.scalarMap(sub, &st.Allocatable)
 		}
 		return false, false
 	})
@@ -100,7 +100,7 @@ func (p *block) nodeStatus(v value, st *NodeState) bool {
 // someFields reads v as a mapping (null and {} are empty) in which field
 // reads the keys it knows (known=true) and the others are skipped, each
 // key once.
-func (p *block) someFields(v value, field func(k []byte, sub value, seen *fieldSet) (known, ok bool)) bool {
+func (dec *fastDecoder) someFields(v value, field func(k []byte, sub value, seen *fieldSet) (known, ok bool)) bool {
 	if isNull(v) || v.kind == vEmptyMap {
 		return true
 	}
@@ -109,11 +109,11 @@ func (p *block) someFields(v value, field func(k []byte, sub value, seen *fieldS
 	}
 	var seen fieldSet
 	var other distinctKeys
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
+	return dec.mapping(v, func(k []byte, sub value) bool {
 		if known, ok := field(k, sub, &seen); known {
 			return ok
 		}
-		return other.add(k) && p.skip(sub, 2)
+		return other.add(k) && dec.skip(sub, 2)
 	})
 }
 
@@ -121,8 +121,8 @@ func (p *block) someFields(v value, field func(k []byte, sub value, seen *fieldS
 // does: each value as written (a plain 110 is "110", a plain null is
 // "null"), an empty value as "". A value that is not a scalar, which
 // StringMap would leave out, is refused instead.
-func (p *block) scalarMap(v value, out *map[string]string) bool {
-	return p.valueMap(v, out, func(sub value, s *string) bool {
+func (dec *fastDecoder) scalarMap(v value, out *map[string]string) bool {
+	return dec.valueMap(v, out, func(sub value, s *string) bool {
 		switch sub.kind {
 		case vNull:
 			*s = ""
@@ -135,21 +135,21 @@ func (p *block) scalarMap(v value, out *map[string]string) bool {
 	})
 }
 
-// taints reads a Node's spec.taints: a block sequence of mappings whose
+// taints reads a Node's spec.taints: a sequence of mappings whose
 // key, value, effect and timeAdded are scalars (a null one is "").
-func (p *block) taints(v value, out *[]api.Taint) bool {
-	return p.optionalSequence(v, func(sub value) bool {
+func (dec *fastDecoder) taints(v value, out *[]api.Taint) bool {
+	return dec.optionalSequence(v, func(sub value) bool {
 		var t api.Taint
-		ok := p.someFields(sub, func(k []byte, f value, seen *fieldSet) (bool, bool) {
+		ok := dec.someFields(sub, func(k []byte, f value, seen *fieldSet) (bool, bool) {
 			switch string(k) {
 			case "key":
-				return true, seen.once(0) && p.scalar(f, &t.Key)
+				return true, seen.once(0) && dec.scalar(f, &t.Key)
 			case "value":
-				return true, seen.once(1) && p.scalar(f, &t.Value)
+				return true, seen.once(1) && dec.scalar(f, &t.Value)
 			case "effect":
-				return true, seen.once(2) && p.scalar(f, &t.Effect)
+				return true, seen.once(2) && dec.scalar(f, &t.Effect)
 			case "timeAdded":
-				return true, seen.once(3) && p.scalar(f, &t.TimeAdded)
+				return true, seen.once(3) && dec.scalar(f, &t.TimeAdded)
 			}
 			return false, false
 		})
@@ -160,7 +160,7 @@ func (p *block) taints(v value, out *[]api.Taint) bool {
 
 // scalar reads a scalar as the general path's Scalar does: its text, or
 // "" for null (empty, null or ~).
-func (p *block) scalar(v value, out *string) bool {
+func (dec *fastDecoder) scalar(v value, out *string) bool {
 	if isNull(v) {
 		*out = ""
 		return true

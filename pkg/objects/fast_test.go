@@ -305,17 +305,27 @@ func TestDecodeFastFallsBack(t *testing.T) {
 }
 
 func FuzzFastDecode(f *testing.F) {
-	f.Add([]byte(kubectlNodeFeature))
-	f.Add([]byte(entry(kubectlNodeFeature, 0)))
-	f.Add([]byte(entry(kubectlNodeFeature, 2)))
-	f.Add([]byte("- apiVersion: nfd.k8s-sigs.io/v1alpha1\n  kind: NodeFeature\n  metadata:\n    name: n\n  spec:\n    features:\n      flags:\n        a.b:\n          elements:\n            X: {}\n            Y:\n      instances:\n        c.d:\n          elements:\n          - attributes:\n              k: v\n          - {}\n          - null\n"))
-	f.Add([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n  name: 'n'\n  labels:\n    \"a/b\": ~\nspec:\n  labels:\n    x: 0x1F\n    y: 1_000\n    z: .5\n    w: 2001-12-14\n"))
-	f.Add([]byte(kubectlNode))
-	f.Add([]byte("- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    annotations:\n      config.kubernetes.io/path: a.yaml\n      x: ~\n  data:\n    k: v\n"))
-	f.Add([]byte(entry(kubectlNode, 2)))
+	for _, seed := range fastSeeds() {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkAgrees(t, raw)
 	})
+}
+
+// fastSeeds are the YAML seeds of the fast decoders' fuzz targets:
+// NodeFeatures, Nodes and a ConfigMap as documents and as items.
+func fastSeeds() []string {
+	return []string{
+		kubectlNodeFeature,
+		entry(kubectlNodeFeature, 0),
+		entry(kubectlNodeFeature, 2),
+		"- apiVersion: nfd.k8s-sigs.io/v1alpha1\n  kind: NodeFeature\n  metadata:\n    name: n\n  spec:\n    features:\n      flags:\n        a.b:\n          elements:\n            X: {}\n            Y:\n      instances:\n        c.d:\n          elements:\n          - attributes:\n              k: v\n          - {}\n          - null\n",
+		"apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n  name: 'n'\n  labels:\n    \"a/b\": ~\nspec:\n  labels:\n    x: 0x1F\n    y: 1_000\n    z: .5\n    w: 2001-12-14\n",
+		kubectlNode,
+		"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    annotations:\n      config.kubernetes.io/path: a.yaml\n      x: ~\n  data:\n    k: v\n",
+		entry(kubectlNode, 2),
+	}
 }
 
 // kubectlNode is a Node as kubectl get -o yaml prints it.

@@ -20,7 +20,9 @@ import (
 // read).
 func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*Decoded, bool) {
 	keys := keyPool.Get().(*keyHashes)
-	d, ok := decodeFast(raw, &block{namesOnly: true, keys: keys})
+	dec := newDecoder(raw)
+	dec.namesOnly, dec.keys = true, keys
+	d, ok := decodeFast(raw, dec)
 	keyPool.Put(keys)
 	if !ok {
 		return nil, false
@@ -31,7 +33,9 @@ func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*Decode
 	}
 	d.LoadSpec = func(only map[string]bool) *api.NodeFeatureSpec {
 		keys := keyPool.Get().(*keyHashes)
-		full, ok := decodeFast(raw, &block{only: only, keys: keys})
+		dec := newDecoder(raw)
+		dec.only, dec.keys = only, keys
+		full, ok := decodeFast(raw, dec)
 		keyPool.Put(keys)
 		if release != nil {
 			release(raw)
@@ -77,34 +81,34 @@ func (h *keyHashes) add(k []byte) bool {
 }
 
 // checkStringMap accepts what stringMap reads, keeping nothing.
-func (p *block) checkStringMap(v value) bool { return p.checkMap(v, isStr) }
+func (dec *fastDecoder) checkStringMap(v value) bool { return dec.checkMap(v, isStr) }
 
 // checkFlags accepts what flagSet reads as elements, keeping nothing.
-func (p *block) checkFlags(v value) bool {
-	return p.checkMap(v, func(sub value) bool { return sub.kind == vEmptyMap || isNull(sub) })
+func (dec *fastDecoder) checkFlags(v value) bool {
+	return dec.checkMap(v, func(sub value) bool { return sub.kind == vEmptyMap || isNull(sub) })
 }
 
-// checkMap accepts null, {} or a block mapping whose keys are distinct
+// checkMap accepts null, {} or a mapping whose keys are distinct
 // and whose values valueOK accepts, keeping nothing.
-func (p *block) checkMap(v value, valueOK func(value) bool) bool {
+func (dec *fastDecoder) checkMap(v value, valueOK func(value) bool) bool {
 	switch {
 	case isNull(v) || v.kind == vEmptyMap:
 		return true
 	case v.kind != vMap:
 		return false
 	}
-	p.keys.reset()
-	return p.mapping(v.ind, func(k []byte, sub value) bool {
-		return p.keys.add(k) && valueOK(sub)
+	dec.keys.reset()
+	return dec.mapping(v, func(k []byte, sub value) bool {
+		return dec.keys.add(k) && valueOK(sub)
 	})
 }
 
 // checkInstances accepts what instanceSet reads as elements, keeping
 // nothing.
-func (p *block) checkInstances(v value) bool {
-	return p.optionalSequence(v, func(sub value) bool {
-		return p.fields(sub, func(k []byte, attrs value, seen *fieldSet) bool {
-			return string(k) == "attributes" && seen.once(0) && p.checkStringMap(attrs)
+func (dec *fastDecoder) checkInstances(v value) bool {
+	return dec.optionalSequence(v, func(sub value) bool {
+		return dec.fields(sub, func(k []byte, attrs value, seen *fieldSet) bool {
+			return string(k) == "attributes" && seen.once(0) && dec.checkStringMap(attrs)
 		})
 	})
 }

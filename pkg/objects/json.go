@@ -1,0 +1,462 @@
+package objects
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
+
+// jsonReader reads one JSON object as kubectl get -o json writes it (an
+// element of a List's items, indented or not) for the fast decoders.
+// JSON is YAML, and the general path parses it with yaml.v3, so the
+// reader finds exactly what yaml.v3 finds: a string is a quoted scalar
+// with its decoded text, a number, true, false or null a plain scalar
+// (which YAML resolves by its text, see plainTag: a number where a string
+// belongs is refused as in a YAML file), {} and [] the empty collections.
+// It reads the JSON grammar with spaces and line breaks between tokens
+// and gives up (so the general path decides) on anything else, and on
+// valid JSON that yaml.v3 reads otherwise or refuses:
+//
+//   - tabs and carriage returns (yaml.v3 refuses a tab where a line
+//     starts outside the braces);
+//   - a line break between a key and its colon, and a key whose colon is
+//     more than maxKeyLen bytes from its start (YAML's implicit keys);
+//   - the escapes \/ and \uD800-\uDFFF, which yaml.v3 refuses (so a
+//     character beyond U+FFFF is accepted written as itself, not as a
+//     surrogate pair);
+//   - raw control characters and DEL, and raw non-ASCII characters that
+//     yaml.v3 refuses (C1 controls, U+FFFE, U+FFFF), reads otherwise (NEL,
+//     which it folds into a space) or treats as special (U+2028, U+2029,
+//     the byte order mark); invalid UTF-8;
+//   - nesting deeper than maxBlockDepth, and content after the object.
+//
+// Every other escape (\" \\ \b \f \n \r \t \uXXXX) gives the same text
+// as in yaml.v3 (TestJSONStringsReadAsYAMLReadsThem).
+//
+// encoding/json is not used instead: it matches field names
+// case-insensitively (it would read "Metadata" or "SPEC", which the API
+// server and the strict decoder refuse), keeps the last of a key given
+// twice where the general path refuses the item, accepts \/ and
+// surrogate pairs, which yaml.v3 refuses, and replaces invalid UTF-8
+// where yaml.v3 refuses it: it would read objects the general path
+// reports, and the fast path must never read what that path refuses. It
+// is also slower, with more allocations (BenchmarkDecodeNodeFeature:
+// json-kubectl against fast-json).
+type jsonReader struct {
+	src []byte
+	// pos is the offset of the next byte to read. A vMap or vSeq value
+	// is read from its opening bracket, at value.ind, so one left unread
+	// leaves pos where the enclosing collection expects a comma.
+	pos int
+	bad bool
+}
+
+// fail marks the input as outside the subset and returns false.
+func (r *jsonReader) fail() bool {
+	r.bad = true
+	return false
+}
+
+// object reads raw as one JSON object, not {}, between spaces and line
+// breaks: read is given the object and must consume it.
+func (r *jsonReader) object(raw []byte, read func(v value) bool) bool {
+	r.src, r.pos, r.bad = raw, 0, false
+	r.space()
+	if r.pos == len(raw) || raw[r.pos] != '{' {
+		return false
+	}
+	v, ok := r.value()
+	if !ok || v.kind != vMap || !read(v) || r.bad {
+		return false
+	}
+	r.space()
+	return r.pos == len(raw)
+}
+
+// space skips spaces and line breaks, eight spaces at a time where
+// kubectl's indentation has them.
+func (r *jsonReader) space() {
+	src, i := r.src, r.pos
+	for i < len(src) && (src[i] == ' ' || src[i] == '\n') {
+		i++
+		for i+8 <= len(src) && binary.LittleEndian.Uint64(src[i:]) == eightSpaces {
+			i += 8
+		}
+	}
+	r.pos = i
+}
+
+// eightSpaces is eight spaces read as a little-endian uint64.
+const eightSpaces = 0x2020202020202020
+
+// value reads the value at pos (after white space): a scalar is read, a
+// non-empty collection is left at its opening bracket for the receiver.
+func (r *jsonReader) value() (value, bool) {
+	r.space()
+	if r.pos >= len(r.src) {
+		return value{}, r.fail()
+	}
+	switch c := r.src[r.pos]; c {
+	case '{', '[':
+		at := r.pos
+		r.pos++
+		r.space()
+		if r.pos < len(r.src) && r.src[r.pos] == c+2 { // '}' or ']'
+			r.pos++
+			if c == '{' {
+				return value{kind: vEmptyMap}, true
+			}
+			return value{kind: vEmptySeq}, true
+		}
+		r.pos = at
+		if c == '{' {
+			return value{kind: vMap, ind: at}, true
+		}
+		return value{kind: vSeq, ind: at}, true
+	case '"':
+		tok, ok := r.str()
+		if !ok {
+			return value{}, r.fail()
+		}
+		return value{kind: vScalar, quoted: true, tok: tok}, true
+	case 't':
+		return r.literal("true")
+	case 'f':
+		return r.literal("false")
+	case 'n':
+		return r.literal("null")
+	}
+	return r.number()
+}
+
+// literal reads true, false or null as a plain scalar.
+func (r *jsonReader) literal(word string) (value, bool) {
+	end := r.pos + len(word)
+	if end > len(r.src) || string(r.src[r.pos:end]) != word {
+		return value{}, r.fail()
+	}
+	tok := r.src[r.pos:end]
+	r.pos = end
+	return value{kind: vScalar, tok: tok}, true
+}
+
+// number reads a JSON number as a plain scalar.
+func (r *jsonReader) number() (value, bool) {
+	src, i := r.src, r.pos
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(src) && src[i] == '0':
+		i++
+	case i < len(src) && '1' <= src[i] && src[i] <= '9':
+		i = digits(src, i)
+	default:
+		return value{}, r.fail()
+	}
+	if i < len(src) && src[i] == '.' {
+		j := digits(src, i+1)
+		if j == i+1 {
+			return value{}, r.fail()
+		}
+		i = j
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		j := digits(src, i)
+		if j == i {
+			return value{}, r.fail()
+		}
+		i = j
+	}
+	tok := src[r.pos:i]
+	r.pos = i
+	return value{kind: vScalar, tok: tok}, true
+}
+
+// digits returns the offset past the decimal digits from i.
+func digits(src []byte, i int) int {
+	for i < len(src) && '0' <= src[i] && src[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// strByte marks the bytes a string holds as themselves: printable ASCII
+// but the quote and the backslash.
+var strByte = func() (t [256]bool) {
+	for c := ' '; c <= '~'; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// str reads the string at pos: its text, a slice of the input when it
+// has no escapes, else a decoded copy.
+func (r *jsonReader) str() ([]byte, bool) {
+	src := r.src
+	i := r.pos + 1
+	for {
+		for i < len(src) && strByte[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			return nil, false
+		}
+		switch c := src[i]; {
+		case c == '"':
+			tok := src[r.pos+1 : i]
+			r.pos = i + 1
+			return tok, true
+		case c == '\\':
+			return r.unescape(i)
+		case c >= 0x80:
+			n := textRune(src[i:])
+			if n == 0 {
+				return nil, false
+			}
+			i += n
+		default:
+			return nil, false // a control character or DEL
+		}
+	}
+}
+
+// unescape reads the rest of the string at pos from its first escape,
+// at i, decoding the escapes yaml.v3 decodes as JSON does.
+func (r *jsonReader) unescape(i int) ([]byte, bool) {
+	src := r.src
+	out := make([]byte, 0, i-r.pos+32)
+	out = append(out, src[r.pos+1:i]...)
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case strByte[c]:
+			out = append(out, c)
+			i++
+		case c == '"':
+			r.pos = i + 1
+			return out, true
+		case c == '\\':
+			if i+1 >= len(src) {
+				return nil, false
+			}
+			switch e := src[i+1]; e {
+			case '"', '\\':
+				out = append(out, e)
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				if i+6 > len(src) {
+					return nil, false
+				}
+				cp, ok := hex4(src[i+2 : i+6])
+				if !ok || (0xD800 <= cp && cp <= 0xDFFF) {
+					return nil, false // yaml.v3 refuses surrogates
+				}
+				out = utf8.AppendRune(out, cp)
+				i += 4
+			default:
+				return nil, false // \/ included: yaml.v3 refuses it
+			}
+			i += 2
+		case c >= 0x80:
+			n := textRune(src[i:])
+			if n == 0 {
+				return nil, false
+			}
+			out = append(out, src[i:i+n]...)
+			i += n
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// hex4 reads four hexadecimal digits.
+func hex4(h []byte) (rune, bool) {
+	var cp rune
+	for _, c := range h {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		cp = cp<<4 | rune(c)
+	}
+	return cp, true
+}
+
+// textRune is the length of the UTF-8 character b starts with when
+// yaml.v3 reads it as itself in a quoted scalar, else 0: not for invalid
+// UTF-8, C1 controls, the line breaks NEL, LS and PS, the byte order mark
+// and the non-characters U+FFFE and U+FFFF.
+func textRune(b []byte) int {
+	c, n := utf8.DecodeRune(b)
+	switch {
+	case c == utf8.RuneError && n <= 1:
+		return 0
+	case c < 0xA0, c == 0x2028, c == 0x2029, c == 0xFEFF, c == 0xFFFE, c == 0xFFFF:
+		return 0
+	}
+	return n
+}
+
+// key reads a mapping key at pos and its colon, on the same line.
+func (r *jsonReader) key() ([]byte, bool) {
+	start := r.pos
+	if start >= len(r.src) || r.src[start] != '"' {
+		return nil, false
+	}
+	k, ok := r.str()
+	if !ok {
+		return nil, false
+	}
+	for r.pos < len(r.src) && r.src[r.pos] == ' ' {
+		r.pos++
+	}
+	if r.pos >= len(r.src) || r.src[r.pos] != ':' || r.pos-start > maxKeyLen {
+		return nil, false
+	}
+	r.pos++
+	return k, true
+}
+
+// mapping reads the object m, calling each for every member with its
+// key's text; each must consume the value.
+func (r *jsonReader) mapping(m value, each func(k []byte, v value) bool) bool {
+	if m.kind != vMap || r.bad || r.pos != m.ind {
+		return r.fail()
+	}
+	r.pos++
+	for {
+		r.space()
+		k, ok := r.key()
+		if !ok {
+			return r.fail()
+		}
+		sub, ok := r.value()
+		if !ok || !each(k, sub) || r.bad {
+			return r.fail()
+		}
+		r.space()
+		if r.pos < len(r.src) {
+			switch r.src[r.pos] {
+			case ',':
+				r.pos++
+				continue
+			case '}':
+				r.pos++
+				return true
+			}
+		}
+		return r.fail()
+	}
+}
+
+// sequence reads the array seq, calling each for every element; each
+// must consume the value.
+func (r *jsonReader) sequence(seq value, each func(v value) bool) bool {
+	if seq.kind != vSeq || r.bad || r.pos != seq.ind {
+		return r.fail()
+	}
+	r.pos++
+	for {
+		sub, ok := r.value()
+		if !ok || !each(sub) || r.bad {
+			return r.fail()
+		}
+		r.space()
+		if r.pos < len(r.src) {
+			switch r.src[r.pos] {
+			case ',':
+				r.pos++
+				continue
+			case ']':
+				r.pos++
+				return true
+			}
+		}
+		return r.fail()
+	}
+}
+
+// skip consumes v unread, as block's skip does: in the subset, at most
+// maxBlockDepth deep, no key given twice.
+func (r *jsonReader) skip(v value, depth int) bool {
+	if depth > maxBlockDepth {
+		return r.fail()
+	}
+	switch v.kind {
+	case vMap:
+		var keys distinctKeys
+		return r.mapping(v, func(k []byte, sub value) bool { return keys.add(k) && r.skip(sub, depth+1) })
+	case vSeq:
+		return r.sequence(v, func(sub value) bool { return r.skip(sub, depth+1) })
+	}
+	return true
+}
+
+// entries counts the commas at the top level of the object v, plus one:
+// its number of members when it is valid JSON, as a hint for allocating
+// the map it is read into.
+func (r *jsonReader) entries(v value) int {
+	src := r.src
+	n, depth := 1, 0
+	for i := v.ind + 1; i < len(src) && n < 1<<16; i++ {
+		for i < len(src) && !structural[src[i]] {
+			i++
+		}
+		if i == len(src) {
+			break
+		}
+		switch src[i] {
+		case '\n':
+			for i+9 <= len(src) && binary.LittleEndian.Uint64(src[i+1:]) == eightSpaces {
+				i += 8 // the indentation
+			}
+		case '"':
+			for i++; i < len(src) && src[i] != '"'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return n
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// structural marks the bytes entries looks at.
+var structural = func() (t [256]bool) {
+	for _, c := range []byte("\"{}[],\n") {
+		t[c] = true
+	}
+	return t
+}()
