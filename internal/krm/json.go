@@ -327,9 +327,8 @@ const jsonItemPrefix = "    "
 // (canonicalJSON), else its tree written as JSON.
 func (rl *ResourceList) jsonItemText(it *Item) ([]byte, error) {
 	if it.Raw != nil && !it.Changed {
-		var b bytes.Buffer
-		if canonicalJSON(it.Raw) && json.Indent(&b, it.Raw, jsonItemPrefix, "  ") == nil {
-			return b.Bytes(), nil
+		if text, ok := appendIndented(make([]byte, 0, len(it.Raw)), it.Raw, jsonItemPrefix); ok {
+			return text, nil
 		}
 		n, err := it.ParseTree()
 		if err != nil {

@@ -2,6 +2,7 @@ package krm
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -309,4 +310,31 @@ func FuzzJSONList(f *testing.F) {
 		}
 		checkJSONStreamIsWhole(t, data, rl, fuzzLimits.withDefaults())
 	})
+}
+
+// TestAppendIndentedIsJSONIndent: the one-pass indentation of canonical
+// text is json.Indent's, and text that is not canonical is refused.
+func TestAppendIndentedIsJSONIndent(t *testing.T) {
+	for name, in := range jsonListCases {
+		checkIndented(t, name, []byte(in))
+	}
+	checkIndented(t, "nested-empties", []byte(` { "a" : [ [ ] , { } , [ 1 , { "b" : [ ] } ] ] , "c" : { "d" : { } } } `))
+}
+
+func checkIndented(t *testing.T, name string, in []byte) {
+	t.Helper()
+	got, ok := appendIndented(nil, bytes.TrimSpace(in), jsonItemPrefix)
+	if ok != canonicalJSON(in) {
+		t.Errorf("%s: appendIndented says canonical %v, canonicalJSON %v", name, ok, !ok)
+	}
+	if !ok {
+		return
+	}
+	var want bytes.Buffer
+	if err := json.Indent(&want, bytes.TrimSpace(in), jsonItemPrefix, "  "); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if string(got) != want.String() {
+		t.Errorf("%s: indented\n%s\nwant\n%s", name, got, want.String())
+	}
 }

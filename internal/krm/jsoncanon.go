@@ -4,6 +4,75 @@ import (
 	"unicode/utf8"
 )
 
+// appendIndented appends valid JSON text, indented as json.Indent indents
+// it with prefix and two spaces, when it is canonical (canonicalJSON),
+// checking and indenting in one pass; ok is false, and dst is to be
+// dropped, when it is not.
+func appendIndented(dst, text []byte, prefix string) (out []byte, ok bool) {
+	depth := 0
+	newline := func() {
+		dst = append(dst, '\n')
+		dst = append(dst, prefix...)
+		for range depth {
+			dst = append(dst, ' ', ' ')
+		}
+	}
+	open := false // an object or array opened and nothing in it yet
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			i++
+			continue
+		}
+		if open {
+			open = false
+			if c == '}' || c == ']' {
+				depth--
+				dst = append(dst, c)
+				i++
+				continue
+			}
+			newline()
+		}
+		switch {
+		case c == '"':
+			end, good := canonicalString(text, i+1)
+			if !good {
+				return dst, false
+			}
+			dst = append(dst, text[i:end]...)
+			i = end
+			continue
+		case c == '-' || ('0' <= c && c <= '9'):
+			end, good := canonicalInteger(text, i)
+			if !good {
+				return dst, false
+			}
+			dst = append(dst, text[i:end]...)
+			i = end
+			continue
+		case c == '{' || c == '[':
+			dst = append(dst, c)
+			depth++
+			open = true
+		case c == '}' || c == ']':
+			depth--
+			newline()
+			dst = append(dst, c)
+		case c == ',':
+			dst = append(dst, c)
+			newline()
+		case c == ':':
+			dst = append(dst, ':', ' ')
+		default:
+			dst = append(dst, c) // true, false, null
+		}
+		i++
+	}
+	return dst, true
+}
+
 // canonicalJSON reports whether valid JSON text is written by writeJSON,
 // white space aside, as it is: whether a YAML tree of it, written back as
 // JSON (appendJSON), gives the same tokens. Then an unchanged item is

@@ -195,18 +195,20 @@ func (s *itemStream) each(c chunk) {
 // It returns false when the item is not YAML on its own.
 func (it *Item) parse(opts ReadOptions) bool {
 	defer opts.release(it.Raw)
-	if it.json && !json.Valid(it.Raw) {
-		it.ParseErr = jsonSyntaxError(it.Raw, it.Line)
-		return false
-	}
 	if it.json && it.fromFile && len(it.Raw) > opts.Limits.MaxTreeBytes {
 		// Written back as YAML, which takes a tree of it.
 		it.ParseErr = fmt.Errorf("%w: a JSON object of %d bytes, which a list read from files writes back as YAML from a tree; nfd-fn makes trees of objects up to %d bytes "+
 			"(a JSON list on stdin is written back as JSON without one: nfd-fn render < FILE)", ErrLimit, len(it.Raw), opts.Limits.MaxTreeBytes)
 		return true
 	}
+	// A fast decoder reads only valid JSON (FuzzFastDecodeJSON), so JSON
+	// is checked only when none does.
 	if opts.DecodeRaw != nil && opts.Limits.MaxDepth >= 64 && opts.DecodeRaw(it) {
 		return true
+	}
+	if it.json && !json.Valid(it.Raw) {
+		it.ParseErr = jsonSyntaxError(it.Raw, it.Line)
+		return false
 	}
 	if len(it.Raw) > opts.Limits.MaxTreeBytes {
 		// A tree of it would take ten times its size: left out, reported.

@@ -185,29 +185,40 @@ func (s *jsonScan) string() bool {
 // the lines in it.
 func (s *jsonScan) nested() bool {
 	d := s.data
+	from := s.off
 	depth := 0
-	for s.off < len(d) {
-		switch d[s.off] {
+	for i := s.off; i < len(d); {
+		for i < len(d) && !jsonStructural[d[i]] {
+			i++
+		}
+		if i == len(d) {
+			break
+		}
+		switch d[i] {
 		case '"':
+			s.off = i
 			if !s.string() {
 				return false
 			}
+			i = s.off
 			continue
 		case '{', '[':
 			depth++
 		case '}', ']':
 			depth--
 			if depth == 0 {
-				s.off++
+				s.off = i + 1
+				s.line += bytes.Count(d[from:s.off], []byte("\n"))
 				return true
 			}
-		case '\n':
-			s.line++
 		}
-		s.off++
+		i++
 	}
 	return false
 }
+
+// jsonStructural marks the bytes nested stops at.
+var jsonStructural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
 
 // items cuts the array at the current position into its elements.
 func (s *jsonScan) items(pg *pager, add func(chunk)) bool {
