@@ -390,5 +390,23 @@ func FuzzFastDecodeJSON(f *testing.F) {
 		`"spec":{"features":{"flags":{"a.b":{"elements":{"X":{},"Y":null}}},"instances":{"c.d":{"elements":[{"attributes":{"k":"v"}},{},null]}}},"labels":{"x":"\"\\\n"}}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkAgrees(t, raw)
+		checkReadsOnlyJSON(t, raw)
 	})
+}
+
+// checkReadsOnlyJSON fails when a fast decoder reads text that starts as
+// JSON but is not valid JSON: the ResourceList reader trusts their
+// reading to write such an item back re-indented, without a parse.
+func checkReadsOnlyJSON(t *testing.T, raw []byte) {
+	t.Helper()
+	if _, isJSON := newDecoder(raw).r.(*jsonReader); !isJSON || json.Valid(raw) {
+		return
+	}
+	_, fast := DecodeFast(raw)
+	_, lean := DecodeLean(raw, nil, nil)
+	_, node := DecodeNodeFast(raw)
+	_, _, other := DecodeOtherFast(raw)
+	if fast || lean || node || other {
+		t.Fatalf("a fast decoder read text that is not valid JSON (fast %v, lean %v, node %v, other %v):\n%q", fast, lean, node, other, raw)
+	}
 }
