@@ -338,3 +338,84 @@ func checkIndented(t *testing.T, name string, in []byte) {
 		t.Errorf("%s: indented\n%s\nwant\n%s", name, got, want.String())
 	}
 }
+
+// jsonEntryCases are JSON objects of a file, and whether jsonEntry writes
+// them as their own text (else the tree does).
+var jsonEntryCases = []struct {
+	name, raw string
+	own       bool
+}{
+	{"kubectl-item", "        {\n            \"apiVersion\": \"v1\",\n            \"kind\": \"ConfigMap\",\n            \"metadata\": {\n                \"annotations\": {\n                    \"a\": \"b\"\n                },\n                \"name\": \"c\"\n            }\n        }", true},
+	{"no-annotations", `{"kind": "ConfigMap", "metadata": {"name": "c", "labels": {"x": "y"}}, "data": {"k": "v"}}`, true},
+	{"empty-annotations", `{"kind": "ConfigMap", "metadata": {"annotations": {}}}`, true},
+	{"empty-metadata", `{"kind": "ConfigMap", "metadata": { }}`, true},
+	{"no-metadata", `{"kind": "ConfigMap", "data": {"a": [1, {}, []]}}`, true},
+	{"empty-object", `{}`, true},
+	{"nested-metadata-keys", `{"spec": {"metadata": {"annotations": {}}}, "metadata": {"name": "n"}}`, true},
+	{"place-annotation-already", `{"metadata": {"annotations": {"config.kubernetes.io/path": "x.yaml"}}}`, false},
+	{"metadata-null", `{"metadata": null}`, false},
+	{"annotations-list", `{"metadata": {"annotations": []}}`, false},
+	{"metadata-twice", `{"metadata": {}, "metadata": {"name": "n"}}`, false},
+	{"escaped-key", `{"meta\u0064ata": {"name": "n"}}`, false},
+	{"float", `{"metadata": {"name": "n"}, "x": 1.5}`, false},
+	{"slash-escape", `{"metadata": {"name": "n"}, "x": "a\/b"}`, false},
+}
+
+func TestJSONFileEntryReadsAsItsTree(t *testing.T) {
+	for _, c := range jsonEntryCases {
+		for _, indent := range []int{0, 2} {
+			t.Run(fmt.Sprintf("%s/indent-%d", c.name, indent), func(t *testing.T) {
+				if own := checkJSONEntry(t, []byte(c.raw), indent); own != c.own {
+					t.Errorf("written as its own text: %v, want %v", own, c.own)
+				}
+			})
+		}
+	}
+}
+
+// checkJSONEntry fails when jsonEntry writes raw, an object of a JSON
+// file, as text that YAML reads otherwise than the tree path's output:
+// the object parsed and annotated with its place. It reports whether
+// jsonEntry wrote it.
+func checkJSONEntry(t *testing.T, raw []byte, indent int) bool {
+	t.Helper()
+	it := &Item{Raw: raw, Line: 1, File: "dir/a \"b\".json", Index: 3, fromFile: true, json: true}
+	rl := &ResourceList{sp: split{indent: indent}}
+	text, ok := rl.jsonEntry(it)
+	if !ok {
+		return false
+	}
+	tree, err := it.ParseTree()
+	if err != nil {
+		t.Fatalf("jsonEntry wrote an object that does not parse: %v\n%q", err, raw)
+	}
+	annotatePlace(tree, it.File, it.Index)
+	var doc yaml.Node
+	list := append([]byte("items:\n"), text...)
+	if err := yaml.Unmarshal(list, &doc); err != nil {
+		t.Fatalf("the entry does not parse: %v\n%s", err, list)
+	}
+	items := ValueAt(DocContent(&doc), "items")
+	if items == nil || len(items.Content) != 1 || !sameValue(items.Content[0], tree) {
+		t.Fatalf("the entry reads otherwise than the annotated tree\ninput:\n%q\nentry:\n%s", raw, text)
+	}
+	return true
+}
+
+// FuzzJSONFileEntry is the differential test of jsonEntry against the
+// tree path on any JSON object.
+func FuzzJSONFileEntry(f *testing.F) {
+	for _, c := range jsonEntryCases {
+		f.Add([]byte(c.raw))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		if !looksLikeJSON(raw) || !json.Valid(raw) {
+			return // splitJSON and parse give jsonEntry only valid objects
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(raw, &doc) != nil || DocContent(&doc) == nil || DocContent(&doc).Kind != yaml.MappingNode {
+			return // not YAML, or not an object: the item is reported
+		}
+		checkJSONEntry(t, raw, 2)
+	})
+}

@@ -466,9 +466,15 @@ func (rl *ResourceList) placed(it *Item) (placement, bool) {
 	return placeIn(it.Raw, it.doc, rl.sp.indent, placeLines(it.File, it.Index))
 }
 
-// treeText is an item read from a file parsed, annotated and encoded:
-// what is written when its text cannot be placed.
+// treeText is what is written for an item read from a file whose text
+// cannot be placed: a JSON object's own text as a flow entry (jsonEntry),
+// else the item parsed, annotated and encoded.
 func (rl *ResourceList) treeText(it *Item) ([]byte, error) {
+	if it.json {
+		if text, ok := rl.jsonEntry(it); ok {
+			return text, nil
+		}
+	}
 	n, err := it.ParseTree()
 	if err != nil {
 		return nil, err

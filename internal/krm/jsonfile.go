@@ -1,0 +1,172 @@
+package krm
+
+import (
+	"bytes"
+	"strconv"
+
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+)
+
+// jsonEntry is the output text of an unchanged JSON object read from a
+// file, in a list read from files (written as YAML): the object's own
+// text as a YAML flow mapping (JSON is YAML), its path and index
+// annotations added where annotatePlace adds them, indented under the
+// entry's "- ". It reads as the tree path's output does (the differential
+// TestJSONFileEntryReadsAsItsTree and FuzzJSONFileEntry check it), without
+// a tree of the object; ok is false for text that is not canonical
+// (canonicalJSON), that gives metadata or annotations twice or not as
+// objects, or that already has a place annotation: the tree does those.
+func (rl *ResourceList) jsonEntry(it *Item) ([]byte, bool) {
+	text, ok := annotateJSON(it.Raw, it.File, it.Index)
+	if !ok {
+		return nil, false
+	}
+	pad := bytes.Repeat([]byte{' '}, rl.sp.indent)
+	out := append(append(make([]byte, 0, len(text)+len(text)/4), pad...), "- "...)
+	out, ok = appendIndented(out, text, string(pad)+"  ")
+	if !ok {
+		return nil, false
+	}
+	return append(out, '\n'), true
+}
+
+// annotateJSON returns a JSON object's text with the place annotations
+// of file and index added to its metadata.annotations, making either
+// when missing.
+func annotateJSON(raw []byte, file string, index int) ([]byte, bool) {
+	add := placeAnnotationsJSON(file, index)
+	s := jsonScan{data: raw}
+	top, ok := s.object()
+	if !ok {
+		return nil, false
+	}
+	md, found, ok := top.member(&s, "metadata")
+	switch {
+	case !ok:
+		return nil, false
+	case !found:
+		return insertJSON(raw, top, `"metadata": {"annotations": {`+add+`}}`), true
+	}
+	ann, found, ok := md.member(&s, "annotations")
+	switch {
+	case !ok:
+		return nil, false
+	case !found:
+		return insertJSON(raw, md, `"annotations": {`+add+`}`), true
+	}
+	for _, k := range placeKeys {
+		if _, has, ok := ann.member(&s, k); !ok || has {
+			return nil, false // annotatePlace replaces it in place: the tree does that
+		}
+	}
+	return insertJSON(raw, ann, add), true
+}
+
+// placeKeys are the annotations annotatePlace sets, in its order.
+var placeKeys = []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation}
+
+// placeAnnotationsJSON is the text of the place annotations as members
+// of a JSON object.
+func placeAnnotationsJSON(file string, index int) string {
+	var b bytes.Buffer
+	for i, k := range placeKeys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		v := file
+		if i >= 2 {
+			v = strconv.Itoa(index)
+		}
+		appendJSONString(&b, k)
+		b.WriteString(": ")
+		appendJSONString(&b, v)
+	}
+	return b.String()
+}
+
+// jsonObjectSpan is where an object is in the text: its opening and
+// closing braces.
+type jsonObjectSpan struct {
+	open, close int
+	empty       bool
+}
+
+// object reads the object at the scan's position (after white space)
+// and returns its span, leaving the scan after it.
+func (s *jsonScan) object() (jsonObjectSpan, bool) {
+	if !s.skipSpace() || s.data[s.off] != '{' {
+		return jsonObjectSpan{}, false
+	}
+	open := s.off
+	if !s.nested() {
+		return jsonObjectSpan{}, false
+	}
+	inner := bytes.TrimSpace(s.data[open+1 : s.off-1])
+	return jsonObjectSpan{open: open, close: s.off - 1, empty: len(inner) == 0}, true
+}
+
+// member finds the member named key of the object o: the span of its
+// value when that is an object (found), ok false when the key is given
+// twice, when its value is not an object, or when a key of o has an
+// escape (its text could be key's).
+func (o jsonObjectSpan) member(s *jsonScan, key string) (v jsonObjectSpan, found, ok bool) {
+	s.off = o.open + 1
+	for !o.empty {
+		if !s.skipSpace() {
+			return v, false, false
+		}
+		k, plain := s.memberKey()
+		if !plain || !s.skipSpace() || s.data[s.off] != ':' {
+			return v, false, false
+		}
+		s.off++
+		if !s.skipSpace() {
+			return v, false, false
+		}
+		if k == key {
+			if found {
+				return v, false, false // given twice
+			}
+			var isObject bool
+			if v, isObject = s.object(); !isObject {
+				return v, false, false
+			}
+			found = true
+		} else if !s.value() {
+			return v, false, false
+		}
+		if !s.skipSpace() {
+			return v, false, false
+		}
+		if s.data[s.off] == '}' {
+			break
+		}
+		if s.data[s.off] != ',' {
+			return v, false, false
+		}
+		s.off++
+	}
+	return v, found, true
+}
+
+// memberKey reads a key, reporting whether it has no escape.
+func (s *jsonScan) memberKey() (string, bool) {
+	start := s.off
+	if s.data[start] != '"' || !s.string() {
+		return "", false
+	}
+	k := s.data[start+1 : s.off-1]
+	return string(k), bytes.IndexByte(k, '\\') < 0
+}
+
+// insertJSON adds members to the object o: before its closing brace,
+// after a comma unless it is empty.
+func insertJSON(raw []byte, o jsonObjectSpan, members string) []byte {
+	out := make([]byte, 0, len(raw)+len(members)+2)
+	out = append(out, raw[:o.close]...)
+	if !o.empty {
+		out = append(out, ", "...)
+	}
+	out = append(out, members...)
+	return append(out, raw[o.close:]...)
+}
