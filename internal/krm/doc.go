@@ -51,15 +51,26 @@
 // string running over a "- " line. If the whole input is not YAML either,
 // that item is broken. FuzzSplitter checks the splitter against yaml.v3.
 //
-// A list that was JSON is written as JSON; any other list parsed whole is
-// written as block YAML, each key in place.
+// A list in JSON (kubectl get -o json) has a splitter of its own,
+// splitJSON: it follows strings, escapes and brackets to cut the
+// top-level object into its keys and the items array into its elements,
+// each checked as JSON (unless a fast decoder read it, which reads only
+// valid JSON) and parsed on its own; a key it cannot read as YAML does,
+// or a header value that is not JSON, sends the input to the full
+// parser. FuzzJSONList holds the result to the whole parse and writer.
+//
+// A list that was JSON is written as JSON, an item at a time: an
+// unchanged item whose tokens the writer would give back as they are
+// (canonicalJSON) is only re-indented, the others are written from their
+// trees. Any other list parsed whole is written as block YAML, each key
+// in place.
 //
 // # Streaming
 //
 // OpenInput maps the input (a pipe is spooled to an unlinked temporary
 // file first), and ReadOptions.Release / Input.Release give back the pages
 // each pass is done with, so the input never sits in memory whole. A list
-// that streams (block YAML cut by the splitter) can make items only as it
+// that streams (block YAML or JSON cut by a splitter) can make items only as it
 // writes them: SetMaker has a worker pool make some items' text in input
 // order (exported Nodes patched as they are written), SetTail appends
 // items made one at a time after the others (new Nodes), and WriteThen
@@ -81,7 +92,10 @@
 // they read are plain (no tabs, quotes left open, flow or keep-chomping
 // scalars around the edit) and leave anything else to the tree;
 // TestCutFileReadsEveryRepositoryManifestAsADecoderDoes, FuzzCutFile and
-// FuzzSyncMapText hold them to yaml.v3 and to the tree edits.
+// FuzzSyncMapText hold them to yaml.v3 and to the tree edits. A JSON file
+// is cut by splitJSON (a v1 List into its items); its unchanged objects
+// are written as their own text, a YAML flow entry with the annotations
+// inserted (jsonEntry; FuzzJSONFileEntry holds it to the tree).
 //
 // # Untrusted input
 //
