@@ -5,12 +5,12 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/fn"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/explain"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
-	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 const explainUsage = `Usage: nfd-fn explain --node NAME [--rule NAME] [--config FILE] FILE|DIR...
@@ -42,8 +42,10 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if code != 0 {
 		return code
 	}
-	set, code := readInput(opts.NewSet(), paths, stderr)
-	if code != 0 {
+	set := opts.NewSet()
+	in := fn.NewFileReader(set) // open while the set is used: NodeFeatures are read lean
+	defer in.Close()
+	if code := readInput(in, paths, stderr); code != 0 {
 		return code
 	}
 	p := master.Prepare(set, opts.Options)
@@ -63,20 +65,21 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readInput reads the files; the errors in them are printed and the
-// objects they affect are left out, as the API server would refuse them.
-func readInput(set *objects.Set, paths []string, stderr io.Writer) (*objects.Set, int) {
-	ds, _, err := set.ReadFiles(paths, false)
+// readInput reads the files into in's set; the errors in them are printed
+// and the objects they affect are left out, as the API server would
+// refuse them.
+func readInput(in *fn.FileReader, paths []string, stderr io.Writer) int {
+	ds, _, err := in.Read(paths, false)
 	if err != nil {
 		complain(stderr, "nfd-fn: %v", err)
-		return nil, 2
+		return 2
 	}
 	for i := range ds {
 		if ds[i].Severity == diag.Error {
 			fmt.Fprintln(stderr, ds[i].Text()) // Text escapes
 		}
 	}
-	return set, 0
+	return 0
 }
 
 func knownNodes(p *master.Pipeline) string {

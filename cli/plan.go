@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/plan"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
@@ -67,11 +68,17 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
 		return 2
 	}
-	in, code := planInput(paths, &f, stderr)
+	in, files, code := planInput(paths, &f, stderr)
+	for _, r := range files {
+		defer r.Close()
+	}
 	if code != 0 {
 		return code
 	}
 	p := plan.Make(in)
+	for _, r := range files {
+		r.Locate(p.Diagnostics)
+	}
 	if err := diag.WriteText(stderr, p.Diagnostics); err != nil {
 		return 1
 	}
@@ -83,25 +90,30 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 }
 
 // planInput reads the settings, the head and base sides and the
-// workloads; problems in the files become the plan's.
-func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, int) {
+// workloads; problems in the files become the plan's. The readers of the
+// sides' files stay open while the plan is made, for the caller to close.
+func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, []*fn.FileReader, int) {
 	opts, code := settingsFrom("plan", f.config, stderr)
 	if code != 0 {
-		return plan.Input{}, code
+		return plan.Input{}, nil, code
 	}
 	in := plan.Input{Head: opts.NewSet(), Options: opts.Options}
-	ds, _, err := in.Head.ReadFiles(paths, false)
+	head := fn.NewFileReader(in.Head)
+	files := []*fn.FileReader{head}
+	ds, _, err := head.Read(paths, false)
 	if err != nil {
 		complain(stderr, "nfd-fn plan: %v", err)
-		return in, 2
+		return in, files, 2
 	}
 	in.Problems = ds
 	if len(f.base) > 0 {
 		in.Base = opts.NewSet()
-		ds, _, err := in.Base.ReadFiles(f.base, false)
+		base := fn.NewFileReader(in.Base)
+		files = append(files, base)
+		ds, _, err := base.Read(f.base, false)
 		if err != nil {
 			complain(stderr, "nfd-fn plan: --base: %v", err)
-			return in, 2
+			return in, files, 2
 		}
 		in.Problems = append(append(in.Problems, plan.BaseSide(ds)...), plan.SnapshotOnly(in.Base)...)
 	}
@@ -109,11 +121,11 @@ func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, int)
 		ws, ds, err := workload.Read(f.workloads)
 		if err != nil {
 			complain(stderr, "nfd-fn plan: --workloads: %v", err)
-			return in, 2
+			return in, files, 2
 		}
 		in.Workloads, in.Problems = ws, append(in.Problems, ds...)
 	}
-	return in, 0
+	return in, files, 0
 }
 
 // planWriters are the output formats; text is coloured on a terminal.

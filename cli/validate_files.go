@@ -3,6 +3,7 @@ package cli
 import (
 	"path/filepath"
 
+	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
@@ -16,15 +17,19 @@ import (
 // only the staged files) are read too, so that references resolve against
 // every rule file, but only problems in the files under paths are
 // reported. It returns the diagnostics and the number of files checked.
+// The files are read as render reads them (fn.FileReader): a cluster's
+// export of any size is read.
 func validateFiles(paths []string, context string, s config.Settings) (diag.List, int, error) {
 	set := s.NewSet()
 	set.OnlyNFDFiles = true
-	ds, files, err := set.ReadFiles(paths, true)
+	in := fn.NewFileReader(set)
+	defer in.Close()
+	ds, files, err := in.Read(paths, true)
 	if err != nil {
 		return nil, 0, err
 	}
 	if context != "" {
-		if err := readContext(set, context, paths); err != nil {
+		if err := readContext(in, context, paths); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -34,13 +39,14 @@ func validateFiles(paths []string, context string, s config.Settings) (diag.List
 		ds = onlyIn(ds, paths)
 	}
 	ds = set.Suppress(ds, s.Ignore, diag.Diagnostic{Message: "--ignore", Field: "--ignore"})
+	in.Locate(ds)
 	ds.SortByPosition()
 	return ds, files, nil
 }
 
 // readContext adds the NFD objects of the files under dir that are not
 // among paths; their own problems are not reported.
-func readContext(set *objects.Set, dir string, paths []string) error {
+func readContext(in *fn.FileReader, dir string, paths []string) error {
 	given, err := objects.CollectFiles(paths)
 	if err != nil {
 		return err
@@ -62,7 +68,7 @@ func readContext(set *objects.Set, dir string, paths []string) error {
 	if len(others) == 0 {
 		return nil
 	}
-	_, _, err = set.ReadFiles(others, false)
+	_, _, err = in.Read(others, false)
 	return err
 }
 

@@ -38,14 +38,7 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 		opts.Release = inputs.Release
 	}
 	r := &report{lines: true}
-	names := &objects.FeatureNames{}
-	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, opts.Release) }
-	read := krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keepFileItemNode, Release: opts.Release}
-	rl, err := krm.ReadFiles(files, config, read, func(f int) ([]krm.Doc, error) {
-		docs, found, err := parseFile(files[f])
-		r.extend(found)
-		return docs, err
-	})
+	rl, err := readFiles(files, config, keepFileItemNode, opts.Release, r)
 	if err != nil {
 		return 1, err
 	}
@@ -56,38 +49,63 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 	return r.exitCode(), nil
 }
 
+// readFiles reads opened files as the ResourceList of their objects
+// (krm.ReadFiles), each decoded on the worker pool as it is cut: lean
+// where it can be (decodeItemRaw), else from a tree that keep says
+// whether to hold on to. release (may be nil) is told of input bytes read.
+// Files the cutter does not read are parsed whole (parseFile), their
+// problems going to r.
+func readFiles(files []krm.File, config *yaml.Node, keep func(*krm.Item) bool, release func([]byte), r *report) (*krm.ResourceList, error) {
+	names := &objects.FeatureNames{}
+	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, release) }
+	read := krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keep, Release: release}
+	return krm.ReadFiles(files, config, read, func(f int) ([]krm.Doc, error) {
+		docs, found, err := parseFile(files[f])
+		r.extend(found)
+		return docs, err
+	})
+}
+
 // openFiles opens every file under paths, in order ("-" is stdin, named
 // "stdin").
 func openFiles(paths []string, stdin io.Reader) ([]krm.File, *krm.Inputs, error) {
-	inputs := &krm.Inputs{}
-	var files []krm.File
+	var names []string
 	for _, p := range paths {
-		names := []string{p}
-		if p != StdinPath {
-			var err error
-			if names, err = objects.CollectFiles([]string{p}); err != nil {
-				inputs.Close()
-				return nil, nil, err
-			}
+		if p == StdinPath {
+			names = append(names, p)
+			continue
 		}
-		for _, name := range names {
-			in, err := openArg(name, stdin)
-			if err != nil {
-				inputs.Close()
-				return nil, nil, err
-			}
-			inputs.Add(in)
-			if name == StdinPath {
-				name = "stdin"
-			}
-			files = append(files, krm.File{Name: name, Data: in.Data})
+		found, err := objects.CollectFiles([]string{p})
+		if err != nil {
+			return nil, nil, err
 		}
+		names = append(names, found...)
+	}
+	return openNamed(names, stdin)
+}
+
+// openNamed opens the files named, in order; with stdin set, "-" is
+// stdin, named "stdin" (without, a file named "-").
+func openNamed(names []string, stdin io.Reader) ([]krm.File, *krm.Inputs, error) {
+	inputs := &krm.Inputs{}
+	files := make([]krm.File, 0, len(names))
+	for _, name := range names {
+		in, err := openArg(name, stdin)
+		if err != nil {
+			inputs.Close()
+			return nil, nil, err
+		}
+		inputs.Add(in)
+		if name == StdinPath && stdin != nil {
+			name = "stdin"
+		}
+		files = append(files, krm.File{Name: name, Data: in.Data})
 	}
 	return files, inputs, nil
 }
 
 func openArg(name string, stdin io.Reader) (*krm.Input, error) {
-	if name != StdinPath {
+	if name != StdinPath || stdin == nil {
 		return krm.OpenFile(name, 0)
 	}
 	in, err := krm.OpenInput(stdin, 0)
@@ -146,6 +164,13 @@ func keepFileItemNode(it *krm.Item) bool {
 // through untouched. (Items that are not objects at all are errors, from
 // objects.Set.Add.)
 func skipped(rl *krm.ResourceList) diag.List {
+	return foldSkipped(otherNotes(rl, false))
+}
+
+// otherNotes notes, one by one, every object of the items that nfd-fn
+// does not read. With parse, an object decoded without a tree is parsed
+// again from its text for the note's position (and let go again).
+func otherNotes(rl *krm.ResourceList, parse bool) diag.List {
 	var out diag.List
 	for _, it := range rl.Items {
 		d, ok := it.Decoded.(*decodedItem)
@@ -157,13 +182,17 @@ func skipped(rl *krm.ResourceList) diag.List {
 				continue
 			}
 			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
-			if d.nodes != nil {
+			switch {
+			case d.nodes != nil:
 				origin.Node = d.nodes[i]
+			case parse:
+				origin.Node = itemDocument(it, d, i)
+				it.Node = nil
 			}
 			out = append(out, objects.OtherNote(o, origin))
 		}
 	}
-	return foldSkipped(out)
+	return out
 }
 
 // maxSkippedNotes is how many objects skipped one by one get a note of

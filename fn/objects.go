@@ -101,6 +101,14 @@ func unreadable(it *krm.Item, r *report) {
 // cleanly or have no valid name (objects.Set.Add says which).
 func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
+	addItems(set, rl, r, nil)
+	return set
+}
+
+// addItems is readSet into an existing set. before, when set, is called
+// with every object (the i-th of an item) and its origin just before the
+// set takes it.
+func addItems(set *objects.Set, rl *krm.ResourceList, r *report, before func(it *krm.Item, d *decodedItem, i int, o *objects.Origin)) {
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {
 			unreadable(it, r)
@@ -115,8 +123,10 @@ func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
 			if d.nodes != nil {
 				origin.Node = d.nodes[i]
 			}
+			if before != nil {
+				before(it, d, i, &origin)
+			}
 			r.extend(set.Add(o, origin))
 		}
 	}
-	return set
 }

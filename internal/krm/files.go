@@ -130,10 +130,10 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		for _, d := range docs {
 			it := NewItem(d.Node)
 			it.File, it.Index, it.fromFile = d.File, d.Index, true
-			annotatePlace(d.Node, d.File, d.Index)
 			if opts.Decode != nil {
-				opts.Decode(it)
+				opts.Decode(it) // the object as the file has it
 			}
+			annotatePlace(d.Node, d.File, d.Index)
 			rl.Items = append(rl.Items, it)
 		}
 	}

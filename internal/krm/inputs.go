@@ -20,6 +20,10 @@ func OpenFile(path string, limit int) (*Input, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
+	// Opening a FIFO blocks until something writes to it: refused before.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading %s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
