@@ -33,7 +33,7 @@ func validateFiles(paths []string, context string, s config.Settings) (diag.List
 			return nil, 0, err
 		}
 	}
-	_, more := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
+	more := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
 	ds = append(ds, more...)
 	if context != "" {
 		ds = onlyIn(ds, paths)

@@ -223,7 +223,7 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 // against Nova's schema. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, s, r)
-	_, findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
+	findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
 	r.extend(findings)
 	findProviderConfigs(rl, r)
 	set.Place(r.list)

@@ -7,16 +7,23 @@ import (
 )
 
 // Run is the whole check of a set: the master pipeline renders the fleet
-// (its input and compile diagnostics included), then lint's static and
-// fleet checks run on it. Diagnostics are placed at their objects' origins
-// and sorted by position. Per-node problems stay in the fleet's
-// NodeDiagnostics for callers that want them (render).
-func Run(set *objects.Set, opts Options) (*master.Fleet, diag.List) {
-	fleet := master.Render(set, opts.Master)
+// (its input and compile diagnostics included), node by node, keeping of
+// each node only what the fleet checks count (FleetCheck), so memory does
+// not grow with the fleet; then lint's static checks run. Diagnostics are
+// placed at their objects' origins and sorted by position. Per-node
+// problems are left out: a render reports them (master.Fleet's
+// NodeDiagnostics).
+func Run(set *objects.Set, opts Options) diag.List {
+	p := master.Prepare(set, opts.Master)
+	st := p.Stream(master.StreamOptions{})
+	check := NewFleetCheck(set, opts.Master, p.NodeNames())
+	st.Observe(check.Add)
+	st.Render(st.All(), nil)
+	fleet := st.Finish()
 	ds := append(diag.List(nil), fleet.Diagnostics...)
 	ds = append(ds, Static(set, opts)...)
-	ds = append(ds, Fleet(set, fleet, opts.Master)...)
+	ds = append(ds, check.Findings()...)
 	set.Place(ds)
 	ds.SortByPosition()
-	return fleet, ds
+	return ds
 }

@@ -48,7 +48,7 @@ func TestChecksAreLinearInBrokenRules(t *testing.T) {
 		}
 		return func() time.Duration {
 			start := time.Now()
-			_, ds := Run(set, Options{Master: master.DefaultOptions(), Outputs: true})
+			ds := Run(set, Options{Master: master.DefaultOptions(), Outputs: true})
 			d := time.Since(start)
 			if len(ds) < 5*n {
 				t.Fatalf("%d rules gave %d findings, want at least %d", n, len(ds), 5*n)
