@@ -27,7 +27,7 @@ type Input struct {
 
 // Make renders both sides and compares them.
 func Make(in Input) *Plan {
-	head := master.Render(in.Head, in.Options)
+	head := renderStates(in.Head, in.Options)
 	before, side := beforeStates(in, head)
 	p := &Plan{Nodes: []NodeChange{}, Workloads: []WorkloadChange{}, Summary: Summary{Before: side.name}}
 	p.Diagnostics = append(p.Diagnostics, in.Problems...)
@@ -44,6 +44,16 @@ func Make(in Input) *Plan {
 	p.Workloads, p.Diagnostics = planWorkloads(in.Workloads, names, before, after, p.Diagnostics)
 	p.summarize(len(names), len(in.Workloads))
 	return p
+}
+
+// renderStates renders every node of set, keeping each node's result but
+// not its merged features: a plan compares states, so a fleet's
+// NodeFeatures are read a node at a time, never all held at once (those
+// read lean decode only the features the rules match on).
+func renderStates(set *objects.Set, opts master.Options) *master.Fleet {
+	st := master.Prepare(set, opts).Stream(master.StreamOptions{KeepNodes: true})
+	st.Render(st.All(), nil)
+	return st.Finish()
 }
 
 // headDiagnostics are the head render's problems, placed in their files.

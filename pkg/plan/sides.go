@@ -34,7 +34,7 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 		return out, side{name: BeforeNodes, diags: func(*master.Fleet) diag.List { return nil }}
 	}
 	set := BaseSet(in.Head, in.Base)
-	base := master.Render(set, in.Options)
+	base := renderStates(set, in.Options)
 	byName := make(map[string]*objects.NodeState, len(base.Nodes))
 	for i := range base.Nodes {
 		byName[base.Nodes[i].Name] = &base.Nodes[i].State
