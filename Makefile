@@ -48,8 +48,8 @@ $(BIN)/fleet-%.yaml:
 # Issue 16's benchmark: nfd-fn's wall, CPU and peak RSS against a bare
 # yaml.v3 parse of the 1,000-node fleet, in turn, medians of BENCH_RUNS;
 # the same for the fleet as a kubectl export with Node objects (issue 14),
-# on stdin and as a file argument, in YAML and in JSON (against the parse
-# of the YAML), and for the fleet as a package directory;
+# on stdin and as a file argument, in YAML and in JSON (each against the
+# parse of its own file), and for the fleet as a package directory;
 # nfd-fn's peak RSS with stdin a pipe, and at 200, 1,000 and 5,000 nodes
 # from stdin and as packages.
 # Exits 1 when a target is missed.

@@ -12,6 +12,10 @@
 //     items (node.go), and every diagnostic becomes a KRM result in one
 //     function, Result (krmresult.go).
 //
+// The CLI's other commands (validate, explain, plan) read their files
+// through the same reading as RunFiles, into an objects.Set: FileReader
+// (readset.go).
+//
 // fn holds no domain logic of its own: what nfd-master does is pkg/master,
 // what is wrong is a diag.Diagnostic.
 package fn

@@ -120,80 +120,107 @@ func appendJSONString(w *bytes.Buffer, s string) {
 	w.Truncate(w.Len() - 1) // Encode ends with a newline
 }
 
-// writeJSONStream writes a list splitJSON cut, as writeJSON would write
-// it parsed whole, but an item at a time: the sections in input order
-// with items in place, the defaults for a missing apiVersion and kind,
-// then the results (in place when the input has them after its items).
-// Items are made on the worker pool as the YAML writer makes them
-// (writeMade), the tail is written as it is made, and the results are
-// asked for only once every item is written.
+// writeJSONStream writes a list splitJSON cut, as writeJSON writes one
+// parsed whole, but an item at a time: the sections in input order with
+// items in place, the defaults for a missing apiVersion and kind, and the
+// results. Items are made on the worker pool as the YAML writer makes
+// them (writeMade), the tail is written as it is made, and the results
+// are asked for only once every item is written: in place when the input
+// has them after its items, else last (where writeJSON would keep them
+// before the items).
 func (rl *ResourceList) writeJSONStream(w *bufio.Writer, results func() []*framework.Result) error {
-	top := jsonObject{w: w}
+	jw := &jsonListWriter{rl: rl, top: jsonObject{w: w}, results: results, wrote: map[string]bool{}}
 	w.WriteByte('{')
-	wrote := map[string]bool{}
-	itemsDone, resultsDone := false, false
-	writeResults := func(original section, present bool) error {
-		resultsDone = true
-		res := results()
-		if len(rl.Results)+len(res) == 0 {
-			if !present {
-				return nil
-			}
-			v, err := original.value()
-			if err != nil || v == nil {
-				return fmt.Errorf("writing the input's results: %v", err)
-			}
-			return top.entry("results", v)
-		}
-		return rl.writeJSONResults(&top, res)
-	}
 	for _, s := range rl.sp.sections {
-		var err error
-		switch {
-		case s.key == "items":
-			itemsDone = true
-			top.key("items")
-			err = rl.writeJSONItems(w)
-		case s.key == "results" && !itemsDone:
-			// Written last, once the results are known.
-		case s.key == "results":
-			err = writeResults(s, true)
-		default:
-			var v *yaml.Node
-			if v, err = s.value(); err == nil && v != nil {
-				err = top.entry(s.key, v)
-			}
-			wrote[s.key] = true
-		}
-		if err != nil {
+		if err := jw.section(s); err != nil {
 			return err
 		}
 	}
+	if err := jw.finish(); err != nil {
+		return err
+	}
+	w.WriteString("\n}\n")
+	return nil
+}
+
+// jsonListWriter is the state of writeJSONStream.
+type jsonListWriter struct {
+	rl      *ResourceList
+	top     jsonObject
+	results func() []*framework.Result
+	// wrote records the header keys written; items and wroteResults
+	// say whether those are.
+	wrote               map[string]bool
+	items, wroteResults bool
+}
+
+// section writes one top-level key of the input.
+func (jw *jsonListWriter) section(s section) error {
+	switch {
+	case s.key == "items":
+		return jw.writeItems()
+	case s.key == "results" && !jw.items:
+		return nil // written last, once the results are known
+	case s.key == "results":
+		return jw.writeResults(&s)
+	}
+	jw.wrote[s.key] = true
+	v, err := s.value()
+	if err != nil {
+		return fmt.Errorf("writing the ResourceList's %s: %w", s.key, err)
+	}
+	return jw.top.entry(s.key, v)
+}
+
+// finish writes what the input's sections did not: a missing apiVersion
+// and kind, the items, and the results.
+func (jw *jsonListWriter) finish() error {
 	for _, d := range []struct{ key, value string }{{"apiVersion", kio.ResourceListAPIVersion}, {"kind", kio.ResourceListKind}} {
-		if !wrote[d.key] {
-			if err := top.entry(d.key, StrNode(d.value)); err != nil {
+		if !jw.wrote[d.key] {
+			if err := jw.top.entry(d.key, StrNode(d.value)); err != nil {
 				return err
 			}
 		}
 	}
-	if !itemsDone {
-		top.key("items")
-		if err := rl.writeJSONItems(w); err != nil {
+	if !jw.items {
+		if err := jw.writeItems(); err != nil {
 			return err
 		}
 	}
-	if !resultsDone {
-		i := slices.IndexFunc(rl.sp.sections, func(s section) bool { return s.key == "results" })
-		var original section
-		if i >= 0 {
-			original = rl.sp.sections[i]
-		}
-		if err := writeResults(original, i >= 0); err != nil {
-			return err
-		}
+	if jw.wroteResults {
+		return nil
 	}
-	w.WriteString("\n}\n")
-	return nil
+	i := slices.IndexFunc(jw.rl.sp.sections, func(s section) bool { return s.key == "results" })
+	if i < 0 {
+		return jw.writeResults(nil)
+	}
+	return jw.writeResults(&jw.rl.sp.sections[i])
+}
+
+// writeItems writes the items key.
+func (jw *jsonListWriter) writeItems() error {
+	jw.items = true
+	jw.top.key("items")
+	return jw.rl.writeJSONItems(jw.top.w)
+}
+
+// writeResults writes the results key: the input's results and the new
+// ones, or, when there are none, the input's results section as it is
+// (original; nil when it has none).
+func (jw *jsonListWriter) writeResults(original *section) error {
+	jw.wroteResults = true
+	res := jw.results()
+	if len(jw.rl.Results)+len(res) > 0 {
+		return jw.rl.writeJSONResults(&jw.top, res)
+	}
+	if original == nil {
+		return nil
+	}
+	v, err := original.value()
+	if err != nil {
+		return fmt.Errorf("writing the input's results: %w", err)
+	}
+	return jw.top.entry("results", v)
 }
 
 // jsonObject writes the entries of a JSON object at the top level, the

@@ -160,23 +160,25 @@ func (s *jsonScan) value() bool {
 	return true
 }
 
-// string moves past a string, honouring its escapes.
+// string moves past a string, honouring its escapes: its end is the
+// first quote not escaped, after an even run of backslashes. A raw line
+// break in it is not JSON; the item holding it is refused when checked.
 func (s *jsonScan) string() bool {
 	d := s.data
-	for i := s.off + 1; i < len(d); {
-		j := bytes.IndexAny(d[i:], "\"\\\n")
+	for i := s.off + 1; i < len(d); i++ {
+		j := bytes.IndexByte(d[i:], '"')
 		if j < 0 {
 			return false
 		}
 		i += j
-		switch d[i] {
-		case '"':
+		k := i - 1
+		for k > s.off && d[k] == '\\' {
+			k--
+		}
+		if (i-1-k)%2 == 0 {
 			s.off = i + 1
 			return true
-		case '\n':
-			return false // not JSON, and the line count would be off
 		}
-		i += 2 // an escape: the next byte is never the string's end
 	}
 	return false
 }
