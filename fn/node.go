@@ -44,15 +44,15 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *mas
 }
 
 // patchNodeText is patchNode done on the Node item's text, for the common
-// case of a Node in kubectl's YAML layout whose labels, annotations, capacity
-// or allocatable change (krm.SyncMapText): what nfd-fn does not own keeps
+// case of a Node in kubectl's layout (YAML or JSON) whose labels, annotations, capacity
+// or allocatable change (krm.SyncMapText, krm.SyncMapJSON): what nfd-fn does not own keeps
 // its bytes, and neither a tree nor its encoding is made. old is the
 // Node's state as read. ok is false when the tree must do it: taints
 // change, nodeOutput apply or stampVersion is set, a status must be made,
-// or a map is not in a layout SyncMapText edits.
+// or a map is not in a layout those edit.
 func patchNodeText(it *krm.Item, old *objects.NodeState, n *master.NodeResult, s config.Settings) (text []byte, changed, ok bool) {
 	st := &n.State
-	if it.IsJSON() || s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !sameTaints(old.Taints, st.Taints) {
+	if s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !sameTaints(old.Taints, st.Taints) {
 		return nil, false, false
 	}
 	text = it.Raw
@@ -65,8 +65,14 @@ func patchNodeText(it *krm.Item, old *objects.NodeState, n *master.NodeResult, s
 		{"status", "capacity", st.Capacity},
 		{"status", "allocatable", st.Allocatable},
 	}
+	sync := func(text []byte, parent, key string, want map[string]string) ([]byte, bool, bool) {
+		if it.IsJSON() {
+			return krm.SyncMapJSON(text, parent, key, want)
+		}
+		return krm.SyncMapText(text, it.IsDocument(), parent, key, want)
+	}
 	for _, e := range edits {
-		next, c, ok := krm.SyncMapText(text, it.IsDocument(), e.parent, e.key, e.want)
+		next, c, ok := sync(text, e.parent, e.key, e.want)
 		if !ok {
 			return nil, false, false
 		}

@@ -355,7 +355,8 @@ var jsonEntryCases = []struct {
 	{"place-annotation-already", `{"metadata": {"annotations": {"config.kubernetes.io/path": "x.yaml"}}}`, false},
 	{"metadata-null", `{"metadata": null}`, false},
 	{"annotations-list", `{"metadata": {"annotations": []}}`, false},
-	{"metadata-twice", `{"metadata": {}, "metadata": {"name": "n"}}`, false},
+	// Refused before it is written; the text and the tree edit the first.
+	{"metadata-twice", `{"metadata": {}, "metadata": {"name": "n"}}`, true},
 	{"escaped-key", `{"meta\u0064ata": {"name": "n"}}`, false},
 	{"float", `{"metadata": {"name": "n"}, "x": 1.5}`, false},
 	{"slash-escape", `{"metadata": {"name": "n"}, "x": "a\/b"}`, false},

@@ -14,8 +14,8 @@ import (
 // entry's "- ". It reads as the tree path's output does (the differential
 // TestJSONFileEntryReadsAsItsTree and FuzzJSONFileEntry check it), without
 // a tree of the object; ok is false for text that is not canonical
-// (canonicalJSON), that gives metadata or annotations twice or not as
-// objects, or that already has a place annotation: the tree does those.
+// (canonicalJSON), whose metadata or annotations are not objects, or that
+// already has a place annotation: the tree does those.
 func (rl *ResourceList) jsonEntry(it *Item) ([]byte, bool) {
 	text, ok := annotateJSON(it.Raw, it.File, it.Index)
 	if !ok {
@@ -36,7 +36,7 @@ func (rl *ResourceList) jsonEntry(it *Item) ([]byte, bool) {
 func annotateJSON(raw []byte, file string, index int) ([]byte, bool) {
 	add := placeAnnotationsJSON(file, index)
 	s := jsonScan{data: raw}
-	top, ok := s.object()
+	top, ok := wholeObject(raw)
 	if !ok {
 		return nil, false
 	}
@@ -105,10 +105,24 @@ func (s *jsonScan) object() (jsonObjectSpan, bool) {
 	return jsonObjectSpan{open: open, close: s.off - 1, empty: len(inner) == 0}, true
 }
 
-// member finds the member named key of the object o: the span of its
-// value when that is an object (found), ok false when the key is given
-// twice, when its value is not an object, or when a key of o has an
-// escape (its text could be key's).
+// wholeObject is the span of raw, one valid JSON object (an item that
+// parsed): from its first byte past white space to its last.
+func wholeObject(raw []byte) (jsonObjectSpan, bool) {
+	open := len(raw) - len(bytes.TrimLeft(raw, " \t\r\n"))
+	end := len(bytes.TrimRight(raw, " \t\r\n")) - 1
+	if open >= end || raw[open] != '{' || raw[end] != '}' {
+		return jsonObjectSpan{}, false
+	}
+	inner := bytes.TrimSpace(raw[open+1 : end])
+	return jsonObjectSpan{open: open, close: end, empty: len(inner) == 0}, true
+}
+
+// member finds the member named key of the object o, read up to it: the
+// span of its value when that is an object (found); ok is false when its
+// value is not an object, or when a key before it has an escape (its text
+// could be key's). An item that is written gives no key twice (the fast
+// decoders and the tree's check refuse one that does), so the first is
+// the one.
 func (o jsonObjectSpan) member(s *jsonScan, key string) (v jsonObjectSpan, found, ok bool) {
 	s.off = o.open + 1
 	for !o.empty {
@@ -124,15 +138,10 @@ func (o jsonObjectSpan) member(s *jsonScan, key string) (v jsonObjectSpan, found
 			return v, false, false
 		}
 		if k == key {
-			if found {
-				return v, false, false // given twice
-			}
-			var isObject bool
-			if v, isObject = s.object(); !isObject {
-				return v, false, false
-			}
-			found = true
-		} else if !s.value() {
+			v, isObject := s.object()
+			return v, isObject, isObject
+		}
+		if !s.value() {
 			return v, false, false
 		}
 		if !s.skipSpace() {

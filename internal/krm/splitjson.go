@@ -2,6 +2,7 @@ package krm
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 )
 
@@ -192,6 +193,9 @@ func (s *jsonScan) nested() bool {
 	for i := s.off; i < len(d); {
 		for i < len(d) && !jsonStructural[d[i]] {
 			i++
+			for i+8 <= len(d) && binary.LittleEndian.Uint64(d[i:]) == eightSpaces {
+				i += 8 // kubectl's indentation
+			}
 		}
 		if i == len(d) {
 			break
@@ -218,6 +222,9 @@ func (s *jsonScan) nested() bool {
 	}
 	return false
 }
+
+// eightSpaces is eight spaces read as a little-endian uint64.
+const eightSpaces = 0x2020202020202020
 
 // jsonStructural marks the bytes nested stops at.
 var jsonStructural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}

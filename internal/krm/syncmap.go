@@ -226,14 +226,18 @@ func splice(lines [][]byte, from, to int, text []byte) []byte {
 }
 
 // ItemText is the output text of item it with its text changed to text
-// (SyncMapText's): as it is for an item cut from a ResourceList, placed
+// (SyncMapText's, or SyncMapJSON's): as it is for an item cut from a
+// block ResourceList, re-indented for one of a JSON list, placed
 // (re-indented and annotated, as an unchanged file item is) for one read
 // from a file.
 func (rl *ResourceList) ItemText(it *Item, text []byte) ([]byte, error) {
-	if !it.fromFile {
-		return withNewline(text), nil
-	}
 	changed := *it
 	changed.Raw = text
-	return rl.fileItemText(&changed)
+	switch {
+	case rl.json:
+		return rl.jsonItemText(&changed)
+	case it.fromFile:
+		return rl.fileItemText(&changed)
+	}
+	return withNewline(text), nil
 }

@@ -1,0 +1,206 @@
+package krm
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"unicode/utf8"
+)
+
+// SyncMapJSON is SyncMapText for an object in JSON text (an item of a
+// JSON list or file): the map at parent.key made to hold exactly want, as
+// SyncStringMap makes a tree hold it (the entries kept in their order, the
+// missing ones added in key order), without a tree of the object. The
+// entries that stay keep their text. ok is false, and the tree must do
+// it, when parent is missing or not an object, when the map is not an
+// object of strings, when a key up to it has an escape, or when want
+// holds text that is not UTF-8.
+func SyncMapJSON(raw []byte, parent, key string, want map[string]string) (out []byte, changed, ok bool) {
+	for k, v := range want {
+		if !yamlSafeText(k) || !yamlSafeText(v) || len(k) > maxJSONKey {
+			return nil, false, false
+		}
+	}
+	top, ok := wholeObject(raw)
+	if !ok {
+		return nil, false, false
+	}
+	s := jsonScan{data: raw}
+	p, found, ok := top.member(&s, parent)
+	if !ok || !found {
+		return nil, false, false
+	}
+	m, found, ok := p.member(&s, key)
+	switch {
+	case !ok:
+		return nil, false, false
+	case !found && len(want) == 0:
+		return raw, false, true
+	case !found:
+		var b bytes.Buffer
+		appendJSONString(&b, key)
+		b.WriteString(": {")
+		writeJSONEntries(&b, want, sortedKeys(want), false)
+		b.WriteByte('}')
+		return insertJSON(raw, p, b.String()), true, true
+	}
+	entries, ok := stringMembers(raw, m)
+	if !ok {
+		return nil, false, false
+	}
+	text, changed := syncJSONEntries(entries, want)
+	if !changed {
+		return raw, false, true
+	}
+	out = make([]byte, 0, len(raw)+len(text))
+	out = append(append(append(out, raw[:m.open+1]...), text...), raw[m.close:]...)
+	return out, true, true
+}
+
+// maxJSONKey bounds the keys SyncMapJSON writes: a key must stay under
+// yaml.v3's limit of 1024 characters on an implicit key (yamlSafeText
+// keeps every character but those the encoder escapes, at most six
+// bytes, to one: 1000/6 would be too tight for Kubernetes' 317-byte keys,
+// and control characters, the only ones escaped, do not occur in them;
+// one that does, past the limit, is left to the tree).
+const maxJSONKey = 317
+
+// yamlSafeText reports text the JSON encoder writes as YAML reads it:
+// valid UTF-8 (else the encoder writes U+FFFD where the tree keeps the
+// bytes) without the characters yaml.v3 refuses raw in a document (DEL,
+// the C1 controls, U+FEFF, U+FFFE, U+FFFF) nor control characters, which
+// the encoder escapes, lengthening a key.
+func yamlSafeText(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r < 0x20, r == 0x7f, 0x80 <= r && r <= 0x9f, r == 0xfeff, r == 0xfffe, r == 0xffff:
+			return false
+		}
+	}
+	return true
+}
+
+// jsonMember is one member of an object of strings: its key and value
+// decoded, and its text.
+type jsonMember struct {
+	key, value string
+	text       []byte
+}
+
+// syncJSONEntries is the text of the members of a map made to hold want.
+func syncJSONEntries(entries []jsonMember, want map[string]string) (text []byte, changed bool) {
+	var b bytes.Buffer
+	have := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		v, in := want[e.key]
+		if !in {
+			changed = true
+			continue
+		}
+		have[e.key] = true
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if v == e.value {
+			b.Write(e.text)
+			continue
+		}
+		changed = true
+		writeJSONEntries(&b, want, []string{e.key}, false)
+	}
+	var added []string
+	for k := range want {
+		if !have[k] {
+			added = append(added, k)
+		}
+	}
+	sort.Strings(added)
+	if len(added) > 0 {
+		changed = true
+		writeJSONEntries(&b, want, added, b.Len() > 0)
+	}
+	return b.Bytes(), changed
+}
+
+// writeJSONEntries writes the members of want named by keys, in order,
+// after a comma when more is set.
+func writeJSONEntries(b *bytes.Buffer, want map[string]string, keys []string, more bool) {
+	for _, k := range keys {
+		if more {
+			b.WriteString(", ")
+		}
+		more = true
+		appendJSONString(b, k)
+		b.WriteString(": ")
+		appendJSONString(b, want[k])
+	}
+}
+
+// stringMembers reads the members of the object o, every value a string.
+func stringMembers(raw []byte, o jsonObjectSpan) ([]jsonMember, bool) {
+	var out []jsonMember
+	if o.empty {
+		return out, true
+	}
+	s := jsonScan{data: raw, off: o.open + 1}
+	for {
+		if !s.skipSpace() {
+			return nil, false
+		}
+		start := s.off
+		k, ok := s.decodedString()
+		if !ok || !s.skipSpace() || raw[s.off] != ':' {
+			return nil, false
+		}
+		s.off++
+		if !s.skipSpace() {
+			return nil, false
+		}
+		v, ok := s.decodedString()
+		if !ok {
+			return nil, false
+		}
+		out = append(out, jsonMember{key: k, value: v, text: raw[start:s.off]})
+		if !s.skipSpace() {
+			return nil, false
+		}
+		switch raw[s.off] {
+		case '}':
+			return out, true
+		case ',':
+			s.off++
+		default:
+			return nil, false
+		}
+	}
+}
+
+// decodedString reads a string at the position and returns its text.
+func (s *jsonScan) decodedString() (string, bool) {
+	start := s.off
+	if s.off >= len(s.data) || s.data[start] != '"' || !s.string() {
+		return "", false
+	}
+	tok := s.data[start:s.off]
+	if bytes.IndexByte(tok, '\\') < 0 {
+		return string(tok[1 : len(tok)-1]), true
+	}
+	var v string
+	if json.Unmarshal(tok, &v) != nil {
+		return "", false
+	}
+	return v, true
+}
+
+// sortedKeys are m's keys in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
