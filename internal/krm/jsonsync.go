@@ -3,6 +3,8 @@ package krm
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -40,7 +42,7 @@ func SyncMapJSON(raw []byte, parent, key string, want map[string]string) (out []
 		var b bytes.Buffer
 		appendJSONString(&b, key)
 		b.WriteString(": {")
-		writeJSONEntries(&b, want, sortedKeys(want), false)
+		writeJSONEntries(&b, want, slices.Sorted(maps.Keys(want)), false)
 		b.WriteByte('}')
 		return insertJSON(raw, p, b.String()), true, true
 	}
@@ -193,14 +195,4 @@ func (s *jsonScan) decodedString() (string, bool) {
 		return "", false
 	}
 	return v, true
-}
-
-// sortedKeys are m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -355,18 +355,9 @@ func (r *jsonReader) mapping(m value, each func(k []byte, v value) bool) bool {
 		if !ok || !each(k, sub) || r.bad {
 			return r.fail()
 		}
-		r.space()
-		if r.pos < len(r.src) {
-			switch r.src[r.pos] {
-			case ',':
-				r.pos++
-				continue
-			case '}':
-				r.pos++
-				return true
-			}
+		if more, ok := r.next('}'); !more {
+			return ok
 		}
-		return r.fail()
 	}
 }
 
@@ -382,19 +373,27 @@ func (r *jsonReader) sequence(seq value, each func(v value) bool) bool {
 		if !ok || !each(sub) || r.bad {
 			return r.fail()
 		}
-		r.space()
-		if r.pos < len(r.src) {
-			switch r.src[r.pos] {
-			case ',':
-				r.pos++
-				continue
-			case ']':
-				r.pos++
-				return true
-			}
+		if more, ok := r.next(']'); !more {
+			return ok
 		}
-		return r.fail()
 	}
+}
+
+// next reads what follows a member or an element: a comma, when more
+// follow, or close, which ends the collection; anything else fails.
+func (r *jsonReader) next(close byte) (more, ok bool) {
+	r.space()
+	if r.pos < len(r.src) {
+		switch r.src[r.pos] {
+		case ',':
+			r.pos++
+			return true, true
+		case close:
+			r.pos++
+			return false, true
+		}
+	}
+	return false, r.fail()
 }
 
 // skip consumes v unread, as block's skip does: in the subset, at most
