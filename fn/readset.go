@@ -181,20 +181,13 @@ func (fr *FileReader) Close() error {
 	return errors.Join(errs...)
 }
 
-// latestOrigin is the origin of the last object of the set with key, nil
-// when there is none.
+// latestOrigin is the origin of the last NodeFeature or Node of the set
+// with key (track follows only those), nil when there is none.
 func latestOrigin(set *objects.Set, key diag.ObjectRef) *objects.Origin {
-	switch key.Kind {
-	case api.KindNodeFeature:
+	if key.Kind == api.KindNodeFeature {
 		return lastOrigin(set.Features, key, objects.FeatureRef)
-	case api.KindNodeFeatureRule:
-		return lastOrigin(set.Rules, key, objects.RuleRef)
-	case api.KindNodeFeatureGroup:
-		return lastOrigin(set.Groups, key, objects.GroupRef)
-	case "Node":
-		return lastOrigin(set.Nodes, key, func(n *objects.Node) diag.ObjectRef { return objects.NodeRef(n.Name) })
 	}
-	return nil
+	return lastOrigin(set.Nodes, key, func(n *objects.Node) diag.ObjectRef { return objects.NodeRef(n.Name) })
 }
 
 func lastOrigin[T any](objs []objects.Object[T], key diag.ObjectRef, ref func(T) diag.ObjectRef) *objects.Origin {

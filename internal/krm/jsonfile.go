@@ -124,48 +124,18 @@ func wholeObject(raw []byte) (jsonObjectSpan, bool) {
 // decoders and the tree's check refuse one that does), so the first is
 // the one.
 func (o jsonObjectSpan) member(s *jsonScan, key string) (v jsonObjectSpan, found, ok bool) {
-	s.off = o.open + 1
-	for !o.empty {
-		if !s.skipSpace() {
-			return v, false, false
+	s.off = o.open
+	read := s.members(func(k jsonKey) bool {
+		if bytes.IndexByte(k.text, '\\') >= 0 {
+			return false
 		}
-		k, plain := s.memberKey()
-		if !plain || !s.skipSpace() || s.data[s.off] != ':' {
-			return v, false, false
+		if string(k.text) != key {
+			return s.value()
 		}
-		s.off++
-		if !s.skipSpace() {
-			return v, false, false
-		}
-		if k == key {
-			v, isObject := s.object()
-			return v, isObject, isObject
-		}
-		if !s.value() {
-			return v, false, false
-		}
-		if !s.skipSpace() {
-			return v, false, false
-		}
-		if s.data[s.off] == '}' {
-			break
-		}
-		if s.data[s.off] != ',' {
-			return v, false, false
-		}
-		s.off++
-	}
-	return v, found, true
-}
-
-// memberKey reads a key, reporting whether it has no escape.
-func (s *jsonScan) memberKey() (string, bool) {
-	start := s.off
-	if s.data[start] != '"' || !s.string() {
-		return "", false
-	}
-	k := s.data[start+1 : s.off-1]
-	return string(k), bytes.IndexByte(k, '\\') < 0
+		v, found = s.object()
+		return false // found: the rest is not read
+	})
+	return v, found, found || read
 }
 
 // insertJSON adds members to the object o: before its closing brace,

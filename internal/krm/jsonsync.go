@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"sort"
 	"unicode/utf8"
 )
 
@@ -92,39 +91,24 @@ type jsonMember struct {
 	text       []byte
 }
 
-// syncJSONEntries is the text of the members of a map made to hold want.
+// syncJSONEntries is the text of the members of a map made to hold want
+// (syncPlan).
 func syncJSONEntries(entries []jsonMember, want map[string]string) (text []byte, changed bool) {
 	var b bytes.Buffer
-	have := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		v, in := want[e.key]
-		if !in {
+	added, dropped := syncPlan(len(entries), func(i int) string { return entries[i].key }, want,
+		func(i int, v string) {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			if v == entries[i].value {
+				b.Write(entries[i].text)
+				return
+			}
 			changed = true
-			continue
-		}
-		have[e.key] = true
-		if b.Len() > 0 {
-			b.WriteString(", ")
-		}
-		if v == e.value {
-			b.Write(e.text)
-			continue
-		}
-		changed = true
-		writeJSONEntries(&b, want, []string{e.key}, false)
-	}
-	var added []string
-	for k := range want {
-		if !have[k] {
-			added = append(added, k)
-		}
-	}
-	sort.Strings(added)
-	if len(added) > 0 {
-		changed = true
-		writeJSONEntries(&b, want, added, b.Len() > 0)
-	}
-	return b.Bytes(), changed
+			writeJSONEntries(&b, want, []string{entries[i].key}, false)
+		})
+	writeJSONEntries(&b, want, added, b.Len() > 0)
+	return b.Bytes(), changed || dropped || len(added) > 0
 }
 
 // writeJSONEntries writes the members of want named by keys, in order,
@@ -144,40 +128,17 @@ func writeJSONEntries(b *bytes.Buffer, want map[string]string, keys []string, mo
 // stringMembers reads the members of the object o, every value a string.
 func stringMembers(raw []byte, o jsonObjectSpan) ([]jsonMember, bool) {
 	var out []jsonMember
-	if o.empty {
-		return out, true
-	}
-	s := jsonScan{data: raw, off: o.open + 1}
-	for {
-		if !s.skipSpace() {
-			return nil, false
+	s := jsonScan{data: raw, off: o.open}
+	ok := s.members(func(k jsonKey) bool {
+		key, good := decodeJSONString(raw[k.start : k.start+len(k.text)+2])
+		if !good {
+			return false
 		}
-		start := s.off
-		k, ok := s.decodedString()
-		if !ok || !s.skipSpace() || raw[s.off] != ':' {
-			return nil, false
-		}
-		s.off++
-		if !s.skipSpace() {
-			return nil, false
-		}
-		v, ok := s.decodedString()
-		if !ok {
-			return nil, false
-		}
-		out = append(out, jsonMember{key: k, value: v, text: raw[start:s.off]})
-		if !s.skipSpace() {
-			return nil, false
-		}
-		switch raw[s.off] {
-		case '}':
-			return out, true
-		case ',':
-			s.off++
-		default:
-			return nil, false
-		}
-	}
+		v, good := s.decodedString()
+		out = append(out, jsonMember{key: key, value: v, text: raw[k.start:s.off]})
+		return good
+	})
+	return out, ok
 }
 
 // decodedString reads a string at the position and returns its text.
@@ -186,7 +147,11 @@ func (s *jsonScan) decodedString() (string, bool) {
 	if s.off >= len(s.data) || s.data[start] != '"' || !s.string() {
 		return "", false
 	}
-	tok := s.data[start:s.off]
+	return decodeJSONString(s.data[start:s.off])
+}
+
+// decodeJSONString is the text of a string token, quotes included.
+func decodeJSONString(tok []byte) (string, bool) {
 	if bytes.IndexByte(tok, '\\') < 0 {
 		return string(tok[1 : len(tok)-1]), true
 	}

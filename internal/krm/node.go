@@ -69,35 +69,49 @@ func RemoveField(m *yaml.Node, key string) {
 // new keys are appended in sorted order. It reports whether m changed.
 func SyncStringMap(m *yaml.Node, want map[string]string) bool {
 	changed := false
-	have := map[string]bool{}
 	kept := m.Content[:0:0]
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		nv, ok := want[k.Value]
-		if !ok {
-			changed = true
+	added, dropped := syncPlan(len(m.Content)/2, func(i int) string { return m.Content[2*i].Value }, want,
+		func(i int, nv string) {
+			k, v := m.Content[2*i], m.Content[2*i+1]
+			if v.Kind != yaml.ScalarNode || v.Value != nv {
+				*v = *StrNode(nv)
+				changed = true
+			}
+			kept = append(kept, k, v)
+		})
+	for _, k := range added {
+		kept = append(kept, StrNode(k), StrNode(want[k]))
+	}
+	m.Content = kept
+	return changed || dropped || len(added) > 0
+}
+
+// syncPlan is the rule by which a map of n entries (entry i has key
+// key(i)) is made to hold exactly want, on a tree (SyncStringMap) or in
+// text (SyncMapText, SyncMapJSON): an entry whose key want lacks is
+// dropped, the others are kept in their order, keep telling each (by its
+// index) its wanted value, and the keys want has and the map lacks are
+// added after them in key order (added). dropped says whether any entry
+// was.
+func syncPlan(n int, key func(i int) string, want map[string]string, keep func(i int, value string)) (added []string, dropped bool) {
+	have := make(map[string]bool, n)
+	for i := range n {
+		k := key(i)
+		v, in := want[k]
+		if !in {
+			dropped = true
 			continue
 		}
-		have[k.Value] = true
-		if v.Kind != yaml.ScalarNode || v.Value != nv {
-			*v = *StrNode(nv)
-			changed = true
-		}
-		kept = append(kept, k, v)
+		have[k] = true
+		keep(i, v)
 	}
-	var added []string
 	for k := range want {
 		if !have[k] {
 			added = append(added, k)
 		}
 	}
 	sort.Strings(added)
-	for _, k := range added {
-		kept = append(kept, StrNode(k), StrNode(want[k]))
-		changed = true
-	}
-	m.Content = kept
-	return changed
+	return added, dropped
 }
 
 // StrNode is a string scalar that always reads back as a string.

@@ -31,55 +31,94 @@ func splitJSON(data []byte, release func([]byte), each func(chunk)) (sp split, o
 	if !s.skipSpace() || data[s.off] != '{' {
 		return split{}, false
 	}
-	s.off++
-	if !s.skipSpace() {
-		return split{}, false
-	}
-	if data[s.off] == '}' {
-		return split{}, false // an empty object: the full parser says what is missing
-	}
-	for {
-		keyStart, keyLine := s.off, s.line
-		key, good := s.plainString()
-		if !good || !s.skipSpace() || data[s.off] != ':' {
-			return split{}, false
-		}
-		s.off++
-		if !s.skipSpace() {
-			return split{}, false
-		}
-		if key == "items" {
+	ok = s.members(func(k jsonKey) bool {
+		key, plain := k.plain()
+		switch {
+		case !plain:
+			return false
+		case key == "items":
 			if data[s.off] != '[' || !s.items(&pg, func(c chunk) {
 				sp.items = append(sp.items, c)
 				if each != nil {
 					each(c)
 				}
 			}) {
-				return split{}, false
+				return false
 			}
-			sp.sections = append(sp.sections, section{key: key, line: keyLine})
-		} else {
-			valueAt := s.off - keyStart
-			if !s.value() || !json.Valid(data[keyStart+valueAt:s.off]) {
-				return split{}, false // YAML may read what JSON does not
+			sp.sections = append(sp.sections, section{key: key, line: k.line})
+		default:
+			valueAt := s.off - k.start
+			if !s.value() || !json.Valid(data[k.start+valueAt:s.off]) {
+				return false // YAML may read what JSON does not
 			}
-			sp.sections = append(sp.sections, section{key: key, raw: data[keyStart:s.off:s.off], line: keyLine, valueAt: valueAt, json: true})
+			sp.sections = append(sp.sections, section{key: key, raw: data[k.start:s.off:s.off], line: k.line, valueAt: valueAt, json: true})
 		}
 		pg.reached(s.off)
-		if !s.skipSpace() {
-			return split{}, false
+		return true
+	})
+	if !ok || len(sp.sections) == 0 || !s.atEnd() {
+		return split{}, false // an empty object: the full parser says what is missing
+	}
+	return sp, true
+}
+
+// jsonKey is a member's key as members meets it: its text between the
+// quotes, escapes as written, where it starts and on which line.
+type jsonKey struct {
+	text        []byte
+	start, line int
+}
+
+// plain returns the key's text when it is printable ASCII without an
+// escape (a top-level key, which YAML does not parse as it parses the
+// values, so it must be text YAML reads as it is).
+func (k jsonKey) plain() (string, bool) {
+	for _, c := range k.text {
+		if c < 0x20 || c > 0x7e || c == '\\' {
+			return "", false
 		}
-		switch data[s.off] {
+	}
+	return string(k.text), true
+}
+
+// members reads the members of the object whose '{' is at the position,
+// calling each with every key once the scan is at its value; each must
+// move past the value, or return false to stop. members reports whether
+// it read the object to its closing brace, past which the scan then is.
+func (s *jsonScan) members(each func(k jsonKey) bool) bool {
+	d := s.data
+	s.off++ // '{'
+	if !s.skipSpace() {
+		return false
+	}
+	if d[s.off] == '}' {
+		s.off++
+		return true
+	}
+	for {
+		k := jsonKey{start: s.off, line: s.line}
+		if d[s.off] != '"' || !s.string() {
+			return false
+		}
+		k.text = d[k.start+1 : s.off-1]
+		if !s.skipSpace() || d[s.off] != ':' {
+			return false
+		}
+		s.off++
+		if !s.skipSpace() || !each(k) || !s.skipSpace() {
+			return false
+		}
+		switch d[s.off] {
 		case ',':
 			s.off++
 			if !s.skipSpace() {
-				return split{}, false
+				return false
 			}
 		case '}':
 			s.off++
-			return sp, s.atEnd()
+			return true
 		default:
-			return split{}, false
+			return false
 		}
 	}
 }
@@ -115,28 +154,6 @@ func (s *jsonScan) skipSpace() bool {
 
 // atEnd reports whether only white space follows.
 func (s *jsonScan) atEnd() bool { return !s.skipSpace() }
-
-// plainString reads a string of printable ASCII without escapes (a
-// top-level key) and returns its text: the key is not parsed by YAML as
-// the values are, so it must be text YAML reads as it is.
-func (s *jsonScan) plainString() (string, bool) {
-	d := s.data
-	if d[s.off] != '"' {
-		return "", false
-	}
-	end := bytes.IndexByte(d[s.off+1:], '"')
-	if end < 0 {
-		return "", false
-	}
-	text := d[s.off+1 : s.off+1+end]
-	for _, c := range text {
-		if c < 0x20 || c > 0x7e || c == '\\' {
-			return "", false // an escape, or text YAML may read otherwise
-		}
-	}
-	s.off += end + 2
-	return string(text), true
-}
 
 // value moves past one value: a string, an object or array (to its
 // matching close), or a number or literal (to the next delimiter). It

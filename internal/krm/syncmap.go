@@ -2,7 +2,8 @@ package krm
 
 import (
 	"bytes"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,7 +50,7 @@ func SyncMapText(raw []byte, doc bool, parent, key string, want map[string]strin
 		if bytes.Contains(bytesOf(lines, pb.key+1, pb.end), []byte(key)) {
 			return nil, false, false // under a quoted key, say
 		}
-		text, ok := entriesText(want, pb.child+2)
+		text, ok := entriesText(want, slices.Sorted(maps.Keys(want)), pb.child+2)
 		if !ok {
 			return nil, false, false
 		}
@@ -109,53 +110,33 @@ func parseEntries(lines [][]byte, key, end, child int) (*yaml.Node, bool) {
 // syncEntries is the text of mapping m's entries (whose lines are lines)
 // made to hold exactly want, as SyncStringMap makes a tree hold it.
 func syncEntries(lines [][]byte, m *yaml.Node, want map[string]string, col int) (text []byte, changed, ok bool) {
-	have := map[string]bool{}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		nv, in := want[k.Value]
-		if !in {
+	ok = true
+	added, dropped := syncPlan(len(m.Content)/2, func(i int) string { return m.Content[2*i].Value }, want,
+		func(i int, nv string) {
+			k, v := m.Content[2*i], m.Content[2*i+1]
+			if v.Value == nv {
+				text = append(text, withNewline(lines[i])...) // one scalar a line: a break is safe
+				return
+			}
 			changed = true
-			continue
-		}
-		have[k.Value] = true
-		if v.Value == nv {
-			text = append(text, withNewline(lines[i/2])...) // one scalar a line: a break is safe
-			continue
-		}
-		changed = true
-		entry, ok := entryText(k, StrNode(nv), col)
-		if !ok {
-			return nil, false, false
-		}
-		text = append(text, entry...)
+			entry, good := entryText(k, StrNode(nv), col)
+			ok = ok && good
+			text = append(text, entry...)
+		})
+	more, good := entriesText(want, added, col)
+	if !ok || !good {
+		return nil, false, false
 	}
-	rest := map[string]string{}
-	for k, v := range want {
-		if !have[k] {
-			rest[k] = v
-		}
-	}
-	if len(rest) > 0 {
-		changed = true
-		more, ok := entriesText(rest, col)
-		if !ok {
-			return nil, false, false
-		}
-		text = append(text, more...)
-	}
+	text = append(text, more...)
 	if len(text) == 0 {
 		return nil, false, false // an empty map is written "{}": the tree does that
 	}
-	return text, changed, true
+	return text, changed || dropped || len(added) > 0, true
 }
 
-// entriesText is the lines of want's entries in sorted order at col.
-func entriesText(want map[string]string, col int) ([]byte, bool) {
-	keys := make([]string, 0, len(want))
-	for k := range want {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+// entriesText is the lines of want's entries named by keys, in order, at
+// col.
+func entriesText(want map[string]string, keys []string, col int) ([]byte, bool) {
 	var text []byte
 	for _, k := range keys {
 		entry, ok := entryText(StrNode(k), StrNode(want[k]), col)
