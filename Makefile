@@ -56,24 +56,25 @@ $(BIN)/fleet-%.yaml:
 BENCH_RUNS ?= 3
 bench-fleet: $(FLEET) $(BIN)/fleet-200.yaml $(BIN)/fleet-5000.yaml $(BIN)/export-1000.yaml $(BIN)/export-1000.json $(BIN)/pkg-200 $(BIN)/pkg-1000 $(BIN)/pkg-5000
 	go build -o $(BIN)/nfd-fn .
-	go build -o $(BIN)/yamlbaseline ./internal/yamlbaseline
-	go run ./internal/benchfleet -runs $(BENCH_RUNS) -input $(FLEET) -fn $(BIN)/nfd-fn -baseline $(BIN)/yamlbaseline \
+	go -C tools build -o $(CURDIR)/$(BIN)/yamlbaseline ./yamlbaseline
+	go -C tools build -o $(CURDIR)/$(BIN)/benchfleet ./benchfleet
+	$(BIN)/benchfleet -runs $(BENCH_RUNS) -input $(FLEET) -fn $(BIN)/nfd-fn -baseline $(BIN)/yamlbaseline \
 		-scale 200=$(BIN)/fleet-200.yaml,1000=$(FLEET),5000=$(BIN)/fleet-5000.yaml -export $(BIN)/export-1000.yaml -json-export $(BIN)/export-1000.json \
 		-packages 200=$(BIN)/pkg-200,1000=$(BIN)/pkg-1000,5000=$(BIN)/pkg-5000
 
 # A fleet as a kpt package, one file per object: files mode's input.
 $(BIN)/pkg-%: $(BIN)/fleet-%.yaml
 	rm -rf $@ $@.tmp
-	go run ./internal/pkggen -out $@.tmp < $<
+	go -C tools run ./pkggen -out $(CURDIR)/$@.tmp < $<
 	mv $@.tmp $@
 
 # The 1,000-node fleet as kubectl exports it, with a Node object per node.
 $(BIN)/export-1000.yaml: $(FLEET)
-	go run ./internal/exportgen < $(FLEET) > $@
+	go -C tools run ./exportgen < $(FLEET) > $@
 
 # The same export as kubectl get -o json prints it.
 $(BIN)/export-1000.json: $(BIN)/export-1000.yaml
-	go run ./internal/jsonexport < $< > $@.tmp
+	go -C tools run ./jsonexport < $< > $@.tmp
 	mv $@.tmp $@
 
 # Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time);

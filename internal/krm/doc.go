@@ -20,7 +20,7 @@
 // It keeps its own reader and writer instead of kio.ByteReadWriter (what
 // framework.Execute runs) because of what they cost on a fleet. One round
 // trip (read, write back unchanged) of the 1,000-node fleet (fleetgen
-// -nodes 1000 -seed 1, 181 MB, 1,010 items), krmbench run by farm-bench
+// -nodes 1000 -seed 1, 181 MB, 1,010 items), tools/krmbench run by farm-bench
 // side by side on the 2-core machine this project runs on, medians of 3:
 //
 //	kio.ByteReadWriter          107 s wall, 106 s CPU, 18,931 MiB peak RSS

@@ -1,0 +1,169 @@
+// Package depcheck holds the tests that keep the project's imports pointed
+// down: libraries under pkg/ never reach into internal/, the rule engine
+// stays free of YAML, and the CLI uses only the packages it is allowed.
+// They read the import graph with `go list`, the way go-containerregistry's
+// cmd/crane/depcheck_test.go does, so they see exactly what the build sees.
+package depcheck
+
+import (
+	"encoding/json"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/nfd-fn/nfd-fn"
+
+// listed is the part of `go list -json` these checks read.
+type listed struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// goList runs `go list -json` with the arguments, from the module root.
+func goList(t *testing.T, patterns ...string) []listed {
+	t.Helper()
+	args := append([]string{"list", "-json"}, patterns...)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", patterns, err)
+	}
+	var pkgs []listed
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p listed
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("decoding go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// internalAllowedInPkg lists the internal packages a pkg/ library may use,
+// each with the reason. internal/parallel is a leaf (standard library only)
+// that bounds the worker pool shared by the master and plan libraries.
+var internalAllowedInPkg = map[string]string{
+	module + "/internal/parallel": "leaf worker pool, no project imports",
+}
+
+func TestPkgLibrariesDoNotImportInternal(t *testing.T) {
+	for _, p := range goList(t, "./pkg/...") {
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, module+"/internal/") {
+				continue
+			}
+			if _, ok := internalAllowedInPkg[imp]; !ok {
+				t.Errorf("%s imports %s: pkg/ libraries must not depend on internal/ (allow it in internalAllowedInPkg with a reason, or move the code)", p.ImportPath, imp)
+			}
+		}
+	}
+}
+
+func TestInternalAllowListIsALeaf(t *testing.T) {
+	for path := range internalAllowedInPkg {
+		for _, p := range goList(t, path) {
+			for _, imp := range p.Imports {
+				if strings.HasPrefix(imp, module+"/") {
+					t.Errorf("%s is allowed in pkg/ as a leaf but imports %s", path, imp)
+				}
+			}
+		}
+	}
+}
+
+// yamlLibraries are the YAML packages the engine must not parse with: it
+// works on decoded API types only.
+var yamlLibraries = []string{"go.yaml.in/yaml/", "gopkg.in/yaml.", "sigs.k8s.io/yaml", "sigs.k8s.io/kustomize/kyaml"}
+
+func TestEngineUsesNoYAMLLibrary(t *testing.T) {
+	engine := goList(t, "./pkg/engine")[0]
+	// The engine and every project package it depends on: none may import
+	// a YAML library itself (apimachinery's own dependencies are not ours).
+	own := []string{engine.ImportPath}
+	for _, d := range goList(t, "-deps", "./pkg/engine") {
+		if strings.HasPrefix(d.ImportPath, module+"/") && d.ImportPath != engine.ImportPath {
+			own = append(own, d.ImportPath)
+		}
+	}
+	for _, p := range goList(t, own...) {
+		for _, imp := range p.Imports {
+			for _, y := range yamlLibraries {
+				if strings.HasPrefix(imp, y) {
+					t.Errorf("%s (used by pkg/engine) imports %s: the engine must not depend on a YAML library", p.ImportPath, imp)
+				}
+			}
+		}
+	}
+}
+
+// cliAllowed is the set of project packages cli/ may import. It is today's
+// set; issue 28 shrinks it to one library entry point per mode. Adding a
+// package here is a design change: say why in the commit.
+var cliAllowed = []string{
+	"fn", "internal/config", "internal/krm", "pkg/api/v1alpha1", "pkg/diag",
+	"pkg/discover", "pkg/engine", "pkg/explain", "pkg/lint", "pkg/master",
+	"pkg/objects", "pkg/plan", "pkg/version", "pkg/workload",
+}
+
+func TestCLIImportsOnlyItsAllowedSet(t *testing.T) {
+	allowed := map[string]bool{}
+	for _, a := range cliAllowed {
+		allowed[module+"/"+a] = true
+	}
+	var extra []string
+	for _, imp := range goList(t, "./cli")[0].Imports {
+		if strings.HasPrefix(imp, module+"/") && !allowed[imp] {
+			extra = append(extra, imp)
+		}
+	}
+	sort.Strings(extra)
+	if len(extra) > 0 {
+		t.Errorf("cli/ imports packages outside its allowed set: %v", extra)
+	}
+}
+
+// mainAllowed is what main.go may import: the CLI, and the heap floor it
+// sets before anything allocates.
+var mainAllowed = map[string]bool{module + "/cli": true, module + "/internal/heapfloor": true}
+
+func TestMainImportsOnlyTheCLI(t *testing.T) {
+	for _, imp := range goList(t, ".")[0].Imports {
+		if strings.HasPrefix(imp, module+"/") && !mainAllowed[imp] {
+			t.Errorf("main imports %s: main.go only sets the heap floor and hands os.Args to cli/", imp)
+		}
+	}
+}
+
+// listedName is the part of `go list -json` that names a package.
+type listedName struct {
+	ImportPath string
+	Name       string
+}
+
+// pre-commit's golang hooks are built with `go install ./...` at the root
+// of the repository: every main package there is built on the user's
+// machine. Only nfd-fn may be one; benchmark and generator programs live
+// in the tools/ module, which ./... does not reach.
+func TestGoInstallBuildsOnlyTheBinary(t *testing.T) {
+	cmd := exec.Command("go", "list", "-json", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p listedName
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("decoding go list output: %v", err)
+		}
+		if p.Name == "main" && p.ImportPath != module {
+			t.Errorf("%s is a main package under ./...: `go install ./...` (pre-commit) would build it; move it to tools/", p.ImportPath)
+		}
+	}
+}
