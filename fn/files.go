@@ -201,10 +201,11 @@ func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 		}
 	}
 	for _, d := range ds {
-		if d.Node.Kind != yaml.MappingNode {
-			// Not an object: it cannot be an item of the output list.
+		if d.Node.Kind != yaml.MappingNode || d.Node.ShortTag() != "!!map" {
+			// Not an object (a scalar, a list, a mapping under a tag of
+			// its own): it cannot be an item of the output list.
 			o := objects.Origin{File: f.Name, Index: d.Index, Item: -1, Node: d.Node}
-			found = append(found, objects.OtherNote(objects.Decode(d.Node), o))
+			found = append(found, objects.OtherNote(&objects.Decoded{Class: objects.NotObject}, o))
 			continue
 		}
 		docs = append(docs, krm.Doc{Node: d.Node, File: f.Name, Index: d.Index})
