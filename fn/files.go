@@ -81,7 +81,7 @@ func runListFile(files []krm.File, list krm.File, config *yaml.Node, out io.Writ
 	if rl.FunctionConfig, err = ConfigFor(config, rl.FunctionConfig, list.Name); err != nil {
 		return 1, err
 	}
-	r, err := process(rl, out, opts, &report{})
+	r, err := process(rl, out, opts, &report{input: list.Name})
 	if err != nil {
 		return 1, err
 	}

@@ -19,6 +19,10 @@ type report struct {
 	// in a ResourceList they count from the list, not from any file the
 	// user has, and are left out.
 	lines bool
+	// input names the file a ResourceList was read from (nfd-fn render
+	// rl.yaml), for the lines on stderr about no other file; empty for
+	// stdin ("<input>").
+	input string
 }
 
 // add records a diagnostic about an item (nil: about the run as a whole)
@@ -69,6 +73,9 @@ func (r *report) logErrors(w io.Writer) {
 		}
 		if !r.lines {
 			d.Pos.Line, d.Pos.Column = 0, 0
+		}
+		if d.Pos.File == "" {
+			d.Pos.File = r.input
 		}
 		fmt.Fprintf(w, "nfd-fn: %s\n", d.Text())
 	}
