@@ -39,11 +39,7 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 	if opts.Release == nil {
 		opts.Release = inputs.Release
 	}
-	lists, _, err := splitLists(files, inputs.Release)
-	if err != nil {
-		return 1, err
-	}
-	if len(lists) > 0 {
+	if lists, _ := splitLists(files, inputs.Release); len(lists) > 0 {
 		return runListFile(files, lists[0], config, out, opts)
 	}
 	r := &report{lines: true}

@@ -66,11 +66,8 @@ func listConfig(files []krm.File, release func([]byte)) (*yaml.Node, string, err
 	var text []byte
 	for _, f := range files {
 		c, ok, err := krm.ListHeader(f.Data, release)
-		if err != nil {
-			return nil, "", fmt.Errorf("reading %s: %w", f.Name, err)
-		}
-		if !ok || c == nil {
-			continue
+		if err != nil || !ok || c == nil {
+			continue // a list that cannot be read is reported when it is read
 		}
 		t, err := krm.Encode(c)
 		if err != nil {
@@ -122,25 +119,19 @@ func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 func readListFile(f krm.File, keep func(*krm.Item) bool, release func([]byte)) (*krm.ResourceList, error) {
 	names := &objects.FeatureNames{}
 	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, release) }
-	rl, err := krm.Read(f.Data, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keep, Release: release, Name: f.Name})
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", f.Name, err)
-	}
-	return rl, nil
+	return krm.Read(f.Data, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keep, Release: release, Name: f.Name})
 }
 
 // splitLists parts files into the ResourceLists and the other files.
-func splitLists(files []krm.File, release func([]byte)) (lists, others []krm.File, err error) {
+func splitLists(files []krm.File, release func([]byte)) (lists, others []krm.File) {
 	for _, f := range files {
-		_, ok, err := krm.ListHeader(f.Data, release)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading %s: %w", f.Name, err)
-		}
-		if ok {
+		// A list whose header is over a limit is a list still: reading
+		// it says why it cannot be read.
+		if _, ok, _ := krm.ListHeader(f.Data, release); ok {
 			lists = append(lists, f)
 		} else {
 			others = append(others, f)
 		}
 	}
-	return lists, others, nil
+	return lists, others
 }

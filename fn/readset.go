@@ -3,6 +3,7 @@ package fn
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -68,15 +69,15 @@ func (fr *FileReader) Read(paths []string, note bool) (diag.List, int, error) {
 	if fr.set.OnlyNFDFiles {
 		files = mentioningNFD(files, inputs.Release)
 	}
-	lists, others, err := splitLists(files, inputs.Release)
-	if err != nil {
-		return nil, 0, err
-	}
+	lists, others := splitLists(files, inputs.Release)
 	r := &report{lines: true}
 	for _, f := range lists {
 		rl, err := readListFile(f, keepForChecks, inputs.Release)
 		if err != nil {
-			return nil, 0, err
+			// As a file that does not parse: an error about the file.
+			r.extend(diag.List{{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: f.Name},
+				Message: fmt.Sprintf("the ResourceList cannot be read: %v", err)}})
+			continue
 		}
 		fr.add(rl, r, note)
 	}
