@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
@@ -113,7 +113,7 @@ func readByKpt(rl *krm.ResourceList) bool {
 // are known only once every item has been made (a streamed render's).
 func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
 	if !opts.ApplyNodes {
-		return rl.WriteThen(out, func() []*framework.Result {
+		return rl.WriteThen(out, func() []*sdk.Result {
 			if finish != nil {
 				finish()
 			}

@@ -10,7 +10,7 @@
 // (github.com/GoogleContainerTools/kpt-functions-sdk/go/fn) for this
 // layer. The SDK cannot be used here: the module proxy answers 403 for it.
 // kyaml's fn/framework and kio implement the same conventions, and this
-// package uses their types where they fit: results are framework.Result
+// package uses their types where they fit: results are sdk.Result
 // with framework's severities; the path and index annotations are
 // kioutil.PathAnnotation and kioutil.IndexAnnotation (with the legacy
 // config.kubernetes.io ones); a missing header is written as
