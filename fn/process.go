@@ -4,8 +4,8 @@ import (
 	"io"
 	"time"
 
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"

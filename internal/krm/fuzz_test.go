@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 )
 
 // FuzzReadResourceList checks that Read and Write never panic and that

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 )
 
 // hostileCase is one row of testdata/hostile/cases.yaml.

@@ -8,8 +8,8 @@ import (
 	"io"
 	"slices"
 
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 )
 
 // kubectlJSONList is a List as kubectl get -o json prints it: four

@@ -1,8 +1,8 @@
 package krm
 
 import (
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 )
 
 // resultNode is res as a YAML tree; a result that does not encode (it

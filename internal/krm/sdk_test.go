@@ -31,7 +31,7 @@ func TestSDKResultsEncodeAsFrameworkResultsDid(t *testing.T) {
 			sdk.Result{Severity: sdk.Error, Message: "bad\nvalue",
 				ResourceRef: &sdk.ResourceRef{APIVersion: "nfd.k8s-sigs.io/v1alpha1", Kind: "NodeFeatureRule", Name: "r", Namespace: "ns"},
 				Field:       &sdk.Field{Path: "spec.rules[0].name", ProposedValue: "x"}, File: &sdk.File{Path: "rules/r.yaml", Index: 2},
-				Tags:        map[string]string{"check": "yaml", "checkID": "NFD001"}}},
+				Tags: map[string]string{"check": "yaml", "checkID": "NFD001"}}},
 		{"severity-strings", framework.Result{Severity: framework.Info, Message: "i"}, sdk.Result{Severity: sdk.Info, Message: "i"}},
 	}
 	for _, tt := range tests {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 )
 
 // tailOf makes n items {n: i} as a tail, recording in made how many have

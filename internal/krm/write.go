@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"go.yaml.in/yaml/v3"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 )
