@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func checkRenderedList(t *testing.T, out []byte, input string) {
 		if list.Items[i].Decode(&it) != nil {
 			continue // an item that is not an object, reported as an error
 		}
-		for _, k := range []string{"internal.config.kubernetes.io/path", "config.kubernetes.io/path"} {
+		for _, k := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} {
 			if p, ok := it.Metadata.Annotations[k]; ok && p != input && !insidePackage(p) {
 				t.Fatalf("an item is written to %q, outside the package", p)
 			}
