@@ -59,6 +59,23 @@ func TestHostileLeftoversLeaveAValidResourceList(t *testing.T) {
 	}
 }
 
+// TestDiscoverDoesNotEchoAFileThatIsNotAWorkerConfig is issue 26 point
+// 8's other leftover: discover --config on the wrong file (shaped like
+// /etc/shadow) says so in one warning and prints none of its lines.
+func TestDiscoverDoesNotEchoAFileThatIsNotAWorkerConfig(t *testing.T) {
+	bin := buildListTestBinary(t)
+	dir := t.TempDir()
+	shadow := filepath.Join(dir, "shadow")
+	mustWrite(t, shadow, "root:$6$s4lt$S3CR3T:19000:0:99999:7:::\ndaemon:*:19000:0:99999:7:::\n")
+	got := runBinary(t, bin, nil, "discover", "--config", shadow, "--host-root", dir, "--node-name", "n")
+	if strings.Contains(got.stdout+got.stderr, "S3CR3T") || strings.Contains(got.stdout+got.stderr, "daemon") {
+		t.Errorf("the file's lines are echoed:\n%s%s", got.stdout, got.stderr)
+	}
+	if !strings.Contains(got.stderr, "not an nfd-worker configuration") {
+		t.Errorf("no warning that the file is not a worker configuration:\n%s", got.stderr)
+	}
+}
+
 // listItems parses a ResourceList (YAML or JSON) and returns its items,
 // failing unless the document is a mapping with a list of items.
 func listItems(t *testing.T, out string) []*yaml.Node {
