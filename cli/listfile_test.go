@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strings"
@@ -108,6 +110,45 @@ func TestResourceListInAFileIsReadAsItsItems(t *testing.T) {
 			t.Errorf("a JSON list must come back as JSON, with the taint; got:\n%s", out.stdout)
 		}
 	})
+	t.Run("json-files-give-json", func(t *testing.T) {
+		// The cluster export and its rules as JSON files only: the list
+		// comes back as JSON, the Nodes as the YAML files render them.
+		jdir := filepath.Join(dir, "json-export")
+		snap, err := sigsyaml.YAMLToJSON([]byte(readFile(t, "../testdata/cluster-export/snapshot.yaml")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustWrite(t, filepath.Join(jdir, "snapshot.json"), string(snap))
+		for _, f := range []string{"intel/platform-labeling.json", "nvidia/nics-list.json"} {
+			mustWrite(t, filepath.Join(jdir, "rules", filepath.Base(f)), readFile(t, "../testdata/cluster-export/rules/"+f))
+		}
+		cfg := "../testdata/cluster-export/config.yaml"
+		got := runBinary(t, bin, nil, "render", "--config", cfg, jdir)
+		var list map[string]any
+		if err := json.Unmarshal([]byte(got.stdout), &list); err != nil || got.code != 0 {
+			t.Fatalf("JSON files: exit %d, output not JSON (%v):\n%.2000s\n%s", got.code, err, got.stdout, got.stderr)
+		}
+		yamlDir := filepath.Join(dir, "yaml-export")
+		mustWrite(t, filepath.Join(yamlDir, "snapshot.yaml"), readFile(t, "../testdata/cluster-export/snapshot.yaml"))
+		for _, f := range []string{"intel/platform-labeling.json", "nvidia/nics-list.json"} {
+			rule, err := sigsyaml.JSONToYAML([]byte(readFile(t, "../testdata/cluster-export/rules/"+f)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustWrite(t, filepath.Join(yamlDir, "rules", strings.TrimSuffix(filepath.Base(f), ".json")+".yaml"), string(rule))
+		}
+		want := runBinary(t, bin, nil, "render", "--config", cfg, yamlDir)
+		if !strings.HasPrefix(want.stdout, "apiVersion:") {
+			t.Fatalf("YAML files must give YAML:\n%.500s", want.stdout)
+		}
+		gotNodes, wantNodes := nodeLabels(t, got.stdout), nodeLabels(t, want.stdout)
+		if len(gotNodes) != 4 || !reflect.DeepEqual(gotNodes, wantNodes) {
+			t.Errorf("Nodes from JSON files:\n%v\nfrom YAML files:\n%v", gotNodes, wantNodes)
+		}
+		if !strings.Contains(got.stdout, `"config.kubernetes.io/path": "`+filepath.Join(jdir, "snapshot.json")+`"`) {
+			t.Errorf("the JSON items lack their place annotations:\n%.3000s", got.stdout)
+		}
+	})
 	t.Run("own-output-reads-back", func(t *testing.T) {
 		first := runBinary(t, bin, nil, "render", quickstartList)
 		path := filepath.Join(dir, "rendered.yaml")
@@ -204,6 +245,31 @@ func TestResourceListInAFileIsReadAsItsItems(t *testing.T) {
 			t.Errorf("plan of kpt fn source's list: exit %d\n%s%s", plan.code, plan.stdout, plan.stderr)
 		}
 	})
+}
+
+// nodeLabels is the labels of each Node of a rendered list (YAML or
+// JSON).
+func nodeLabels(t *testing.T, out string) map[string]map[string]string {
+	t.Helper()
+	var list struct {
+		Items []struct {
+			Kind     string `yaml:"kind"`
+			Metadata struct {
+				Name   string            `yaml:"name"`
+				Labels map[string]string `yaml:"labels"`
+			} `yaml:"metadata"`
+		} `yaml:"items"`
+	}
+	if err := yaml.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[string]map[string]string{}
+	for _, it := range list.Items {
+		if it.Kind == "Node" {
+			nodes[it.Metadata.Name] = it.Metadata.Labels
+		}
+	}
+	return nodes
 }
 
 func mustWrite(t *testing.T, path, text string) {

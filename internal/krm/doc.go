@@ -120,7 +120,10 @@
 // FuzzSyncMapText hold them to yaml.v3 and to the tree edits. A JSON file
 // is cut by splitJSON (a v1 List into its items); its unchanged objects
 // are written as their own text, a YAML flow entry with the annotations
-// inserted (jsonEntry; FuzzJSONFileEntry holds it to the tree).
+// inserted (jsonEntry; FuzzJSONFileEntry holds it to the tree). When
+// every file is JSON, the list is written as JSON, as a JSON list on
+// stdin is: each unchanged object its own text with the annotations
+// inserted (annotateJSON), the others from their annotated trees.
 //
 // # Untrusted input
 //

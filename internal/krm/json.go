@@ -354,16 +354,33 @@ const jsonItemPrefix = "    "
 // (canonicalJSON), else its tree written as JSON.
 func (rl *ResourceList) jsonItemText(it *Item) ([]byte, error) {
 	if it.Raw != nil && !it.Changed {
-		if text, ok := appendIndented(make([]byte, 0, len(it.Raw)), it.Raw, jsonItemPrefix); ok {
-			return text, nil
+		raw, ok := it.Raw, true
+		if it.fromFile {
+			// An object read from a file: its place annotations added to
+			// its text (annotateJSON), else to its tree.
+			raw, ok = annotateJSON(it.Raw, it.File, it.Index)
+		}
+		if ok {
+			if text, ok := appendIndented(make([]byte, 0, len(raw)), raw, jsonItemPrefix); ok {
+				return text, nil
+			}
 		}
 		n, err := it.ParseTree()
 		if err != nil {
 			return nil, err
 		}
-		return jsonText(n, jsonItemPrefix)
+		return rl.jsonTreeText(it, n)
 	}
-	return jsonText(it.Node, jsonItemPrefix)
+	return rl.jsonTreeText(it, it.Node)
+}
+
+// jsonTreeText is an item's tree n as JSON, with its place annotations
+// when it was read from a file.
+func (rl *ResourceList) jsonTreeText(it *Item, n *yaml.Node) ([]byte, error) {
+	if it != nil && it.fromFile {
+		annotatePlace(n, it.File, it.Index)
+	}
+	return jsonText(n, jsonItemPrefix)
 }
 
 // jsonText is n as indented JSON, its lines after the first starting
