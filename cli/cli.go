@@ -46,9 +46,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "validate":
 		return runValidate(args, stdin, stdout, stderr)
 	case "explain":
-		return runExplain(args, stdout, stderr)
+		return runExplain(args, stdin, stdout, stderr)
 	case "plan":
-		return runPlan(args, stdout, stderr)
+		return runPlan(args, stdin, stdout, stderr)
 	case "discover":
 		return runDiscover(args, stdout, stderr)
 	case "version", "--version":

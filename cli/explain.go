@@ -13,18 +13,20 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
-const explainUsage = `Usage: nfd-fn explain --node NAME [--rule NAME] [--config FILE] FILE|DIR...
+const explainUsage = `Usage: nfd-fn explain --node NAME [--rule NAME] [--config FILE] FILE|DIR|-...
 
 For one node, shows for each NodeFeatureRule rule whether it matched and, for
 each term and expression, the element values it saw and why it passed or
 failed; then the node's labels with the rule each came from. The files hold
-the node's NodeFeature objects and the NodeFeatureRules.
+the node's NodeFeature objects and the NodeFeatureRules; - is stdin, and a
+ResourceList is read as its items (its functionConfig, if any, instead of
+--config).
 
 Flags:
 `
 
 // runExplain implements `nfd-fn explain`.
-func runExplain(args []string, stdout, stderr io.Writer) int {
+func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("explain", explainUsage, stderr)
 	node := fs.String("node", "", "the node to explain (required)")
 	rule := fs.String("rule", "", "explain only this rule (its name, or <object>/<rule name>)")
@@ -38,12 +40,15 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	opts, code := validateOptions(*config, stderr)
+	st := fn.NewStdin(stdin)
+	defer st.Close()
+	opts, code := runSettings("explain", *config, paths, st, stderr)
 	if code != 0 {
 		return code
 	}
 	set := opts.NewSet()
 	in := fn.NewFileReader(set) // open while the set is used: NodeFeatures are read lean
+	in.Stdin = st
 	defer in.Close()
 	if code := readInput(in, paths, stderr); code != 0 {
 		return code

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"strings"
 	"testing"
 	"time"
@@ -165,7 +166,7 @@ func checkNodeNames(t *testing.T, out []byte) {
 		if list.Items[i].Decode(&it) != nil {
 			continue
 		}
-		p := it.Metadata.Annotations["internal.config.kubernetes.io/path"]
+		p := it.Metadata.Annotations[kioutil.PathAnnotation]
 		if it.Kind == "Node" && strings.HasPrefix(p, "nodes/") {
 			if why := objects.InvalidName("Node", it.Metadata.Name); why != "" || p != "nodes/"+it.Metadata.Name+".yaml" {
 				t.Errorf("Node %q written to %q: %s", it.Metadata.Name, p, why)

@@ -17,7 +17,9 @@ Shows what a rule change does to the fleet before it is applied: the
 labels, annotations, extended resources and taints each node gains, loses
 or changes, and the workloads that lose or gain eligible nodes. PATHs hold
 the snapshot (NodeFeatures, Nodes, Namespaces, as kubectl exports them)
-and the rules after the change, files or directories.
+and the rules after the change, files or directories; - is stdin, and a
+ResourceList is read as its items (its functionConfig, if any, instead of
+--config).
 
 Without --base, the before side is the snapshot's Node objects as they are
 (a node without one starts empty): what applying the rules now would
@@ -45,7 +47,7 @@ type planFlags struct {
 }
 
 // runPlan implements `nfd-fn plan`.
-func runPlan(args []string, stdout, stderr io.Writer) int {
+func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f planFlags
 	fs := newFlagSet("plan", planUsage, stderr)
 	fs.Var(&f.base, "base", "the rules before the change, a file or directory (repeatable); the snapshot is the PATHs'")
@@ -68,7 +70,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
 		return 2
 	}
-	in, files, code := planInput(paths, &f, stderr)
+	st := fn.NewStdin(stdin)
+	defer st.Close()
+	in, files, code := planInput(paths, &f, st, stderr)
 	for _, r := range files {
 		defer r.Close()
 	}
@@ -92,13 +96,14 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 // planInput reads the settings, the head and base sides and the
 // workloads; problems in the files become the plan's. The readers of the
 // sides' files stay open while the plan is made, for the caller to close.
-func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, []*fn.FileReader, int) {
-	opts, code := settingsFrom("plan", f.config, stderr)
+func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) (plan.Input, []*fn.FileReader, int) {
+	opts, code := runSettings("plan", f.config, paths, stdin, stderr)
 	if code != 0 {
 		return plan.Input{}, nil, code
 	}
 	in := plan.Input{Head: opts.NewSet(), Options: opts.Options}
 	head := fn.NewFileReader(in.Head)
+	head.Stdin = stdin
 	files := []*fn.FileReader{head}
 	ds, _, err := head.Read(paths, false)
 	if err != nil {
@@ -109,6 +114,7 @@ func planInput(paths []string, f *planFlags, stderr io.Writer) (plan.Input, []*f
 	if len(f.base) > 0 {
 		in.Base = opts.NewSet()
 		base := fn.NewFileReader(in.Base)
+		base.Stdin = stdin
 		files = append(files, base)
 		ds, _, err := base.Read(f.base, false)
 		if err != nil {

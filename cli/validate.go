@@ -13,12 +13,15 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR]...
+const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR|-]...
 
 Checks NodeFeatureRule, NodeFeatureGroup and NodeFeature files (multi-document
 YAML or JSON; directories are walked for *.yaml, *.yml and *.json) and reports
 every problem as path:line:col: severity: message. With no files it reads a
-KRM ResourceList on stdin and writes it back with results (mode validate).
+KRM ResourceList on stdin and writes it back with results (mode validate);
+- reads stdin as one more file. A ResourceList among the files (kpt fn
+source's output, nfd-fn's own) is read as its items, and its functionConfig
+configures the run unless --config is given too, which is an error.
 
 Exit status: 1 when there is an error (or, with --strict, a warning), 2 on
 bad usage, else 0.
@@ -50,14 +53,16 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif", *output)
 		return 2
 	}
-	opts, code := validateOptions(*config, stderr)
+	in := fn.NewStdin(stdin)
+	defer in.Close()
+	opts, code := runSettings("validate", *config, paths, in, stderr)
 	if code != 0 {
 		return code
 	}
 	if *ignore != "" {
 		opts.Ignore = strings.Trim(opts.Ignore+","+*ignore, ",")
 	}
-	findings, files, err := validateFiles(paths, *context, opts)
+	findings, files, err := validateFiles(paths, *context, opts, in)
 	if err != nil {
 		complain(stderr, "nfd-fn validate: %v", err)
 		return 2
@@ -95,6 +100,12 @@ func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
 		complain(stderr, "nfd-fn %s: %v", cmd, err)
 		return config.Settings{}, 2
 	}
+	return settingsOf(path, root, stderr)
+}
+
+// settingsOf loads the settings from a functionConfig read from path,
+// printing its warnings and errors.
+func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings, int) {
 	s, errs, warnings := config.LoadSettings(root)
 	for _, w := range warnings {
 		complain(stderr, "%s: warning: %s", path, w)

@@ -19,10 +19,11 @@ import (
 // reported. It returns the diagnostics and the number of files checked.
 // The files are read as render reads them (fn.FileReader): a cluster's
 // export of any size is read.
-func validateFiles(paths []string, context string, s config.Settings) (diag.List, int, error) {
+func validateFiles(paths []string, context string, s config.Settings, stdin *fn.Stdin) (diag.List, int, error) {
 	set := s.NewSet()
 	set.OnlyNFDFiles = true
 	in := fn.NewFileReader(set)
+	in.Stdin = stdin
 	defer in.Close()
 	ds, files, err := in.Read(paths, true)
 	if err != nil {
@@ -47,7 +48,7 @@ func validateFiles(paths []string, context string, s config.Settings) (diag.List
 // readContext adds the NFD objects of the files under dir that are not
 // among paths; their own problems are not reported.
 func readContext(in *fn.FileReader, dir string, paths []string) error {
-	given, err := objects.CollectFiles(paths)
+	given, err := objects.CollectFiles(withoutStdin(paths))
 	if err != nil {
 		return err
 	}
@@ -75,11 +76,11 @@ func readContext(in *fn.FileReader, dir string, paths []string) error {
 // onlyIn keeps the diagnostics about the files under paths (and those
 // about no file).
 func onlyIn(ds diag.List, paths []string) diag.List {
-	files, err := objects.CollectFiles(paths)
+	files, err := objects.CollectFiles(withoutStdin(paths))
 	if err != nil {
 		return ds
 	}
-	keep := map[string]bool{}
+	keep := map[string]bool{"stdin": len(files) < len(paths)}
 	for _, f := range files {
 		keep[filepath.Clean(f)] = true
 	}

@@ -3,6 +3,7 @@ package fn
 import (
 	"context"
 	"fmt"
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"strings"
 	"time"
 
@@ -127,14 +128,11 @@ func bookkeeping(it *krm.Item) map[string]string {
 }
 
 // isBookkeeping reports whether an annotation is kpt's or kyaml's record of
-// where an item came from.
+// where an item came from: under config.kubernetes.io/ (the SDK's
+// ConfigPrefix) or internal.config.kubernetes.io/ (kioutil's path, index,
+// id and seqindent), or kyaml's legacy id.
 func isBookkeeping(key string) bool {
-	for _, p := range []string{"internal.config.kubernetes.io/", "config.kubernetes.io/", "config.k8s.io/"} {
-		if strings.HasPrefix(key, p) {
-			return true
-		}
-	}
-	return false
+	return strings.HasPrefix(key, sdk.ConfigPrefix) || strings.HasPrefix(key, "internal."+sdk.ConfigPrefix) || key == kioutil.LegacyIdAnnotation
 }
 
 // encodeItem marshals an object into a new, changed item.

@@ -29,13 +29,18 @@ const StdinPath = "-"
 // a full parse, and stream as stdin does (krm.ReadFiles); other files are
 // parsed whole, up to objects.MaxFileSize each.
 func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer, opts RunOptions) (int, error) {
-	files, inputs, err := openFiles(paths, stdin)
+	in := NewStdin(stdin)
+	defer in.Close()
+	files, inputs, err := openFiles(paths, in)
 	if err != nil {
 		return 1, err
 	}
 	defer inputs.Close()
 	if opts.Release == nil {
 		opts.Release = inputs.Release
+	}
+	if lists, _ := splitLists(files, inputs.Release); len(lists) > 0 {
+		return runListFile(files, lists[0], config, out, opts)
 	}
 	r := &report{lines: true}
 	rl, err := readFiles(files, config, keepFileItemNode, opts.Release, r)
@@ -44,6 +49,36 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 	}
 	r.extend(skipped(rl))
 	if _, err := process(rl, out, opts, r); err != nil {
+		return 1, err
+	}
+	return r.exitCode(), nil
+}
+
+// runListFile runs the function over a ResourceList given as a file
+// (list, among files) as it runs over one on stdin: read by the same
+// splitter, streamed, written back the same way (JSON as JSON), with the
+// same results. The list is rendered alone: its items are the package,
+// and its own items' path annotations say where they belong, which
+// objects from other files would not share. Its functionConfig, or
+// config, configures the run (ConfigFor).
+func runListFile(files []krm.File, list krm.File, config *yaml.Node, out io.Writer, opts RunOptions) (int, error) {
+	if len(files) > 1 {
+		other := files[0].Name
+		if other == list.Name {
+			other = files[1].Name
+		}
+		return 1, fmt.Errorf("%s is a ResourceList, which nfd-fn reads alone, as it reads stdin (its items are the package): "+
+			"run it apart from %s, or add those objects to its items", list.Name, other)
+	}
+	rl, err := readList(list.Data, opts)
+	if err != nil {
+		return 1, fmt.Errorf("reading %s: %w", list.Name, err)
+	}
+	if rl.FunctionConfig, err = ConfigFor(config, rl.FunctionConfig, list.Name); err != nil {
+		return 1, err
+	}
+	r, err := process(rl, out, opts, &report{input: list.Name})
+	if err != nil {
 		return 1, err
 	}
 	return r.exitCode(), nil
@@ -68,7 +103,7 @@ func readFiles(files []krm.File, config *yaml.Node, keep func(*krm.Item) bool, r
 
 // openFiles opens every file under paths, in order ("-" is stdin, named
 // "stdin").
-func openFiles(paths []string, stdin io.Reader) ([]krm.File, *krm.Inputs, error) {
+func openFiles(paths []string, stdin *Stdin) ([]krm.File, *krm.Inputs, error) {
 	var names []string
 	for _, p := range paths {
 		if p == StdinPath {
@@ -85,34 +120,60 @@ func openFiles(paths []string, stdin io.Reader) ([]krm.File, *krm.Inputs, error)
 }
 
 // openNamed opens the files named, in order; with stdin set, "-" is
-// stdin, named "stdin" (without, a file named "-").
-func openNamed(names []string, stdin io.Reader) ([]krm.File, *krm.Inputs, error) {
+// stdin, named "stdin" (without, a file named "-"), which its owner
+// closes.
+func openNamed(names []string, stdin *Stdin) ([]krm.File, *krm.Inputs, error) {
 	inputs := &krm.Inputs{}
 	files := make([]krm.File, 0, len(names))
 	for _, name := range names {
-		in, err := openArg(name, stdin)
+		if name == StdinPath && stdin != nil {
+			in, err := stdin.open()
+			if err != nil {
+				inputs.Close()
+				return nil, nil, err
+			}
+			inputs.Borrow(in)
+			files = append(files, krm.File{Name: "stdin", Data: in.Data})
+			continue
+		}
+		in, err := krm.OpenFile(name, 0)
 		if err != nil {
 			inputs.Close()
 			return nil, nil, err
 		}
 		inputs.Add(in)
-		if name == StdinPath && stdin != nil {
-			name = "stdin"
-		}
 		files = append(files, krm.File{Name: name, Data: in.Data})
 	}
 	return files, inputs, nil
 }
 
-func openArg(name string, stdin io.Reader) (*krm.Input, error) {
-	if name != StdinPath || stdin == nil {
-		return krm.OpenFile(name, 0)
+// argFiles lists the files under paths as objects.CollectFiles does
+// (directories walked, each run of paths sorted together), keeping "-"
+// (stdin) in its place.
+func argFiles(paths []string) ([]string, error) {
+	var names, run []string
+	flush := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		found, err := objects.CollectFiles(run)
+		names, run = append(names, found...), nil
+		return err
 	}
-	in, err := krm.OpenInput(stdin, 0)
-	if err != nil {
-		return nil, fmt.Errorf("reading stdin: %w", err)
+	for _, p := range paths {
+		if p != StdinPath {
+			run = append(run, p)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		names = append(names, p)
 	}
-	return in, nil
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return names, nil
 }
 
 // parseFile parses a file the cutter does not read (flow style, a
@@ -136,10 +197,11 @@ func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 		}
 	}
 	for _, d := range ds {
-		if d.Node.Kind != yaml.MappingNode {
-			// Not an object: it cannot be an item of the output list.
+		if d.Node.Kind != yaml.MappingNode || d.Node.ShortTag() != "!!map" {
+			// Not an object (a scalar, a list, a mapping under a tag of
+			// its own): it cannot be an item of the output list.
 			o := objects.Origin{File: f.Name, Index: d.Index, Item: -1, Node: d.Node}
-			found = append(found, objects.OtherNote(objects.Decode(d.Node), o))
+			found = append(found, objects.OtherNote(&objects.Decoded{Class: objects.NotObject}, o))
 			continue
 		}
 		docs = append(docs, krm.Doc{Node: d.Node, File: f.Name, Index: d.Index})

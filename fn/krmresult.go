@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -20,21 +19,20 @@ import (
 // control character or bidi override from a rule file must not reach it
 // raw. Names that need escaping are never valid object names, so no
 // reference to a real object changes.
-func Result(d *diag.Diagnostic) *framework.Result {
-	r := &framework.Result{Severity: framework.Severity(d.Severity), Message: diag.Escape(d.Message)}
+func Result(d *diag.Diagnostic) *sdk.Result {
+	r := &sdk.Result{Severity: sdk.Severity(d.Severity), Message: diag.Escape(d.Message)}
 	if d.Object.Kind != "" || d.Object.Name != "" {
-		r.ResourceRef = &kyaml.ResourceIdentifier{
-			TypeMeta: kyaml.TypeMeta{APIVersion: apiVersionOf(d.Object), Kind: d.Object.Kind},
-			NameMeta: kyaml.NameMeta{Name: diag.Escape(d.Object.Name), Namespace: diag.Escape(d.Object.Namespace)}}
+		r.ResourceRef = &sdk.ResourceRef{APIVersion: apiVersionOf(d.Object), Kind: d.Object.Kind,
+			Name: diag.Escape(d.Object.Name), Namespace: diag.Escape(d.Object.Namespace)}
 	}
 	if d.Field != "" {
-		r.Field = &framework.Field{Path: d.Field}
+		r.Field = &sdk.Field{Path: d.Field}
 		if d.Suggestion != "" {
 			r.Field.ProposedValue = d.Suggestion
 		}
 	}
 	if d.Pos.File != "" {
-		r.File = &framework.File{Path: diag.Escape(d.Pos.File), Index: d.Pos.Index}
+		r.File = &sdk.File{Path: diag.Escape(d.Pos.File), Index: d.Pos.Index}
 	}
 	if d.Check != "" {
 		r.Tags = map[string]string{"check": d.Check}
@@ -46,8 +44,8 @@ func Result(d *diag.Diagnostic) *framework.Result {
 }
 
 // Results converts diagnostics to KRM results.
-func Results(l diag.List) []*framework.Result {
-	out := make([]*framework.Result, len(l))
+func Results(l diag.List) []*sdk.Result {
+	out := make([]*sdk.Result, len(l))
 	for i := range l {
 		out[i] = Result(&l[i])
 	}

@@ -3,6 +3,7 @@ package fn
 import (
 	"bytes"
 	"os"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func resourceListOf(t *testing.T, files ...string) []byte {
 				break
 			}
 			md := doc["metadata"].(map[string]any)
-			md["annotations"] = map[string]any{"internal.config.kubernetes.io/path": f, "internal.config.kubernetes.io/index": string(rune('0' + i))}
+			md["annotations"] = map[string]any{kioutil.PathAnnotation: f, kioutil.IndexAnnotation: string(rune('0' + i))}
 			out, err := yaml.Marshal([]any{doc})
 			if err != nil {
 				t.Fatal(err)

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
@@ -150,8 +151,9 @@ func keepPlace(n, old *yaml.Node) {
 	}
 }
 
-// LocalConfigAnnotation marks an object that tools must not apply.
-const LocalConfigAnnotation = "config.kubernetes.io/local-config"
+// LocalConfigAnnotation marks an object that tools must not apply (the kpt
+// function SDK's KptLocalConfig, config.kubernetes.io/local-config).
+const LocalConfigAnnotation = sdk.KptLocalConfig
 
 // stampVersion records the nfd-fn version on a Node it changed. Nodes it
 // leaves alone keep whatever version wrote them, so a re-render with a new

@@ -28,9 +28,20 @@ func decodeItem(it *krm.Item) {
 	}
 	d := &decodedItem{nodes: objects.Documents(it.Node)}
 	for _, n := range d.nodes {
-		d.objects = append(d.objects, objects.Decode(n))
+		d.objects = append(d.objects, decodeObject(n))
 	}
 	it.Decoded = d
+}
+
+// decodeObject is objects.Decode, but a mapping under a tag of its own
+// (!custom) is not an object either: written back, it would make the
+// output a list that kpt, kustomize and YAML readers without the tag
+// refuse.
+func decodeObject(n *yaml.Node) *objects.Decoded {
+	if n.Kind == yaml.MappingNode && n.ShortTag() != "!!map" {
+		return &objects.Decoded{Class: objects.NotObject}
+	}
+	return objects.Decode(n)
 }
 
 // decodeItemRaw decodes a NodeFeature or Node item straight from its text
@@ -127,6 +138,11 @@ func addItems(set *objects.Set, rl *krm.ResourceList, r *report, before func(it 
 				before(it, d, i, &origin)
 			}
 			r.extend(set.Add(o, origin))
+			if o.Class == objects.NotObject && it.Kind != "List" {
+				// A scalar, a list or a tagged mapping as an item: reported,
+				// and left out, for the output to stay a ResourceList.
+				it.Omitted = true
+			}
 		}
 	}
 }

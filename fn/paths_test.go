@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sort"
 	"testing"
 
@@ -45,7 +46,7 @@ func renderedBy(t *testing.T, input []byte) renderedObjects {
 		md, _ := it["metadata"].(map[string]any)
 		if ann, ok := md["annotations"].(map[string]any); ok {
 			for k := range ann {
-				if k == "internal.config.kubernetes.io/seqindent" {
+				if k == kioutil.SeqIndentAnnotation {
 					delete(ann, k) // how the list was laid out, not what was rendered
 				}
 			}

@@ -4,8 +4,8 @@ import (
 	"io"
 	"time"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
@@ -33,13 +33,19 @@ func Run(input []byte, out io.Writer, opts RunOptions) (int, error) {
 // run is Run, returning the run's diagnostics (the output's results) for
 // callers that report them otherwise (RenderNova).
 func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
-	names := &objects.FeatureNames{}
-	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, opts.Release) }
-	rl, err := krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keepItemNode, Release: opts.Release})
+	rl, err := readList(input, opts)
 	if err != nil {
 		return nil, err
 	}
 	return process(rl, out, opts, &report{})
+}
+
+// readList reads a ResourceList for a run: cut by the splitter, each item
+// decoded on the worker pool as it is cut, lean where it can be.
+func readList(input []byte, opts RunOptions) (*krm.ResourceList, error) {
+	names := &objects.FeatureNames{}
+	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, opts.Release) }
+	return krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keepItemNode, Release: opts.Release})
 }
 
 // process runs the mode the functionConfig asks for on a read list and
@@ -107,7 +113,7 @@ func readByKpt(rl *krm.ResourceList) bool {
 // are known only once every item has been made (a streamed render's).
 func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
 	if !opts.ApplyNodes {
-		return rl.WriteThen(out, func() []*framework.Result {
+		return rl.WriteThen(out, func() []*sdk.Result {
 			if finish != nil {
 				finish()
 			}

@@ -3,6 +3,7 @@ package fn
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -31,6 +32,8 @@ import (
 //
 // The files stay mapped until Close; the set must not be used after it.
 type FileReader struct {
+	// Stdin, when set, is read for the file argument "-".
+	Stdin  *Stdin
 	set    *objects.Set
 	inputs []*krm.Inputs
 	// last is the item each object of the set, by key, was last read
@@ -54,11 +57,11 @@ func NewFileReader(set *objects.Set) *FileReader {
 // reads), and the number of files read. A file that cannot be read at
 // all, or is parsed whole and larger than objects.MaxFileSize, is an error.
 func (fr *FileReader) Read(paths []string, note bool) (diag.List, int, error) {
-	names, err := objects.CollectFiles(paths)
+	names, err := argFiles(paths)
 	if err != nil {
 		return nil, 0, err
 	}
-	files, inputs, err := openNamed(names, nil)
+	files, inputs, err := openNamed(names, fr.Stdin)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -66,11 +69,34 @@ func (fr *FileReader) Read(paths []string, note bool) (diag.List, int, error) {
 	if fr.set.OnlyNFDFiles {
 		files = mentioningNFD(files, inputs.Release)
 	}
+	lists, others := splitLists(files, inputs.Release)
 	r := &report{lines: true}
-	rl, err := readFiles(files, nil, keepForChecks, inputs.Release, r)
+	for _, f := range lists {
+		rl, err := readListFile(f, keepForChecks, inputs.Release)
+		if err != nil {
+			// As a file that does not parse: an error about the file.
+			r.extend(diag.List{{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: f.Name},
+				Message: fmt.Sprintf("the ResourceList cannot be read: %v", err)}})
+			continue
+		}
+		fr.add(rl, r, note)
+	}
+	rl, err := readFiles(others, nil, keepForChecks, inputs.Release, r)
 	if err != nil {
 		return nil, 0, err
 	}
+	fr.add(rl, r, note)
+	fr.Locate(r.list) // should a problem met reading be about a lean object
+	// In the order of the files and of their documents, as they were met.
+	slices.SortStableFunc(r.list, func(a, b diag.Diagnostic) int {
+		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Index, b.Pos.Index))
+	})
+	return r.list, len(files), nil
+}
+
+// add adds the objects of a list read to the set, their problems (and,
+// with note, the objects skipped) to r.
+func (fr *FileReader) add(rl *krm.ResourceList, r *report, note bool) {
 	addItems(fr.set, rl, r, fr.track)
 	if note {
 		r.extend(otherNotes(rl, true))
@@ -78,12 +104,6 @@ func (fr *FileReader) Read(paths []string, note bool) (diag.List, int, error) {
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what is needed
 	}
-	fr.Locate(r.list) // should a problem met reading be about a lean object
-	// In the order of the files and of their documents, as they were met.
-	slices.SortStableFunc(r.list, func(a, b diag.Diagnostic) int {
-		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Index, b.Pos.Index))
-	})
-	return r.list, len(files), nil
 }
 
 // keepForChecks keeps the trees of what validate, explain and plan point

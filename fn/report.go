@@ -1,9 +1,14 @@
 package fn
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
+
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -19,6 +24,10 @@ type report struct {
 	// in a ResourceList they count from the list, not from any file the
 	// user has, and are left out.
 	lines bool
+	// input names the file a ResourceList was read from (nfd-fn render
+	// rl.yaml), for the lines on stderr about no other file; empty for
+	// stdin ("<input>").
+	input string
 }
 
 // add records a diagnostic about an item (nil: about the run as a whole)
@@ -70,6 +79,9 @@ func (r *report) logErrors(w io.Writer) {
 		if !r.lines {
 			d.Pos.Line, d.Pos.Column = 0, 0
 		}
+		if d.Pos.File == "" {
+			d.Pos.File = r.input
+		}
 		fmt.Fprintf(w, "nfd-fn: %s\n", d.Text())
 	}
 }
@@ -85,13 +97,32 @@ func (r *report) pointToResults(w io.Writer) {
 
 // config records a functionConfig problem on the functionConfig object.
 func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
-	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
-	if fc != nil {
-		it = &krm.Item{}
-		it.SetNode(fc)
-	}
-	d.Object = itemRef(it)
-	d.Pos = diag.Position{File: it.File, Index: it.Index}
+	d.Object, d.Pos = functionConfigPlace(fc)
 	d.Message = "functionConfig: " + d.Message
 	r.extend(diag.List{d})
+}
+
+// functionConfigPlace names the functionConfig object and where it came
+// from (kpt's path and index annotations), read as the kpt function SDK
+// reads it (fn.KubeObject); with none, the ConfigMap kpt would build.
+// The functionConfig is small (a few settings), so the encode this costs
+// is nothing beside the items'.
+func functionConfigPlace(fc *yaml.Node) (diag.ObjectRef, diag.Position) {
+	none := diag.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
+	if fc == nil {
+		return none, diag.Position{}
+	}
+	text, err := krm.Encode(fc)
+	if err != nil {
+		return none, diag.Position{}
+	}
+	o, err := sdk.ParseKubeObject(text)
+	if err != nil {
+		// Not an object (a scalar, a list): config.Load says what is wrong.
+		return diag.ObjectRef{}, diag.Position{}
+	}
+	ref := diag.ObjectRef{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), Namespace: o.GetNamespace()}
+	path := cmp.Or(o.GetAnnotation(kioutil.PathAnnotation), o.GetAnnotation(kioutil.LegacyPathAnnotation))
+	index, _ := strconv.Atoi(cmp.Or(o.GetAnnotation(kioutil.IndexAnnotation), o.GetAnnotation(kioutil.LegacyIndexAnnotation)))
+	return ref, diag.Position{File: path, Index: index}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 )
 
@@ -95,10 +95,10 @@ func BenchmarkWrite40000Results(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	results := make([]*framework.Result, 40000)
+	results := make([]*sdk.Result, 40000)
 	for i := range results {
-		results[i] = &framework.Result{Severity: framework.Error, Message: fmt.Sprintf("rule r%d: invalid regexp \"[\"", i),
-			Field: &framework.Field{Path: fmt.Sprintf("spec.rules[%d].matchFeatures[0].matchExpressions.X86.value", i)}}
+		results[i] = &sdk.Result{Severity: sdk.Error, Message: fmt.Sprintf("rule r%d: invalid regexp \"[\"", i),
+			Field: &sdk.Field{Path: fmt.Sprintf("spec.rules[%d].matchFeatures[0].matchExpressions.X86.value", i)}}
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -58,6 +58,7 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		return nil, err
 	}
 	rl.sp = split{sections: header, indent: -1}
+	rl.json = allJSON(files)
 	add, wait := parallel.Stream(func(it *Item) { it.unparsed = !it.fromFileParse(opts) })
 	cut := make([][]*Item, len(files))
 	index := make([][]int, len(files)) // each item's document index, set once parsed
@@ -144,6 +145,18 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		it.Pos = i
 	}
 	return rl, nil
+}
+
+// allJSON reports files that are all JSON (kubectl get -o json, a JSON
+// List): the list read from them is written as JSON, as a JSON list on
+// stdin is (the KRM function specification: JSON in, JSON out).
+func allJSON(files []File) bool {
+	for _, f := range files {
+		if !looksLikeJSON(f.Data) {
+			return false
+		}
+	}
+	return len(files) > 0
 }
 
 // fileListHeader is the top of a list read from files: its apiVersion,

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // FuzzReadResourceList checks that Read and Write never panic and that
@@ -29,7 +29,7 @@ func FuzzReadResourceList(f *testing.F) {
 			}
 		}
 		var out bytes.Buffer
-		res := []*framework.Result{{Severity: framework.Error, Message: "fuzz: a\nmulti-line: message"}}
+		res := []*sdk.Result{{Severity: sdk.Error, Message: "fuzz: a\nmulti-line: message"}}
 		if err := rl.Write(&out, res); err != nil {
 			return // an item with no JSON form, say
 		}

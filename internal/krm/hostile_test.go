@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // hostileCase is one row of testdata/hostile/cases.yaml.
@@ -53,7 +53,7 @@ func runHostile(data []byte) hostileOutcome {
 	}
 	o.errs = strings.Join(msgs, "\n")
 	var out bytes.Buffer
-	if err := rl.Write(&out, []*framework.Result{{Severity: framework.Error, Message: o.errs}}); err != nil {
+	if err := rl.Write(&out, []*sdk.Result{{Severity: sdk.Error, Message: o.errs}}); err != nil {
 		o.errs += "\nwrite: " + err.Error()
 	}
 	o.out = out.Bytes()

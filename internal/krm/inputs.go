@@ -69,6 +69,13 @@ func (ins *Inputs) Add(in *Input) {
 	ins.byAddress = slices.Insert(ins.byAddress, i, in)
 }
 
+// Borrow adds an input that another owner closes (stdin, shared by the
+// readers of one run): it is released with the others but not closed.
+func (ins *Inputs) Borrow(in *Input) {
+	ins.Add(in)
+	ins.all = ins.all[:len(ins.all)-1]
+}
+
 // Release is Input.Release on the input b lies in; it does nothing for b
 // in no mapped input.
 func (ins *Inputs) Release(b []byte) {

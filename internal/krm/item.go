@@ -58,12 +58,17 @@ type Item struct {
 	unparsed bool
 	// json marks a Raw that is an element of a JSON array (splitJSON).
 	json bool
+	// named marks an item of a list read from a file (ReadOptions.Name):
+	// File is the file, Index the item's place in the list, whatever the
+	// object's annotations say, and the lines of its trees count from the
+	// start of the file.
+	named bool
 }
 
 // kpt's own annotations, see Item.FromKpt.
 const (
-	kptPackagePathAnnotation = "internal.config.kubernetes.io/package-path"
-	kptSeqIndentAnnotation   = "internal.config.kubernetes.io/seqindent"
+	kptPackagePathAnnotation = "internal.config.kubernetes.io/package-path" // kioutil has no name for it
+	kptSeqIndentAnnotation   = kioutil.SeqIndentAnnotation
 )
 
 // NewItem returns a changed item holding n, its identity read from n.
@@ -104,7 +109,7 @@ func (it *Item) SetIdentity(apiVersion, kind, name, namespace string, annotation
 // setPlace records the path and index annotations, the current ones
 // before the legacy ones.
 func (it *Item) setPlace(path, legacyPath, index, legacyIndex string) {
-	if it.fromFile {
+	if it.fromFile || it.named {
 		return
 	}
 	it.File = path
@@ -141,7 +146,7 @@ func (it *Item) ParseTree() (*yaml.Node, error) {
 	}
 	if !it.doc {
 		n, err := parseChunk(it.Raw)
-		if err == nil && it.fromFile {
+		if err == nil && (it.fromFile || it.named) {
 			shiftLines(n, it.Line-1)
 		}
 		return n, err
@@ -170,7 +175,7 @@ func (it *Item) parseJSON() (*yaml.Node, error) {
 	if n == nil {
 		return nil, errors.New("empty")
 	}
-	if it.fromFile {
+	if it.fromFile || it.named {
 		shiftLines(n, it.Line-1)
 	}
 	return n, nil
@@ -210,5 +215,6 @@ func (it *Item) fromFileParse(opts ReadOptions) bool {
 }
 
 // ReadFromFile reports whether the item is an object ReadFiles read from a
-// file: File and Line then say where it starts.
-func (it *Item) ReadFromFile() bool { return it.fromFile }
+// file, or an item of a list read from a file (ReadOptions.Name): File
+// and Line then say where it starts.
+func (it *Item) ReadFromFile() bool { return it.fromFile || it.named }

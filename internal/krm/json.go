@@ -8,8 +8,8 @@ import (
 	"io"
 	"slices"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 )
 
@@ -17,7 +17,7 @@ import (
 // its items and results replaced, every other key kept in place, indented.
 // Items and results become small trees one at a time; the compact text is
 // then indented in one linear pass.
-func (rl *ResourceList) writeJSON(w io.Writer, results []*framework.Result) error {
+func (rl *ResourceList) writeJSON(w io.Writer, results []*sdk.Result) error {
 	items, res := &yaml.Node{Kind: yaml.SequenceNode}, &yaml.Node{Kind: yaml.SequenceNode}
 	for _, it := range rl.Items {
 		if it.written() {
@@ -128,7 +128,7 @@ func appendJSONString(w *bytes.Buffer, s string) {
 // are asked for only once every item is written: in place when the input
 // has them after its items, else last (where writeJSON would keep them
 // before the items).
-func (rl *ResourceList) writeJSONStream(w *bufio.Writer, results func() []*framework.Result) error {
+func (rl *ResourceList) writeJSONStream(w *bufio.Writer, results func() []*sdk.Result) error {
 	jw := &jsonListWriter{rl: rl, top: jsonObject{w: w}, results: results, wrote: map[string]bool{}}
 	w.WriteByte('{')
 	for _, s := range rl.sp.sections {
@@ -147,7 +147,7 @@ func (rl *ResourceList) writeJSONStream(w *bufio.Writer, results func() []*frame
 type jsonListWriter struct {
 	rl      *ResourceList
 	top     jsonObject
-	results func() []*framework.Result
+	results func() []*sdk.Result
 	// wrote records the header keys written; items and wroteResults
 	// say whether those are.
 	wrote               map[string]bool
@@ -320,7 +320,7 @@ func (rl *ResourceList) writeJSONItems(w *bufio.Writer) error {
 }
 
 // writeJSONResults writes the results key: the input's results, then res.
-func (rl *ResourceList) writeJSONResults(top *jsonObject, res []*framework.Result) error {
+func (rl *ResourceList) writeJSONResults(top *jsonObject, res []*sdk.Result) error {
 	top.key("results")
 	arr := jsonArray{w: top.w}
 	write := func(n *yaml.Node) error {
@@ -354,16 +354,33 @@ const jsonItemPrefix = "    "
 // (canonicalJSON), else its tree written as JSON.
 func (rl *ResourceList) jsonItemText(it *Item) ([]byte, error) {
 	if it.Raw != nil && !it.Changed {
-		if text, ok := appendIndented(make([]byte, 0, len(it.Raw)), it.Raw, jsonItemPrefix); ok {
-			return text, nil
+		raw, ok := it.Raw, true
+		if it.fromFile {
+			// An object read from a file: its place annotations added to
+			// its text (annotateJSON), else to its tree.
+			raw, ok = annotateJSON(it.Raw, it.File, it.Index)
+		}
+		if ok {
+			if text, ok := appendIndented(make([]byte, 0, len(raw)), raw, jsonItemPrefix); ok {
+				return text, nil
+			}
 		}
 		n, err := it.ParseTree()
 		if err != nil {
 			return nil, err
 		}
-		return jsonText(n, jsonItemPrefix)
+		return rl.jsonTreeText(it, n)
 	}
-	return jsonText(it.Node, jsonItemPrefix)
+	return rl.jsonTreeText(it, it.Node)
+}
+
+// jsonTreeText is an item's tree n as JSON, with its place annotations
+// when it was read from a file.
+func (rl *ResourceList) jsonTreeText(it *Item, n *yaml.Node) ([]byte, error) {
+	if it != nil && it.fromFile {
+		annotatePlace(n, it.File, it.Index)
+	}
+	return jsonText(n, jsonItemPrefix)
 }
 
 // jsonText is n as indented JSON, its lines after the first starting

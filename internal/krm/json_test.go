@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // kubectlJSONList is a List as kubectl get -o json prints it: four
@@ -178,7 +178,7 @@ func checkJSONStreamIsWhole(t *testing.T, data []byte, rl *ResourceList, limits 
 		}
 		l.Append(&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{StrNode("kind"), StrNode("New")}})
 	}
-	res := []*framework.Result{{Severity: framework.Info, Message: "a <new> \"result\"\n"}}
+	res := []*sdk.Result{{Severity: sdk.Info, Message: "a <new> \"result\"\n"}}
 	var streamed, want bytes.Buffer
 	if err := rl.Write(&streamed, res); err != nil {
 		t.Fatalf("streamed write: %v", err)

@@ -44,7 +44,7 @@ func (rl *ResourceList) SetMaker(m *ItemMaker) {
 // read from a file gets its path and index annotations on n.
 func (rl *ResourceList) EncodeItem(it *Item, n *yaml.Node) ([]byte, error) {
 	if rl.json {
-		return jsonText(n, jsonItemPrefix)
+		return rl.jsonTreeText(it, n)
 	}
 	var b bytes.Buffer
 	w := bufio.NewWriter(&b)

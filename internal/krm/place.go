@@ -255,8 +255,9 @@ func annotationInsert(raw []byte, lines [][]byte, complete bool, first, col int,
 // (the tree edit replaces them).
 func plainLines(lines [][]byte) bool {
 	for _, l := range lines {
+		// The legacy place keys are the current ones' tails: both are found.
 		if bytes.IndexByte(l, '\t') >= 0 || bytes.IndexByte(l, '\r') >= 0 || keepsTrailingLines(l) ||
-			bytes.Contains(l, []byte("kubernetes.io/path")) || bytes.Contains(l, []byte("kubernetes.io/index")) {
+			bytes.Contains(l, []byte(kioutil.LegacyPathAnnotation)) || bytes.Contains(l, []byte(kioutil.LegacyIndexAnnotation)) {
 			return false
 		}
 	}

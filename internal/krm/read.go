@@ -11,7 +11,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 )
 
 // ResourceList is a parsed ResourceList (or kubectl v1 List).
@@ -69,6 +68,12 @@ type ReadOptions struct {
 	// while (an item once parsed, once written): Input.Release, which gives
 	// a mapped input's pages back.
 	Release func([]byte)
+	// Name, when set, names the file the list was read from (a
+	// ResourceList given as a file argument): every item's File is Name
+	// and its Index its place in the list, whatever its annotations say,
+	// and the lines of its trees count from the start of the file, so
+	// that what is reported about an item points into the file.
+	Name string
 }
 
 // Read parses a ResourceList. Block-style lists are cut into items by the
@@ -173,10 +178,11 @@ type itemStream struct {
 	add   func(*Item)
 	wait  func()
 	max   int
+	name  string
 }
 
 func newItemStream(opts ReadOptions) *itemStream {
-	s := &itemStream{max: opts.Limits.MaxItems}
+	s := &itemStream{max: opts.Limits.MaxItems, name: opts.Name}
 	s.add, s.wait = parallel.Stream(func(it *Item) { it.unparsed = !it.parse(opts) })
 	return s
 }
@@ -185,6 +191,9 @@ func newItemStream(opts ReadOptions) *itemStream {
 // counted (readFast refuses the list).
 func (s *itemStream) each(c chunk) {
 	it := &Item{Raw: c.raw, Pos: len(s.items), Line: c.line, json: c.json}
+	if s.name != "" {
+		it.File, it.Index, it.named = s.name, it.Pos, true
+	}
 	s.items = append(s.items, it)
 	if len(s.items) <= s.max {
 		s.add(it)
@@ -274,7 +283,7 @@ func (o ReadOptions) decode(it *Item) {
 // piped in by mistake would otherwise come back with an empty item list.
 func (rl *ResourceList) checkHeader() error {
 	switch {
-	case rl.Kind == kio.ResourceListKind && strings.HasPrefix(rl.APIVersion, "config.kubernetes.io/"):
+	case rl.IsResourceList():
 		return nil
 	case rl.Kind == "List" && rl.APIVersion == "v1":
 		return nil
@@ -378,7 +387,7 @@ func readWhole(data []byte, opts ReadOptions) (*ResourceList, error) {
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i].Value, root.Content[i+1]
 		if k == "items" {
-			if err := rl.wholeItems(v, opts.Limits); err != nil {
+			if err := rl.wholeItems(v, opts.Limits, opts.Name); err != nil {
 				return nil, err
 			}
 			continue
@@ -397,7 +406,7 @@ func readWhole(data []byte, opts ReadOptions) (*ResourceList, error) {
 }
 
 // wholeItems records the items of a list parsed whole.
-func (rl *ResourceList) wholeItems(v *yaml.Node, l Limits) error {
+func (rl *ResourceList) wholeItems(v *yaml.Node, l Limits, name string) error {
 	if v.Kind != yaml.SequenceNode && !IsNull(v) {
 		return fmt.Errorf("ResourceList.items must be a list, got %s", kindName(v))
 	}
@@ -406,6 +415,9 @@ func (rl *ResourceList) wholeItems(v *yaml.Node, l Limits) error {
 	}
 	for pos, n := range v.Content {
 		it := &Item{Pos: pos, Line: n.Line}
+		if name != "" {
+			it.File, it.Index, it.named = name, pos, true
+		}
 		if err := checkTree(n, l); err != nil {
 			it.ParseErr = err
 		} else {

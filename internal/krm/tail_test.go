@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // tailOf makes n items {n: i} as a tail, recording in made how many have
@@ -45,8 +45,8 @@ func TestTailIsWrittenAfterTheItemsAndBeforeTheResults(t *testing.T) {
 			var made []int
 			rl.SetTail(tailOf(2, &made))
 			var out bytes.Buffer
-			err = rl.WriteThen(&out, func() []*framework.Result {
-				return []*framework.Result{{Severity: framework.Info, Message: "made " + string(rune('0'+len(made)))}}
+			err = rl.WriteThen(&out, func() []*sdk.Result {
+				return []*sdk.Result{{Severity: sdk.Info, Message: "made " + string(rune('0'+len(made)))}}
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 )
@@ -25,8 +25,8 @@ func (rl *ResourceList) Append(n *yaml.Node) *Item {
 // input's results followed by results. It streams: each item and result
 // is encoded on its own, so the cost is linear in their number. A list
 // read from JSON is written as JSON.
-func (rl *ResourceList) Write(w io.Writer, results []*framework.Result) error {
-	return rl.WriteThen(w, func() []*framework.Result { return results })
+func (rl *ResourceList) Write(w io.Writer, results []*sdk.Result) error {
+	return rl.WriteThen(w, func() []*sdk.Result { return results })
 }
 
 // WriteThen is Write with the results made by results once every item,
@@ -34,7 +34,7 @@ func (rl *ResourceList) Write(w io.Writer, results []*framework.Result) error {
 // its results from the nodes it writes. Block YAML read by the fast
 // splitter is written as the tail is made; other lists make the whole
 // tail first.
-func (rl *ResourceList) WriteThen(w io.Writer, results func() []*framework.Result) error {
+func (rl *ResourceList) WriteThen(w io.Writer, results func() []*sdk.Result) error {
 	bw := bufio.NewWriterSize(w, 256<<10)
 	var err error
 	if !rl.fast {
@@ -82,7 +82,7 @@ func (rl *ResourceList) materializeTail() error {
 
 // writeFast writes a list read by the fast splitter: its sections in input
 // order, items in place of the items section, results last.
-func (rl *ResourceList) writeFast(w *bufio.Writer, results func() []*framework.Result) error {
+func (rl *ResourceList) writeFast(w *bufio.Writer, results func() []*sdk.Result) error {
 	wroteHeader := map[string]bool{}
 	for _, s := range rl.sp.sections {
 		switch s.key {
@@ -115,7 +115,7 @@ func (rl *ResourceList) writeFast(w *bufio.Writer, results func() []*framework.R
 // document with its items and results replaced and every other top-level
 // key kept in place (so a v1beta1 list stays v1beta1). Each top-level key,
 // item and result is encoded on its own.
-func (rl *ResourceList) writeWhole(w *bufio.Writer, results []*framework.Result) error {
+func (rl *ResourceList) writeWhole(w *bufio.Writer, results []*sdk.Result) error {
 	items, res := &yaml.Node{Kind: yaml.SequenceNode}, &yaml.Node{Kind: yaml.SequenceNode}
 	out := rl.wholeTop(items, res, len(rl.Results)+len(results) > 0)
 	for i := 0; i+1 < len(out.Content); i += 2 {
@@ -220,7 +220,7 @@ func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
 }
 
 // writeResults writes the input's results and then results, if any.
-func (rl *ResourceList) writeResults(w *bufio.Writer, results []*framework.Result) error {
+func (rl *ResourceList) writeResults(w *bufio.Writer, results []*sdk.Result) error {
 	if len(rl.Results)+len(results) == 0 {
 		return nil
 	}
@@ -247,7 +247,7 @@ const resultBatch = 512
 // writeResultBatch encodes results straight from their structs (a yaml.Node
 // of each would cost an encode and a parse more) as elements of the
 // results sequence.
-func writeResultBatch(w *bufio.Writer, results []*framework.Result) error {
+func writeResultBatch(w *bufio.Writer, results []*sdk.Result) error {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -264,7 +264,7 @@ func writeResultBatch(w *bufio.Writer, results []*framework.Result) error {
 
 // resultsDoc is the shape results are encoded in: {results: [...]}.
 type resultsDoc struct {
-	Results []*framework.Result `yaml:"results"`
+	Results []*sdk.Result `yaml:"results"`
 }
 
 func withNewline(b []byte) []byte {

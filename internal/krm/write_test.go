@@ -6,8 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 )
 
 // TestResultsEncodeAsTheirTrees checks that encoding results straight
@@ -17,13 +16,13 @@ import (
 func TestResultsEncodeAsTheirTrees(t *testing.T) {
 	messages := []string{"plain", "multi\nline\n", "  leading spaces", "trailing  ", "yes", "123", "a: b", "- dash",
 		"tab\there", "quote \" and ' both", strings.Repeat("long words ", 30), "ünïcödé ✓", "#hash", "", "null", "~"}
-	var results []*framework.Result
+	var results []*sdk.Result
 	for i, m := range messages {
-		res := &framework.Result{Severity: framework.Severity([]string{"error", "warning", "info"}[i%3]), Message: m}
+		res := &sdk.Result{Severity: sdk.Severity([]string{"error", "warning", "info"}[i%3]), Message: m}
 		if i%2 == 0 {
-			res.ResourceRef = &kyaml.ResourceIdentifier{TypeMeta: kyaml.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"}, NameMeta: kyaml.NameMeta{Name: m}}
-			res.Field = &framework.Field{Path: "data." + m}
-			res.File = &framework.File{Path: "dir/" + m + ".yaml", Index: i}
+			res.ResourceRef = &sdk.ResourceRef{APIVersion: "v1", Kind: "ConfigMap", Name: m}
+			res.Field = &sdk.Field{Path: "data." + m}
+			res.File = &sdk.File{Path: "dir/" + m + ".yaml", Index: i}
 			res.Tags = map[string]string{"b": m, "a": "1"}
 		}
 		results = append(results, res)
@@ -56,7 +55,7 @@ func TestWriteKeepsUnchangedItemsAndAppendsNewOnes(t *testing.T) {
 	}
 	rl.Append(MapNode(map[string]string{"d": "4"}))
 	var out bytes.Buffer
-	if err := rl.Write(&out, []*framework.Result{{Severity: framework.Error, Message: "m"}}); err != nil {
+	if err := rl.Write(&out, []*sdk.Result{{Severity: sdk.Error, Message: "m"}}); err != nil {
 		t.Fatal(err)
 	}
 	want := listHeader + "items:\n  - a: 1   # kept\n  - c:   3\n  - d: \"4\"\nresults:\n  - message: m\n    severity: error\n"

@@ -9,6 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
 // workerConfig is the part of the nfd-worker v0.19 configuration file that
@@ -143,6 +145,12 @@ func unknownConfigFields(data []byte, confine bool) []string {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil
 	}
+	if n, foreign := foreignKeys(&doc); foreign {
+		// Likely the wrong file (--config /etc/shadow): its keys are its
+		// content, and are not repeated.
+		return []string{fmt.Sprintf("this is not an nfd-worker configuration: none of its %d top-level keys is core or sources, "+
+			"so nfd-worker would ignore all of it (the keys are not shown)", n)}
+	}
 	var out []string
 	for _, p := range checkFields(&doc, workerConfigShape(), "") {
 		if confine {
@@ -152,6 +160,27 @@ func unknownConfigFields(data []byte, confine bool) []string {
 		}
 	}
 	return out
+}
+
+// foreignKeys reports a document that is a mapping none of whose keys
+// nfd-worker's configuration knows or is close to one, and how many keys
+// it has.
+func foreignKeys(doc *yaml.Node) (int, bool) {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode || len(root.Content) == 0 {
+		return 0, false
+	}
+	known := workerConfigShape().fields
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k := root.Content[i].Value
+		if _, ok := lookupField(known, k); ok || suggest.Closest(k, sortedKeys(known)) != "" {
+			return 0, false // a configuration, or one with a misspelt key
+		}
+	}
+	return len(root.Content) / 2, true
 }
 
 // labelFieldWarnings reports configured device label fields nfd-worker

@@ -1,9 +1,11 @@
 // Command krmbench round-trips a ResourceList through kyaml's kio (the
-// reader and writer under framework.Execute) or through internal/krm, so
+// reader and writer under framework.Execute), through the kpt function
+// SDK (fn.ParseResourceList and ToYAML, what fn.AsMain runs) or through
+// internal/krm, so
 // that /usr/bin/time can compare their wall time and peak memory on the
 // same input (the numbers in internal/krm's package documentation).
 //
-//	krmbench -impl kio|krm|krm-drop < list.yaml > out.yaml
+//	krmbench -impl kio|sdk|krm|krm-drop < list.yaml > out.yaml
 package main
 
 import (
@@ -14,13 +16,14 @@ import (
 	"io"
 	"os"
 
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 )
 
 func main() {
-	impl := flag.String("impl", "krm", "kio, krm (trees kept) or krm-drop (trees dropped after reading, as nfd-fn does)")
+	impl := flag.String("impl", "krm", "kio, sdk, krm (trees kept) or krm-drop (trees dropped after reading, as nfd-fn does)")
 	flag.Parse()
 	if err := run(*impl, os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "krmbench:", err)
@@ -43,6 +46,17 @@ func run(impl string, in io.Reader, out io.Writer) error {
 			return err
 		}
 		return rw.Write(nodes)
+	case "sdk":
+		rl, err := sdk.ParseResourceList(data)
+		if err != nil {
+			return err
+		}
+		text, err := rl.ToYAML()
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(text)
+		return err
 	case "krm", "krm-drop":
 		opts := krm.ReadOptions{}
 		if impl == "krm-drop" {

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/config"
+)
+
+// runSettings reads the settings of validate, explain and plan: from the
+// --config file (configPath), or from the functionConfig of a ResourceList
+// among the files under paths ("-" is stdin), never from both: nfd-fn
+// would have to pick one silently (fn.ConfigFor).
+func runSettings(cmd, configPath string, paths []string, stdin *fn.Stdin, stderr io.Writer) (config.Settings, int) {
+	list, from, err := fn.ListConfig(paths, stdin)
+	if err != nil {
+		complain(stderr, "nfd-fn %s: %v", cmd, err)
+		return config.Settings{}, 2
+	}
+	if list == nil {
+		return settingsFrom(cmd, configPath, stderr)
+	}
+	if configPath != "" {
+		given, err := readConfig(configPath)
+		if err == nil {
+			_, err = fn.ConfigFor(given, list, from)
+		}
+		if err != nil {
+			complain(stderr, "nfd-fn %s: %v", cmd, err)
+			return config.Settings{}, 2
+		}
+	}
+	return settingsOf(from, list, stderr)
+}
+
+// withoutStdin is paths without "-" (stdin), for what walks the paths
+// on disk.
+func withoutStdin(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p != fn.StdinPath {
+			out = append(out, p)
+		}
+	}
+	return out
+}
