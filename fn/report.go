@@ -19,6 +19,8 @@ type report struct {
 	// in a ResourceList they count from the list, not from any file the
 	// user has, and are left out.
 	lines bool
+	// labels, with nodeOutput labels, collects what each node gets.
+	labels *labelCollector
 }
 
 // add records a diagnostic about an item (nil: about the run as a whole)
