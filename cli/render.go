@@ -20,7 +20,16 @@ stdout. With FILE, DIR or - (stdin) arguments, the objects in them
 directories walked for *.yaml, *.yml and *.json) are rendered the same
 way, and the output is the same ResourceList.
 
+--output labels prints, per node, the labels, feature annotations, taints
+and extended resources NFD gives it, as a table; labels-json the same as
+JSON ({"nodes": [{"name", "labels", "annotations", "taints",
+"extendedResources"}]}).
+
 Exit status: 1 when there is an error result, 2 on bad usage, else 0.
+An output another program acts on (--output apply, nova and labels-json,
+and --out FILE in every mode) is written only when there is no error: on
+an error stdout stays empty, FILE keeps what it held, and stderr says so.
+The ResourceList and the labels table are written beside their errors.
 
 Flags:
 `

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,6 +55,9 @@ gpu-2  label     feature.node.kubernetes.io/cpu-avx2  true
 `
 	if code != 0 || table != want {
 		t.Errorf("-o labels: exit %d\n%s\nwant\n%s\nstderr:\n%s", code, table, want, stderr)
+	}
+	if readme, err := os.ReadFile("../README.md"); err != nil || !strings.Contains(string(readme), "```text\n"+want+"```") {
+		t.Errorf("README.md does not show this table (%v)", err)
 	}
 
 	out, stderr, code := run(t, planFixture, commandEnv(nil), nil, bin, append([]string{"render", "--output", "labels-json"}, files...)...)
