@@ -66,6 +66,9 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
 	}
+	if opts.ErrorLog != nil {
+		r.kustomize = readByKustomize(rl)
+	}
 	var finish func()
 	switch settings.Mode {
 	case "validate":
@@ -85,9 +88,13 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		return nil, err
 	}
 	if opts.ErrorLog != nil {
-		if readByKpt(rl) {
+		switch {
+		case readByKpt(rl):
 			r.pointToResults(opts.ErrorLog)
-		} else {
+		case r.kustomize != nil:
+			r.logErrors(opts.ErrorLog)
+			notePreviews(opts.ErrorLog, settings, r.newNodes)
+		default:
 			r.logErrors(opts.ErrorLog)
 		}
 	}

@@ -72,6 +72,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		case keep:
 			if n := newNode(res, s); n != nil {
 				rl.Append(n)
+				r.newNodes++
 			}
 		}
 	})
@@ -90,6 +91,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 					err = n.err
 					if err == nil {
 						err = yield(n.node, n.text)
+						r.newNodes++
 					}
 				}
 			})

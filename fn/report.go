@@ -21,6 +21,12 @@ type report struct {
 	lines bool
 	// labels, with nodeOutput labels, collects what each node gets.
 	labels *labelCollector
+	// newNodes counts the Node items written for nodes without a Node
+	// object in the input.
+	newNodes int
+	// kustomize, for a list kustomize sent, places errors at the items'
+	// origins.
+	kustomize *kustomizeRun
 }
 
 // add records a diagnostic about an item (nil: about the run as a whole)
@@ -72,6 +78,7 @@ func (r *report) logErrors(w io.Writer) {
 		if !r.lines {
 			d.Pos.Line, d.Pos.Column = 0, 0
 		}
+		r.kustomize.place(&d)
 		fmt.Fprintf(w, "nfd-fn: %s\n", d.Text())
 	}
 }
