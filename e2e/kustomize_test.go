@@ -40,6 +40,12 @@ func TestKustomizeMinimalConfigSaysWhyNodesAreMissing(t *testing.T) {
 		t.Errorf("minimal config: exit %d, a Node in the output: %v; stderr should say once %q:\n%s", code, strings.Contains(stdout, "\nkind: Node\n"), note, stderr)
 	}
 
+	// The same previews from a plain pipe: not kustomize, nothing said.
+	_, stderr, code = run(t, ".", commandEnv(nil), brokenResourceList(t, false), filepath.Join(binDir, "nfd-fn"))
+	if code != 0 || strings.Contains(stderr, "kustomize") {
+		t.Errorf("a plain pipe: exit %d, stderr speaks of kustomize:\n%s", code, stderr)
+	}
+
 	dir = kustomizeExample(t)
 	built, stderr, code := kustomizeBuild(t, kustomize, dir)
 	if code != 0 || !strings.Contains(built, "\nkind: Node\n") || strings.Contains(stderr, "local-config previews") {

@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -50,11 +51,20 @@ func readByKustomize(rl *krm.ResourceList) *kustomizeRun {
 	return k
 }
 
-// annotation is an annotation of an item, read from its tree (parsed
-// again when the item let it go: under kustomize, lists are small).
+// maxAnnotatedItem bounds the items whose text is parsed again for an
+// annotation: kustomize's are small, and a huge item of another source
+// must not become a tree for this.
+const maxAnnotatedItem = 1 << 20
+
+// annotation is an annotation of an item, read from its tree, or parsed
+// again from its text when the item let the tree go and the text holds
+// key at all (under kustomize, lists are small).
 func annotation(it *krm.Item, key string) string {
 	tree := it.Node
-	if tree == nil && it.Raw != nil && it.ParseErr == nil {
+	if tree == nil {
+		if it.Raw == nil || it.ParseErr != nil || len(it.Raw) > maxAnnotatedItem || !bytes.Contains(it.Raw, []byte(key)) {
+			return ""
+		}
 		tree, _ = it.ParseTree()
 	}
 	return krm.ScalarAt(krm.MapAt(krm.MapAt(tree, "metadata"), "annotations"), key)
