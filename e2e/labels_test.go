@@ -29,7 +29,9 @@ type applyNode struct {
 		Labels      map[string]string
 		Annotations map[string]string
 	}
-	Spec   struct{ Taints []struct{ Key, Value, Effect string } }
+	Spec struct {
+		Taints []struct{ Key, Value, Effect string }
+	}
 	Status struct{ Capacity map[string]string }
 }
 
