@@ -43,7 +43,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	fs.StringVar(output, "o", "resourcelist", "short for --output")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
 	shardFlag := fs.String("shard", "", "render only the nodes whose names hash to shard I of N (I/N, from 0/N; README: Sharding)")
-	outPath := fs.String("out", "", "write the output to FILE instead of stdout: whole, or not at all (for Jobs in images without a shell)")
+	outPath := fs.String("out", "", "write the output to FILE instead of stdout: whole, and only when the run has no error, else FILE is left as it was (for Jobs in images without a shell)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
