@@ -22,6 +22,7 @@ Usage:
   nfd-fn render [FILE|DIR|-]...              render the objects in files, directories or kubectl exports
   nfd-fn render --output apply FILE|DIR...   the Nodes alone, only what NFD owns, for kubectl apply --server-side
   nfd-fn render --output nova < list.yaml    the OpenStack Nova provider config file
+  nfd-fn render -o labels FILE|DIR...        what NFD gives each node, as a table (labels-json: JSON)
   nfd-fn validate [FILE|DIR]...              check rules before they reach a cluster (stdin: a ResourceList)
   nfd-fn explain --node NAME FILE|DIR...     show why each rule matched or not on one node
   nfd-fn plan [--base PATH] PATH...          show what a rule change does to nodes and workloads

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -104,7 +106,43 @@ func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writ
 	for i, w := range warnings {
 		msgs[i] = w.String()
 	}
-	return nf, msgs, err
+	return nf, foldDMI(msgs), err
+}
+
+// dmiWarning is the system source's warning for one DMI entry it could
+// not read; a host without /sys/devices/virtual/dmi/id has seventeen.
+var dmiWarning = regexp.MustCompile(`^system: failed to get DMI entry ([A-Za-z0-9_]+): (.*)$`)
+
+// foldDMI folds the DMI warnings that differ only in the entry's name
+// into one line, where the first stood: "system: failed to get 17 DMI
+// entries (bios_date, ...): reading "/sys/.../id/*": ...".
+func foldDMI(msgs []string) []string {
+	type group struct {
+		at    int
+		names []string
+	}
+	groups := map[string]*group{}
+	var out []string
+	for _, m := range msgs {
+		sub := dmiWarning.FindStringSubmatch(m)
+		if sub == nil {
+			out = append(out, m)
+			continue
+		}
+		rest := strings.ReplaceAll(sub[2], sub[1], "*")
+		if g := groups[rest]; g != nil {
+			g.names = append(g.names, sub[1])
+			continue
+		}
+		groups[rest] = &group{at: len(out), names: []string{sub[1]}}
+		out = append(out, m)
+	}
+	for rest, g := range groups {
+		if len(g.names) > 1 {
+			out[g.at] = fmt.Sprintf("system: failed to get %d DMI entries (%s): %s", len(g.names), strings.Join(g.names, ", "), rest)
+		}
+	}
+	return out
 }
 
 // resolveNodeName follows nfd-worker: NODE_NAME, else the host name.

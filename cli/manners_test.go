@@ -42,7 +42,7 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 	}{
 		{[]string{"discover", "--arch", "sparc"}, `unknown --arch "sparc": want amd64 or arm64`},
 		{[]string{"discover", "--sources", "cpu,gpu"}, `unknown source "gpu"`},
-		{[]string{"render", "--output", "xml", "x.yaml"}, "want resourcelist, apply or nova"},
+		{[]string{"render", "--output", "xml", "x.yaml"}, "want resourcelist, apply, nova, labels or labels-json"},
 		{[]string{"validate", "--output", "xml", "x.yaml"}, "want text, json or sarif"},
 		{[]string{"render", "--no-such-flag"}, "flag provided but not defined"},
 		{[]string{"render", "--config", "c.yaml"}, "--config needs FILE or DIR arguments"},

@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/fn"
@@ -27,8 +28,10 @@ change. With --base, it is the render of the base rules over the same
 snapshot: what the rule change alone does.
 
 Exit status: 1 on errors (a broken rule, a workload left with no eligible
-node), 2 on bad usage, else 0; with --detailed-exitcode, 0 when nothing
-changes and 2 when something does (as terraform plan), 1 on errors.
+node), 2 on bad usage (an unknown flag or --output, a path that cannot be
+read), else 0. With --detailed-exitcode, as terraform plan: 0 when nothing
+changes, 2 when something does, and 1 on every error, bad usage and
+unreadable paths included, so that 2 always means a plan with changes.
 
 Flags:
 `
@@ -46,29 +49,61 @@ type planFlags struct {
 	detailed        bool
 }
 
-// runPlan implements `nfd-fn plan`.
+// runPlan implements `nfd-fn plan`. Under --detailed-exitcode, 2 means
+// changes, so a usage or reading failure, which planUsage's 2 would
+// otherwise report, exits 1 (as terraform plan -detailed-exitcode does).
 func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	code, planned := planCommand(args, stdin, stdout, stderr)
+	if !planned && code == 2 && asksDetailed(args) {
+		return 1
+	}
+	return code
+}
+
+// asksDetailed reports whether args turn --detailed-exitcode on, read
+// before the flags are parsed so that a bad flag beside it still exits 1.
+func asksDetailed(args []string) bool {
+	on := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "detailed-exitcode" {
+			continue
+		}
+		on = true
+		if hasValue {
+			on, _ = strconv.ParseBool(value)
+		}
+	}
+	return on
+}
+
+// planCommand is runPlan with bad usage as exit 2; planned says the code
+// is the plan's (Plan.ExitCode), not a failure to make one.
+func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int, planned bool) {
 	var f planFlags
 	fs := newFlagSet("plan", planUsage, stderr)
 	fs.Var(&f.base, "base", "the rules before the change, a file or directory (repeatable); the snapshot is the PATHs'")
 	fs.Var(&f.workloads, "workloads", "Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs and Pods, a file or directory such as helm template's output (repeatable)")
 	fs.StringVar(&f.output, "output", "text", "text, markdown (a pull-request comment) or json")
 	fs.StringVar(&f.output, "o", "text", "short for --output")
-	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors")
+	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors (bad usage and unreadable paths included)")
 	fs.StringVar(&f.config, "config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
-		return code
+		return code, false
 	}
 	write, ok := planWriters(stdout)[f.output]
 	switch {
 	case len(paths) == 0:
 		complain(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
 		fs.Usage()
-		return 2
+		return 2, false
 	case !ok:
 		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
-		return 2
+		return 2, false
 	}
 	st := fn.NewStdin(stdin)
 	defer st.Close()
@@ -77,20 +112,20 @@ func runPlan(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		defer r.Close()
 	}
 	if code != 0 {
-		return code
+		return code, false
 	}
 	p := plan.Make(in)
 	for _, r := range files {
 		r.Locate(p.Diagnostics)
 	}
 	if err := diag.WriteText(stderr, p.Diagnostics); err != nil {
-		return 1
+		return 1, false
 	}
 	if err := write(stdout, p); err != nil {
 		complain(stderr, "nfd-fn plan: writing output: %v", err)
-		return 1
+		return 1, false
 	}
-	return p.ExitCode(f.detailed)
+	return p.ExitCode(f.detailed), true
 }
 
 // planInput reads the settings, the head and base sides and the

@@ -20,7 +20,16 @@ stdout. With FILE, DIR or - (stdin) arguments, the objects in them
 directories walked for *.yaml, *.yml and *.json) are rendered the same
 way, and the output is the same ResourceList.
 
+--output labels prints, per node, the labels, feature annotations, taints
+and extended resources NFD gives it, as a table; labels-json the same as
+JSON ({"nodes": [{"name", "labels", "annotations", "taints",
+"extendedResources"}]}).
+
 Exit status: 1 when there is an error result, 2 on bad usage, else 0.
+An output another program acts on (--output apply, nova and labels-json,
+and --out FILE in every mode) is written only when there is no error: on
+an error stdout stays empty, FILE keeps what it held, and stderr says so.
+The ResourceList and the labels table are written beside their errors.
 
 Flags:
 `
@@ -30,10 +39,11 @@ Flags:
 // the Nova provider config file, and the results on stderr.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fs := newFlagSet("render", renderUsage, stderr)
-	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side) or nova (the Nova provider config file alone)")
+	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side), nova (the Nova provider config file alone), labels (a table: what NFD gives each node) or labels-json (the same as JSON)")
+	fs.StringVar(output, "o", "resourcelist", "short for --output")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
 	shardFlag := fs.String("shard", "", "render only the nodes whose names hash to shard I of N (I/N, from 0/N; README: Sharding)")
-	outPath := fs.String("out", "", "write the output to FILE instead of stdout: whole, or not at all (for Jobs in images without a shell)")
+	outPath := fs.String("out", "", "write the output to FILE instead of stdout: whole, and only when the run has no error, else FILE is left as it was (for Jobs in images without a shell)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
@@ -46,6 +56,14 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		}
 		defer func() { code = out.finish(code, stderr) }()
 		stdout = out
+	} else if why := failsClosed[*output]; why != "" {
+		held, err := holdOutput(stdout, why)
+		if err != nil {
+			complain(stderr, "nfd-fn render: %v", err)
+			return 1
+		}
+		defer func() { code = held.release(code, stderr) }()
+		stdout = held
 	}
 	var shard *master.Shard
 	if *shardFlag != "" {
@@ -62,6 +80,8 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		return 2
 	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
 		return runFiles(paths, *config, *output == "apply", shard, stdin, stdout, stderr)
+	case labelWriters[*output] != nil:
+		return runLabels(paths, *config, labelWriters[*output], shard, stdin, stdout, stderr)
 	case *output == "apply":
 		complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
 		return 2
@@ -73,8 +93,16 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	case *output == "nova":
 		return runNovaOutput(paths, stdin, stdout, stderr)
 	}
-	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply or nova", *output)
+	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, nova, labels or labels-json", *output)
 	return 2
+}
+
+// failsClosed names the outputs written to stdout only when the run has
+// no error (outfile.go), with why, for the line that says so.
+var failsClosed = map[string]string{
+	"apply":       "--output apply writes a clean run's Nodes only (applied, a Node missing labels would strip them)",
+	"nova":        "--output nova writes a clean run's provider config only (a provider missing traits would lose them in placement)",
+	"labels-json": "--output labels-json writes a clean run's view only (a script acting on it would take a failed node for a bare one)",
 }
 
 // runNovaOutput renders the ResourceList on stdin and writes the Nova

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -62,11 +63,17 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.ApplyNodes {
 		settings.NodeOutput = config.NodeOutputApply
 	}
+	if opts.Labels != nil {
+		settings.NodeOutput = config.NodeOutputLabels
+	}
 	if opts.Shard != nil {
 		settings.Shard = *opts.Shard
 	}
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
+	}
+	if opts.ErrorLog != nil {
+		r.kustomize = readByKustomize(rl)
 	}
 	var finish func()
 	switch settings.Mode {
@@ -78,7 +85,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		planList(rl, settings, r)
 	default:
 		sum := &summary{start: time.Now()}
-		finish = renderList(rl, settings, r, sum, opts.Progress, !opts.ApplyNodes)
+		finish = renderList(rl, settings, r, sum, opts.Progress, !opts.ApplyNodes && opts.Labels == nil)
 		if opts.Summary != nil {
 			defer func() { sum.write(opts.Summary, "render", r.list) }()
 		}
@@ -87,9 +94,13 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		return nil, err
 	}
 	if opts.ErrorLog != nil {
-		if readByKpt(rl) {
+		switch {
+		case readByKpt(rl):
 			r.pointToResults(opts.ErrorLog)
-		} else {
+		case r.kustomize != nil:
+			r.logErrors(opts.ErrorLog)
+			notePreviews(opts.ErrorLog, settings, r.newNodes)
+		default:
 			r.logErrors(opts.ErrorLog)
 		}
 	}
@@ -109,9 +120,22 @@ func readByKpt(rl *krm.ResourceList) bool {
 }
 
 // write writes the output: the ResourceList, or with ApplyNodes the
-// apply-ready Nodes alone. finish, when not nil, adds the results that
-// are known only once every item has been made (a streamed render's).
+// apply-ready Nodes alone, or with Labels nothing (what each node gets
+// goes to *opts.Labels). finish, when not nil, adds the results that are
+// known only once every item has been made (a streamed render's).
 func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
+	if r.labels != nil {
+		// Nothing streams: every node is rendered before the list is written.
+		if finish != nil {
+			finish()
+			finish = nil
+		}
+		if opts.Labels != nil {
+			*opts.Labels = r.labels.sorted()
+			return nil
+		}
+		r.labels.report(r)
+	}
 	if !opts.ApplyNodes {
 		return rl.WriteThen(out, func() []*sdk.Result {
 			if finish != nil {
@@ -156,6 +180,10 @@ type RunOptions struct {
 	// as a YAML stream for kubectl apply --server-side (nfd-fn render
 	// --output apply); the results go to ErrorLog only.
 	ApplyNodes bool
+	// Labels, when set, receives what each node gets from NFD, sorted by
+	// name (nodeOutput: labels), and nothing is written to out
+	// (nfd-fn render --output labels); the results go to ErrorLog only.
+	Labels *[]labelview.Node
 }
 
 // setGroupStatus writes the members into a NodeFeatureGroup's

@@ -53,20 +53,26 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	st.Observe(check.Add)
 	sum.begin(set, len(p.NodeNames()))
 	st.Observe(sum.add)
+	// nodeOutput labels writes no Node: each node's view is collected.
+	labels := s.NodeOutput == config.NodeOutputLabels
+	if labels {
+		r.labels = observeLabels(st, s)
+	}
 	nodes := nodeObjects(set)
 	var made map[string]bool
-	if stream && !keep {
+	if stream && !keep && !labels {
 		made = makeNodesAsWritten(rl, st, nodes, s)
 	}
-	first, later := renderOrder(p.NodeNames(), nodes, made, keep || st.HasGroups(), !keep)
+	first, later := renderOrder(p.NodeNames(), nodes, made, keep || labels || st.HasGroups(), !keep && !labels)
 	st.Render(first, func(i int, res *master.NodeResult) {
 		switch existing := nodes[res.Name]; {
-		case made[res.Name]:
+		case labels || made[res.Name]:
 		case existing != nil:
 			updateNode(rl, existing, res, s)
 		case keep:
 			if n := newNode(res, s); n != nil {
 				rl.Append(n)
+				r.newNodes++
 			}
 		}
 	})
@@ -75,7 +81,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 			rl.Items[g.Group.Origin.Item].Changed = true
 		}
 	}
-	if !keep {
+	if !keep && !labels {
 		rl.SetTail(func(yield func(*yaml.Node, []byte) error) error {
 			var err error
 			st.RenderWith(later, func(res *master.NodeResult) any {
@@ -85,6 +91,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 					err = n.err
 					if err == nil {
 						err = yield(n.node, n.text)
+						r.newNodes++
 					}
 				}
 			})

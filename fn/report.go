@@ -28,6 +28,14 @@ type report struct {
 	// rl.yaml), for the lines on stderr about no other file; empty for
 	// stdin ("<input>").
 	input string
+	// labels, with nodeOutput labels, collects what each node gets.
+	labels *labelCollector
+	// newNodes counts the Node items written for nodes without a Node
+	// object in the input.
+	newNodes int
+	// kustomize, for a list kustomize sent, places errors at the items'
+	// origins.
+	kustomize *kustomizeRun
 }
 
 // add records a diagnostic about an item (nil: about the run as a whole)
@@ -79,6 +87,7 @@ func (r *report) logErrors(w io.Writer) {
 		if !r.lines {
 			d.Pos.Line, d.Pos.Column = 0, 0
 		}
+		r.kustomize.place(&d)
 		if d.Pos.File == "" {
 			d.Pos.File = r.input
 		}

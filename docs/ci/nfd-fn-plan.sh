@@ -9,7 +9,10 @@
 # --config. Run it from the repository root with nfd-fn on PATH.
 #
 # Exit status is nfd-fn plan --detailed-exitcode's: 0 no change, 2
-# changes, 1 errors (a broken rule, a workload left with no node).
+# changes, 1 errors (a broken rule, a workload left with no node, and
+# also a mistyped path, an unknown flag or a bad --output: under
+# --detailed-exitcode nothing but a plan with changes exits 2), so a job
+# that fails on 1 alone never posts an empty plan as green.
 set -u
 if [ $# -lt 2 ]; then
 	echo "usage: $0 BASE_REF RULES [nfd-fn plan arguments...]" >&2

@@ -59,8 +59,9 @@ type FunctionConfig struct {
 	// separated in a ConfigMap. docs/checks.md lists the checks.
 	Ignore []string `json:"ignore,omitempty"`
 	// NodeOutput is how Nodes are written: "preview" (default: existing
-	// Nodes patched in place, new ones local-config) or "apply" (each Node
-	// as only what NFD owns, for kubectl apply --server-side).
+	// Nodes patched in place, new ones local-config), "apply" (each Node
+	// as only what NFD owns, for kubectl apply --server-side) or "labels"
+	// (no Node written: one info result per node saying what it gets).
 	NodeOutput string `json:"nodeOutput,omitempty"`
 	// Shard renders only the nodes of shard I of N ("I/N"; see
 	// master.Shard), for fleets rendered by several processes.
@@ -172,9 +173,9 @@ func (fc *FunctionConfig) Validate() diag.List {
 		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate, discover or plan", fc.Mode)))
 	}
 	switch fc.NodeOutput {
-	case NodeOutputPreview, NodeOutputApply:
+	case NodeOutputPreview, NodeOutputApply, NodeOutputLabels:
 	default:
-		problems = append(problems, cfgError(fc.field("nodeOutput"), fmt.Sprintf("unknown nodeOutput %q: want %s or %s", fc.NodeOutput, NodeOutputPreview, NodeOutputApply)))
+		problems = append(problems, cfgError(fc.field("nodeOutput"), fmt.Sprintf("unknown nodeOutput %q: want %s, %s or %s", fc.NodeOutput, NodeOutputPreview, NodeOutputApply, NodeOutputLabels)))
 	}
 	if fc.ExplainRule != "" && fc.ExplainNode == "" {
 		problems = append(problems, cfgError(fc.field("explainRule"), "explainRule needs explainNode: the node to explain the rule on"))
@@ -389,4 +390,7 @@ const (
 	// NodeOutputApply writes every Node as only what NFD owns on it, for
 	// kubectl apply --server-side.
 	NodeOutputApply = "apply"
+	// NodeOutputLabels writes no Node: what each node gets from NFD is
+	// an info result (nfd-fn render --output labels prints it as a table).
+	NodeOutputLabels = "labels"
 )

@@ -72,3 +72,19 @@ func (o *Options) OwnedState(st *NodeState) NodeState {
 	}
 	return out
 }
+
+// IsTracking reports whether key is one of the annotations nfd-master
+// keeps its bookkeeping in (named for o.Instance): the feature-labels,
+// extended-resources, feature-annotations and taints lists, rather than a
+// feature annotation a rule set.
+func (o *Options) IsTracking(key string) bool {
+	if key == taintsAnnotation() {
+		return true
+	}
+	for _, name := range []string{api.FeatureLabelsAnnotation, api.ExtendedResourceAnnotation, api.FeatureAnnotationsTrackingAnnotation} {
+		if key == o.annotationName(name) {
+			return true
+		}
+	}
+	return false
+}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
 // Field is the part of a Node a change is in.
@@ -164,8 +166,65 @@ func (c *Change) Describe(clip func(string) string) string {
 		return clip(c.Key) + "=" + clip(c.After)
 	case c.Op == Removed:
 		return clip(c.Key) + "=" + clip(c.Before)
+	case c.Field == Annotations && IsTrackingList(c.Key):
+		return clip(c.Key) + ": " + listDiff(c.Before, c.After, clip)
 	}
 	return fmt.Sprintf("%s: %s -> %s", clip(c.Key), clip(c.Before), clip(c.After))
+}
+
+// trackingLists are nfd-master's tracking annotations, comma-separated
+// lists of what it set on the node.
+var trackingLists = []string{api.FeatureLabelsAnnotation, api.ExtendedResourceAnnotation,
+	api.FeatureAnnotationsTrackingAnnotation, api.NodeTaintsAnnotation}
+
+// IsTrackingList reports whether key is one of nfd-master's tracking
+// annotations (for any instance: <instance>.nfd.node.kubernetes.io/...).
+func IsTrackingList(key string) bool {
+	for _, name := range trackingLists {
+		full := api.AnnotationNs + "/" + name
+		if key == full || strings.HasSuffix(key, "."+full) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxListed caps the names a tracking list's difference spells out.
+const maxListed = 6
+
+// listDiff is the difference between two tracking lists, what the change
+// means rather than two long strings that may clip alike: "+a, -b",
+// names clipped, added ones first, in their lists' order.
+func listDiff(before, after string, clip func(string) string) string {
+	was, is := splitList(before), splitList(after)
+	var parts []string
+	for _, n := range is {
+		if !slices.Contains(was, n) {
+			parts = append(parts, "+"+clip(n))
+		}
+	}
+	for _, n := range was {
+		if !slices.Contains(is, n) {
+			parts = append(parts, "-"+clip(n))
+		}
+	}
+	switch {
+	case len(parts) == 0:
+		return "the same names, reordered"
+	case len(parts) > maxListed:
+		return strings.Join(parts[:maxListed], ", ") + fmt.Sprintf(", and %d more", len(parts)-maxListed)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, n := range strings.Split(s, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Clip shortens s to at most n runes, marking the cut with "...".

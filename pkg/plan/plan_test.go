@@ -199,3 +199,33 @@ spec:
 		t.Errorf("a problem both sides share is reported twice:\n%s", p.Diagnostics.Error())
 	}
 }
+
+// TestTrackingAnnotationChangeIsAListDifference: two long tracking lists
+// that differ past the clip width used to read as one unchanged value
+// ("a,b,... -> a,b,..."); they show the names gained and lost.
+func TestTrackingAnnotationChangeIsAListDifference(t *testing.T) {
+	long := "cpu-cpuid.ADX,cpu-cpuid.AESNI,cpu-cpuid.AVX,cpu-cpuid.AVX2,cpu-cpuid.FMA3,cpu-cpuid.SHA"
+	tests := []struct {
+		name string
+		c    Change
+		want string
+	}{
+		{"lost-past-the-clip", Change{Field: Annotations, Op: Changed, Key: "nfd.node.kubernetes.io/feature-labels", Before: long + ",pci-10de.present", After: long, Values: 1},
+			"nfd.node.kubernetes.io/feature-labels: -pci-10de.present"},
+		{"gained-and-lost", Change{Field: Annotations, Op: Changed, Key: "nfd.node.kubernetes.io/extended-resources", Before: "a.io/x,b.io/y", After: "b.io/y,c.io/z", Values: 1},
+			"nfd.node.kubernetes.io/extended-resources: +c.io/z, -a.io/x"},
+		{"instance-prefixed", Change{Field: Annotations, Op: Changed, Key: "gpu.nfd.node.kubernetes.io/taints", Before: "k=v:NoSchedule", After: "", Values: 1},
+			"gpu.nfd.node.kubernetes.io/taints: -k=v:NoSchedule"},
+		{"many", Change{Field: Annotations, Op: Changed, Key: "nfd.node.kubernetes.io/feature-labels", Before: "", After: "a,b,c,d,e,f,g,h", Values: 1},
+			"nfd.node.kubernetes.io/feature-labels: +a, +b, +c, +d, +e, +f, and 2 more"},
+		{"other-annotation-stays-before-after", Change{Field: Annotations, Op: Changed, Key: "nfd.node.kubernetes.io/gpu-model", Before: "a,b", After: "a", Values: 1},
+			"nfd.node.kubernetes.io/gpu-model: a,b -> a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.Describe(mdClip); got != tt.want {
+				t.Errorf("Describe = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,89 @@
+package fn
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/labelview"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+)
+
+// labelCollector gathers what each rendered node gets from NFD, for
+// nodeOutput labels: every node's view is kept (a few hundred bytes a
+// node), sorted once the fleet is rendered.
+type labelCollector struct {
+	mu    sync.Mutex
+	opts  *master.Options
+	nodes []labelview.Node
+}
+
+// observeLabels has every rendered node's view collected.
+func observeLabels(st *master.Stream, s config.Settings) *labelCollector {
+	c := &labelCollector{opts: &s.Options}
+	st.Observe(c.add)
+	return c
+}
+
+func (c *labelCollector) add(n *master.NodeResult) {
+	own := c.opts.OwnedState(&n.State)
+	maps.DeleteFunc(own.Annotations, func(k, _ string) bool { return c.opts.IsTracking(k) })
+	v := labelview.NewNode(n.Name, own.Labels, own.Annotations, own.Taints, own.Capacity)
+	c.mu.Lock()
+	c.nodes = append(c.nodes, v)
+	c.mu.Unlock()
+}
+
+// sorted returns the views, by node name.
+func (c *labelCollector) sorted() []labelview.Node {
+	labelview.Sort(c.nodes)
+	return c.nodes
+}
+
+// report adds one info result per node, on the node, saying what it
+// gets: nodeOutput labels in a ResourceList, where the results are the
+// output people read (kpt prints them).
+func (c *labelCollector) report(r *report) {
+	for _, n := range c.sorted() {
+		d := diag.Diagnostic{Severity: diag.Info, Object: diag.ObjectRef{APIVersion: "v1", Kind: "Node", Name: n.Name}, Message: "gets " + summarize(n)}
+		r.extend(diag.List{d})
+	}
+}
+
+// summarize is one node's view on one line: labels k=v, ...; annotations
+// ...; taints ...; extended resources ....
+func summarize(n labelview.Node) string {
+	if n.IsEmpty() {
+		return "nothing from NFD"
+	}
+	var parts []string
+	add := func(what string, items []string) {
+		if len(items) > 0 {
+			parts = append(parts, what+" "+strings.Join(items, ", "))
+		}
+	}
+	pairs := func(m map[string]string) []string {
+		var out []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			out = append(out, fmt.Sprintf("%s=%s", k, m[k]))
+		}
+		return out
+	}
+	add("labels", pairs(n.Labels))
+	add("annotations", pairs(n.Annotations))
+	add("taints", taintTexts(n.Taints))
+	add("extended resources", pairs(n.ExtendedResources))
+	return strings.Join(parts, "; ")
+}
+
+func taintTexts(ts []labelview.Taint) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.String()
+	}
+	return out
+}

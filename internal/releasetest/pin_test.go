@@ -1,0 +1,79 @@
+package releasetest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nfd-fn/nfd-fn/pkg/version"
+)
+
+// pinRefs find the lines of the docs that fetch nfd-fn by a name that
+// needs a release: the image tag, the pre-commit rev, go install of a
+// version, kpt pkg get of the repository.
+var pinRefs = regexp.MustCompile(`ghcr\.io/nfd-fn/nfd-fn:v|^\s*rev:|kpt pkg get https://|nfd-fn/nfd-fn@v`)
+
+// untagged is what a line near each of them says while no release is
+// tagged.
+const untagged = "not tagged yet"
+
+// pinNear is how many lines either side of a pin may hold its note (the
+// comment above a command, the sentence closing a paragraph).
+const pinNear = 4
+
+// TestEveryPinSaysNoReleaseIsTaggedYet is issue 26's point 7: while the
+// repository has no tag for pkg/version.Release, every documented
+// `rev:`, image tag, `go install ...@vX` and `kpt pkg get` line has a note
+// near it saying the release is not tagged yet (and the README says what
+// to pin instead: a commit). Once the tag exists, the notes must go.
+func TestEveryPinSaysNoReleaseIsTaggedYet(t *testing.T) {
+	root := "../.."
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed: cannot tell whether the release is tagged")
+	}
+	out, err := exec.Command("git", "-C", root, "tag", "--list", version.Release).Output()
+	if err != nil {
+		t.Skipf("not a git checkout (%v): cannot tell whether the release is tagged", err)
+	}
+	tagged := strings.TrimSpace(string(out)) != ""
+	var files []string
+	for _, pattern := range []string{"README.md", "docs/*.md", "docs/ci/*", "examples/*/README.md", "examples/*/*.yaml"} {
+		m, _ := filepath.Glob(filepath.Join(root, pattern))
+		files = append(files, m...)
+	}
+	pins := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(data), "\n")
+		rel, _ := filepath.Rel(root, f)
+		for i, l := range lines {
+			if !pinRefs.MatchString(l) || strings.Contains(l, "<commit>") {
+				continue
+			}
+			pins++
+			near := strings.Join(lines[max(0, i-pinNear):min(len(lines), i+pinNear+1)], "\n")
+			switch says := strings.Contains(near, untagged); {
+			case !tagged && !says:
+				t.Errorf("%s:%d: %q: %s is not tagged, and no line near says %q", rel, i+1, strings.TrimSpace(l), version.Release, untagged)
+			case tagged && says:
+				t.Errorf("%s:%d: %s is tagged now: drop the %q note", rel, i+1, version.Release, untagged)
+			}
+		}
+	}
+	if pins < 20 {
+		t.Errorf("found %d pins in the docs; the README and the examples alone hold more", pins)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tagged && !strings.Contains(string(readme), "pre-commit autoupdate --bleeding-edge --freeze") {
+		t.Error("README.md does not say how to pin a commit for pre-commit")
+	}
+}
