@@ -117,7 +117,7 @@ func readCustomFile(h host, p string, c *collector) []*v1alpha1.Rule {
 		return nil
 	}
 	for _, f := range ignoredCustomFields(raw) {
-		c.warnQuoting(fmt.Sprintf("%s: line %d: a field nfd-worker v0.19 ignores", p, f.line), "%s: %s", p, f)
+		c.warnQuoting(fmt.Sprintf("%s: %s", p, f.brief()), "%s: %s", p, f)
 	}
 	out := make([]*v1alpha1.Rule, len(rules))
 	for i, r := range rules {
@@ -128,7 +128,7 @@ func readCustomFile(h host, p string, c *collector) []*v1alpha1.Rule {
 
 // ignoredCustomFields lists the fields of a custom.d file that decoded
 // but that nfd-worker ignores (inside expressions, where its decoder is
-// lenient).
+// lenient), and the unquoted values it reads otherwise than written.
 func ignoredCustomFields(raw []byte) []fieldProblem {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {

@@ -32,18 +32,35 @@ type shape struct {
 	pick func(n *yaml.Node) *shape
 	// hint explains what an unknown key of this mapping means, or "".
 	hint func(key string) string
+	// scalar says how nfd-worker turns a scalar here into a string; an
+	// unquoted scalar whose string is not its text is reported.
+	scalar scalarKind
+	// convKeys marks a mapping with free keys (values set) whose keys
+	// become strings as YAML 1.1 resolves them; such keys are reported too.
+	convKeys bool
 }
 
-// fieldProblem is an unknown key at a field path.
+// fieldProblem is an unknown key, or a scalar nfd-worker reads otherwise
+// than it is written (reread), at a field path.
 type fieldProblem struct {
-	path string
-	line int
-	msg  string
+	path   string
+	line   int
+	msg    string
+	reread bool
 }
 
 // String formats the problem as "line N: path: message".
 func (p fieldProblem) String() string {
 	return fmt.Sprintf("line %d: %s: %s", p.line, p.path, p.msg)
+}
+
+// brief is the problem without the file's contents: only its line and
+// its kind.
+func (p fieldProblem) brief() string {
+	if p.reread {
+		return fmt.Sprintf("line %d: an unquoted value nfd-worker v0.19 reads otherwise than written (YAML 1.1): quote it", p.line)
+	}
+	return fmt.Sprintf("line %d: a field nfd-worker v0.19 ignores", p.line)
 }
 
 // checkFields walks n and returns the keys s does not know, in document
@@ -75,6 +92,10 @@ func walkFields(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
 		}
 	}
 	switch n.Kind {
+	case yaml.ScalarNode:
+		if p, ok := rereadProblem(n, s.scalar, path); ok {
+			*out = append(*out, p)
+		}
 	case yaml.MappingNode:
 		walkMapping(n, s, path, out)
 	case yaml.SequenceNode:
@@ -92,20 +113,25 @@ func walkMapping(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
 		case s.values != nil:
+			if s.convKeys {
+				if p, ok := rereadProblem(k, scalarKey, path); ok {
+					*out = append(*out, p)
+				}
+			}
 			walkFields(v, s.values, yamlstrict.JoinKey(path, k.Value), out)
 		case s.sources:
 			sub := yamlstrict.JoinKey(path, k.Value)
 			if child, ok := s.fields[k.Value]; ok {
 				walkFields(v, child, sub, out)
 			} else {
-				*out = append(*out, fieldProblem{sub, k.Line, unknownSourceMsg(k.Value, s.fields)})
+				*out = append(*out, fieldProblem{path: sub, line: k.Line, msg: unknownSourceMsg(k.Value, s.fields)})
 			}
 		case s.fields != nil:
 			sub := yamlstrict.JoinKey(path, k.Value)
 			if child, ok := lookupField(s.fields, k.Value); ok {
 				walkFields(v, child, sub, out)
 			} else {
-				*out = append(*out, fieldProblem{sub, k.Line, unknownFieldMsg(k.Value, s)})
+				*out = append(*out, fieldProblem{path: sub, line: k.Line, msg: unknownFieldMsg(k.Value, s)})
 			}
 		}
 	}
@@ -149,34 +175,36 @@ func unknownSourceMsg(name string, fields map[string]*shape) string {
 // fieldsOf builds a struct shape.
 func fieldsOf(fields map[string]*shape) *shape { return &shape{fields: fields} }
 
-// keysOf builds a struct shape whose fields take any value.
-func keysOf(names ...string) *shape {
-	m := make(map[string]*shape, len(names))
-	for _, n := range names {
-		m[n] = nil
-	}
-	return fieldsOf(m)
-}
-
 // listOf builds a list shape.
 func listOf(items *shape) *shape { return &shape{items: items} }
 
 // workerConfigShape is the nfd-worker v0.19 configuration file.
 func workerConfigShape() *shape {
-	device := keysOf("deviceClassWhitelist", "deviceLabelFields")
+	str, strs, strMap := stringShapes()
+	device := fieldsOf(map[string]*shape{"deviceClassWhitelist": strs, "deviceLabelFields": strs})
 	return fieldsOf(map[string]*shape{
-		"core": keysOf("klog", "labelWhiteList", "noPublish", "noOwnerRefs", "ownerRefs", "featureSources",
-			"sources", "labelSources", "noPublishFeatures", "sleepInterval"),
+		"core": fieldsOf(map[string]*shape{
+			"klog": strMap, "labelWhiteList": nil, "noPublish": nil, "noOwnerRefs": nil, "ownerRefs": nil,
+			"featureSources": strs, "sources": strs, "labelSources": strs, "noPublishFeatures": strs, "sleepInterval": nil,
+		}),
 		"sources": {sources: true, fields: map[string]*shape{
-			"cpu":    fieldsOf(map[string]*shape{"cpuid": keysOf("attributeBlacklist", "attributeWhitelist")}),
-			"kernel": keysOf("kconfigFile", "configOpts"),
+			"cpu":    fieldsOf(map[string]*shape{"cpuid": fieldsOf(map[string]*shape{"attributeBlacklist": strs, "attributeWhitelist": strs})}),
+			"kernel": fieldsOf(map[string]*shape{"kconfigFile": str, "configOpts": strs}),
 			"pci":    device,
 			"usb":    device,
 			"custom": customRulesShape(),
 			"local":  fieldsOf(map[string]*shape{}),
-			"fake":   nil,
+			"fake": fieldsOf(map[string]*shape{"labels": strMap, "flagFeatures": strs,
+				"attributeFeatures": strMap, "instanceFeatures": listOf(strMap)}),
 		}},
 	})
+}
+
+// stringShapes returns the shapes of a string, a list of strings and a
+// mapping of strings to strings, as sigs.k8s.io/yaml fills Go strings.
+func stringShapes() (str, strs, strMap *shape) {
+	str = &shape{scalar: scalarString}
+	return str, listOf(str), &shape{values: str, convKeys: true}
 }
 
 // customRulesShape is a list of custom rules (sources.custom or a custom.d
@@ -188,8 +216,9 @@ func customRulesShape() *shape {
 // customRuleShape is one rule of the worker's custom-rule API.
 func customRuleShape() *shape {
 	term := termShape()
+	str, _, strMap := stringShapes()
 	rule := fieldsOf(map[string]*shape{
-		"name": nil, "labels": nil, "labelsTemplate": nil, "vars": nil, "varsTemplate": nil,
+		"name": str, "labels": strMap, "labelsTemplate": str, "vars": strMap, "varsTemplate": str,
 		"matchFeatures": listOf(term),
 		"matchAny":      listOf(fieldsOf(map[string]*shape{"matchFeatures": listOf(term)})),
 	})
@@ -206,21 +235,27 @@ func customRuleShape() *shape {
 }
 
 // termShape is a matcher term: feature, matchExpressions (a map of
-// expressions or a list of names) and matchName.
+// expressions or a list of names) and matchName. An expression's scalar
+// form and its value are match values (numbers written in full).
 func termShape() *shape {
+	value := &shape{scalar: scalarMatchValue}
 	expr := &shape{pick: func(n *yaml.Node) *shape {
-		if n.Kind == yaml.MappingNode {
-			return keysOf("op", "value")
+		switch n.Kind {
+		case yaml.MappingNode:
+			return fieldsOf(map[string]*shape{"op": nil, "value": value})
+		case yaml.ScalarNode:
+			return value
 		}
 		return nil
 	}}
 	exprSet := &shape{pick: func(n *yaml.Node) *shape {
 		if n.Kind == yaml.MappingNode {
-			return &shape{values: expr}
+			return &shape{values: expr, convKeys: true}
 		}
 		return nil
 	}}
-	term := fieldsOf(map[string]*shape{"feature": nil, "matchExpressions": exprSet, "matchName": expr})
+	str, _, _ := stringShapes()
+	term := fieldsOf(map[string]*shape{"feature": str, "matchExpressions": exprSet, "matchName": expr})
 	term.hint = func(key string) string {
 		if strings.Contains(key, ".") {
 			return "there is no short form for a whole term (write feature: " + key + " and matchExpressions:), so this term has no feature and never matches"
