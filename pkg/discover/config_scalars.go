@@ -39,12 +39,13 @@ func rereadProblem(n *yaml.Node, kind scalarKind, path string) (fieldProblem, bo
 	if !ok || got == n.Value {
 		return fieldProblem{}, false
 	}
+	if kind != scalarKey && isYAML11Null(n.Value) {
+		msg := fmt.Sprintf("nfd-worker reads the unquoted value %s as null, which leaves the value as it was (empty, or the default it overlays); quote it to mean %q", n.Value, n.Value)
+		return fieldProblem{path: path, line: n.Line, msg: msg, reread: true}, true
+	}
 	what := "a number"
-	switch got {
-	case "true", "false":
+	if got == "true" || got == "false" {
 		what = "a boolean"
-	case "":
-		what = "null"
 	}
 	subject := "the unquoted value"
 	if kind == scalarKey {
@@ -52,6 +53,15 @@ func rereadProblem(n *yaml.Node, kind scalarKind, path string) (fieldProblem, bo
 	}
 	msg := fmt.Sprintf("nfd-worker reads %s %s as %q (YAML 1.1 takes it for %s); quote it to mean %q", subject, n.Value, got, what, n.Value)
 	return fieldProblem{path: path, line: n.Line, msg: msg, reread: true}, true
+}
+
+// isYAML11Null reports whether a plain scalar is null to YAML 1.1.
+func isYAML11Null(text string) bool {
+	switch text {
+	case "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
 }
 
 // workerScalar returns the string nfd-worker makes of the plain scalar

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -68,7 +69,9 @@ type Options struct {
 	WorkerConfig []byte
 	// WorkerConfigPath, when WorkerConfig is empty, names the worker
 	// configuration file to read: below HostRoot with Confine, else a path
-	// of this machine. Only a regular file is read.
+	// of this machine. Only a regular file is read (symlinks followed); a
+	// file that does not exist means nfd-worker's defaults, with a warning,
+	// as nfd-worker runs without it.
 	WorkerConfigPath string
 	// Arch is the architecture whose nfd-worker behaviour is reproduced:
 	// "amd64" (CPUID from the CPUID provider, the rest from the host root)
@@ -182,13 +185,16 @@ func newEnv(o Options) (*env, []string, error) {
 	hostCPUID := o.CPUID == nil
 	o = withDefaults(o)
 	h := newHost(o.HostRoot)
-	raw, err := workerConfigBytes(o, h)
+	raw, missing, err := workerConfigBytes(o, h)
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg, warnings, err := parseWorkerConfig(raw, o.Confine)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
+	}
+	if missing {
+		warnings = append([]string{"the nfd-worker configuration file does not exist: nfd-worker runs with its defaults, and so does nfd-fn"}, warnings...)
 	}
 	if arch != runtime.GOARCH && filepath.Clean(o.HostRoot) == "/" {
 		warnings = append(warnings, fmt.Sprintf("reproducing nfd-worker on %s from the files of this %s machine", arch, runtime.GOARCH))
@@ -222,17 +228,23 @@ func optionPath(o Options, h host, p, def string) hostPath {
 }
 
 // workerConfigBytes returns the worker configuration's content: the bytes
-// given, or the file WorkerConfigPath names, read as a regular file.
-func workerConfigBytes(o Options, h host) ([]byte, error) {
+// given, or the file WorkerConfigPath names, read as a regular file
+// (through symlinks, such as a kubelet ConfigMap mount's ..data link). A
+// file that does not exist is no configuration (missing is true), as
+// nfd-worker keeps its defaults then; any other read error stops it.
+func workerConfigBytes(o Options, h host) (data []byte, missing bool, err error) {
 	if len(o.WorkerConfig) > 0 || o.WorkerConfigPath == "" {
-		return o.WorkerConfig, nil
+		return o.WorkerConfig, false, nil
 	}
 	p := optionPath(o, h, o.WorkerConfigPath, "")
 	b, err := p.host.readFile(p.rel)
-	if err != nil {
-		return nil, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true, nil
 	}
-	return b, nil
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+	}
+	return b, false, nil
 }
 
 // resolveArch defaults the architecture to the running one and checks it
