@@ -109,6 +109,7 @@ func defaultWorkerConfig() workerConfig {
 	}
 	c.Sources.Kernel.ConfigOpts = []string{"NO_HZ", "NO_HZ_IDLE", "NO_HZ_FULL", "PREEMPT"}
 	c.Sources.PCI = deviceConfig{DeviceClassWhitelist: []string{"03", "0b40", "12"}, DeviceLabelFields: defaultPCILabelFields()}
+	c.Sources.Fake = defaultFakeConfig()
 	c.Sources.USB = deviceConfig{DeviceClassWhitelist: []string{"0e", "ef", "fe", "ff"}, DeviceLabelFields: defaultUSBLabelFields()}
 	return c
 }

@@ -324,3 +324,49 @@ func TestMissingWorkerConfigFileMeansTheDefaults(t *testing.T) {
 		t.Error("a directory as the configuration file: no error, want one (nfd-worker fails to read it)")
 	}
 }
+
+func TestFakeSourceRunsOnlyWhenTheConfigNamesIt(t *testing.T) {
+	const ns = "feature.node.kubernetes.io/"
+	tests := []struct {
+		name, config string
+		wantFlags    []string
+		wantLabel    bool
+		instance0    map[string]string
+	}{
+		{"all-leaves-it-out", "core: {featureSources: [all], labelSources: [all]}", nil, false, nil},
+		{"named-it-runs-with-its-defaults", "core: {featureSources: [all, fake], labelSources: [all, fake]}",
+			[]string{"flag_1", "flag_2", "flag_3"}, true,
+			map[string]string{"name": "instance_1", "attr_1": "true", "attr_2": "false", "attr_3": "10", "attr_4": "foobar"}},
+		// encoding/json decodes a list into the default list's elements, so
+		// an instance given in the config is merged into the default one.
+		{"configured-instances-merge-into-the-defaults", "core: {featureSources: [fake], labelSources: [-fake]}\nsources: {fake: {flagFeatures: [x], instanceFeatures: [{name: a}]}}",
+			[]string{"x"}, false,
+			map[string]string{"name": "a", "attr_1": "true", "attr_2": "false", "attr_3": "10", "attr_4": "foobar"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := fixtureOptions(t, "bare-host")
+			o.WorkerConfig = []byte(tt.config)
+			nf, _, err := Discover(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := nf.Spec.Features
+			flags, ok := f.Flags["fake.flag"]
+			if (tt.wantFlags != nil) != ok {
+				t.Fatalf("fake.flag present %v, want %v", ok, tt.wantFlags != nil)
+			}
+			if diff := cmp.Diff(tt.wantFlags, sortedKeys(flags.Elements)); ok && diff != "" {
+				t.Errorf("fake.flag (-want +got):\n%s", diff)
+			}
+			if ok {
+				if diff := cmp.Diff(tt.instance0, f.Instances["fake.instance"].Elements[0].Attributes); diff != "" {
+					t.Errorf("fake.instance[0] (-want +got):\n%s", diff)
+				}
+			}
+			if _, got := nf.Spec.Labels[ns+"fake-fakefeature1"]; got != tt.wantLabel {
+				t.Errorf("label fake-fakefeature1 present %v, want %v", got, tt.wantLabel)
+			}
+		})
+	}
+}

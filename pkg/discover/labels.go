@@ -72,6 +72,8 @@ func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[st
 		return maps.Clone(f.Attributes["local.label"].Elements)
 	case "custom":
 		return customLabels(e, f, c)
+	case "fake":
+		return maps.Clone(e.cfg.Sources.Fake.Labels)
 	}
 	c.warn("unknown label source")
 	return nil
