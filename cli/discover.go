@@ -18,8 +18,9 @@ import (
 
 const discoverUsage = `Usage: nfd-fn discover [flags]
 
-Prints the NodeFeature nfd-worker v0.19.0 would publish for this host (or
-for the host root given), named after the node. Nothing is written to the
+Prints the NodeFeature nfd-worker v0.19.0 (or the release --nfd-version
+names) would publish for this host (or for the host root given), named
+after the node. Nothing is written to the
 host; no hook is run.
 
 Flags:
@@ -37,6 +38,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	sources := fs.String("sources", "", "comma-separated sources to run (default: all of "+strings.Join(discover.SourceNames(), ", ")+")")
 	skip := fs.String("skip-sources", "", "comma-separated sources to skip")
 	fs.StringVar(&o.WorkerConfig, "config", "", "nfd-worker configuration file (core and sources settings, custom rules)")
+	fs.StringVar(&o.NFDVersion, "nfd-version", discover.DefaultNFDVersion, "reproduce this nfd-worker release: "+strings.Join(discover.SupportedNFDVersions(), ", "))
 	fs.StringVar(&o.Arch, "arch", "", "reproduce nfd-worker on this architecture: "+strings.Join(discover.SupportedArchs(), " or ")+" (default: this machine's)")
 	rest, code, done := parseArgs(fs, args, stdout)
 	if done {
@@ -48,6 +50,9 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	o.Sources, o.SkipSources = config.SplitList(*sources), config.SplitList(*skip)
 	if o.Arch != "" && !slices.Contains(discover.SupportedArchs(), o.Arch) {
 		return usageError(fs, "unknown --arch %q: want %s", o.Arch, strings.Join(discover.SupportedArchs(), " or "))
+	}
+	if err := discover.ValidNFDVersion(o.NFDVersion); err != nil {
+		return usageError(fs, "--nfd-version: %v", err)
 	}
 	for _, name := range append(slices.Clone(o.Sources), o.SkipSources...) {
 		if !slices.Contains(discover.SourceNames(), name) {
@@ -97,7 +102,7 @@ func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeatu
 // root; without, files of this machine.
 func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
 	opts := discover.Options{HostRoot: o.HostRoot, FeaturesDir: o.FeaturesDir, Namespace: o.Namespace,
-		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, Version: version.Version,
+		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, NFDVersion: o.NFDVersion, Version: version.Version,
 		WorkerConfigPath: o.WorkerConfig, Confine: confine, NodeName: resolveNodeName(o.NodeName, notes)}
 	nf, warnings, err := discover.Discover(ctx, opts)
 	msgs := make([]string, len(warnings))

@@ -91,7 +91,7 @@ func TestSelinuxWithoutEnforceIsDisabled(t *testing.T) {
 func TestDMIIDReadsAllSixteenAttributes(t *testing.T) {
 	files := map[string]string{}
 	want := map[string]string{}
-	for _, a := range dmiIDAttributes() {
+	for _, a := range latestRelease().dmiIDAttributes() {
 		files["sys/devices/virtual/dmi/id/"+a] = " " + a + "-value \n"
 		want[a] = a + "-value"
 	}

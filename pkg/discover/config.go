@@ -118,17 +118,17 @@ func defaultWorkerConfig() workerConfig {
 // defaults (empty data gives the defaults). Anything nfd-worker would fail
 // on is an error; fields it would ignore are warnings. With confine, no
 // error or warning quotes the file.
-func parseWorkerConfig(data []byte, confine bool) (workerConfig, []string, error) {
+func parseWorkerConfig(data []byte, rel release, confine bool) (workerConfig, []string, error) {
 	c := defaultWorkerConfig()
 	var warnings []string
 	if len(strings.TrimSpace(string(data))) > 0 {
-		if err := decodeWorkerConfig(data, &c); err != nil {
+		if err := decodeWorkerConfig(data, &c, rel); err != nil {
 			if confine {
 				return c, nil, fmt.Errorf("not a valid nfd-worker configuration%s (details withheld: run nfd-fn discover --config on the host)", lineOf(err))
 			}
 			return c, nil, err
 		}
-		warnings = unknownConfigFields(data, confine)
+		warnings = unknownConfigFields(data, rel, confine)
 	}
 	if c.Core.Sources != nil {
 		c.Core.LabelSources = *c.Core.Sources
@@ -145,13 +145,13 @@ func parseWorkerConfig(data []byte, confine bool) (workerConfig, []string, error
 // unknownConfigFields reports the keys of a worker configuration that
 // nfd-worker ignores and the unquoted values it reads otherwise than they
 // are written.
-func unknownConfigFields(data []byte, confine bool) []string {
+func unknownConfigFields(data []byte, rel release, confine bool) []string {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil
 	}
 	var out []string
-	for _, p := range checkFields(&doc, workerConfigShape(), "") {
+	for _, p := range checkFields(&doc, workerConfigShape(rel), "", "nfd-worker "+rel.name) {
 		if confine {
 			out = append(out, p.brief())
 		} else {

@@ -122,7 +122,7 @@ func compareWithNfdWorker(t *testing.T, in string) {
 	t.Helper()
 	want, wantErr := decodeLikeNfdWorker([]byte(in))
 	got := defaultWorkerConfig()
-	gotErr := decodeWorkerConfig([]byte(in), &got)
+	gotErr := decodeWorkerConfig([]byte(in), &got, latestRelease())
 	if (wantErr != nil) != (gotErr != nil) {
 		t.Fatalf("nfd-worker error %v, nfd-fn error %v", wantErr, gotErr)
 	}
@@ -157,7 +157,7 @@ func TestWorkerConfigKeyCaseIsExactForSourcesOnly(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, _, err := parseWorkerConfig([]byte(tt.config), false)
+			c, _, err := parseWorkerConfig([]byte(tt.config), latestRelease(), false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +187,7 @@ sources:
       matchFeatures:
         - feature: pci.device
           matchExpressions: {vendor: 0x8086, class: {op: In, value: 0300}, device: 12345678.9, rev: yes, sub: 1e21}
-`), false)
+`), latestRelease(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestWorkerConfigWarnsWithTheValueNfdWorkerUses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got, err := parseWorkerConfig([]byte(tt.config), false)
+			_, got, err := parseWorkerConfig([]byte(tt.config), latestRelease(), false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func TestWorkerConfigWarnsWithTheValueNfdWorkerUses(t *testing.T) {
 			}
 		})
 	}
-	_, got, _ := parseWorkerConfig([]byte("sources: {pci: {deviceClassWhitelist: [0300]}}"), true)
+	_, got, _ := parseWorkerConfig([]byte("sources: {pci: {deviceClassWhitelist: [0300]}}"), latestRelease(), true)
 	want := []string{"line 1: an unquoted value nfd-worker v0.19 reads otherwise than written (YAML 1.1): quote it"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("confined (-want +got):\n%s", diff)
@@ -283,7 +283,7 @@ func TestWorkerConfigFailsWhereNfdWorkerStops(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := parseWorkerConfig([]byte(tt.config), false)
+			_, _, err := parseWorkerConfig([]byte(tt.config), latestRelease(), false)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error = %v, want one containing %q", err, tt.want)
 			}
@@ -301,7 +301,7 @@ func TestWorkerConfigAcceptsWhatNfdWorkerAccepts(t *testing.T) {
 		"sources: {pci: ~, memory: 5, PCI: 5}",
 		"core: {klog: {v: 3}}\n---\ncore: {klog: {v: abc}}",
 	} {
-		if _, _, err := parseWorkerConfig([]byte(in), false); err != nil {
+		if _, _, err := parseWorkerConfig([]byte(in), latestRelease(), false); err != nil {
 			t.Errorf("%q: %v", in, err)
 		}
 	}
@@ -370,3 +370,6 @@ func TestFakeSourceRunsOnlyWhenTheConfigNamesIt(t *testing.T) {
 		})
 	}
 }
+
+// latestRelease is the release Discover reproduces by default.
+func latestRelease() release { return releases()["v0.19"] }

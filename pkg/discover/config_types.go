@@ -19,12 +19,39 @@ import (
 // tolerated, unknown fields ignored, YAML 1.1 scalars turned into strings
 // where a string is wanted), then the klog settings checked as klog's own
 // flags check them.
-func decodeWorkerConfig(data []byte, c *workerConfig) error {
-	if err := sigsyaml.Unmarshal(data, c); err != nil {
+func decodeWorkerConfig(data []byte, c *workerConfig, rel release) error {
+	if rel.publishControls {
+		if err := sigsyaml.Unmarshal(data, c); err != nil {
+			return err
+		}
+		return checkKlogOptions(c.Core.Klog)
+	}
+	old := struct {
+		Core    coreConfigV18 `json:"core"`
+		Sources sourcesConfig `json:"sources"`
+	}{Core: coreConfigV18{coreConfig: c.Core}, Sources: c.Sources}
+	if err := sigsyaml.Unmarshal(data, &old); err != nil {
 		return err
 	}
+	c.Core, c.Sources = old.Core.coreConfig, old.Sources
 	return checkKlogOptions(c.Core.Klog)
 }
+
+// coreConfigV18 is the "core" section of nfd-worker v0.17 and v0.18:
+// noPublishFeatures and ownerRefs do not exist, so any value of theirs is
+// an unknown field, ignored.
+type coreConfigV18 struct {
+	coreConfig
+	NoPublishFeatures unknownField `json:"noPublishFeatures"`
+	OwnerRefs         unknownField `json:"ownerRefs"`
+}
+
+// unknownField takes any JSON value and keeps nothing, as a field the
+// release does not have.
+type unknownField struct{}
+
+// UnmarshalJSON ignores the value.
+func (unknownField) UnmarshalJSON([]byte) error { return nil }
 
 // UnmarshalJSON decodes the sources section as nfd-worker's sourcesConfig
 // does: first into a map of raw sections, then each section whose key is

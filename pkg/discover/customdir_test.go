@@ -23,7 +23,7 @@ func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
 	mustLink(t, "sub", filepath.Join(dir, "y-link"))
 	c := newCollector("custom", false)
 	var names []string
-	for _, r := range readCustomDir(newHost(root), c) {
+	for _, r := range readCustomDir(newHost(root), "nfd-worker v0.19", c) {
 		names = append(names, r.Name)
 	}
 	if diff := cmp.Diff([]string{"dot-dir", "top", "first-level"}, names); diff != "" {

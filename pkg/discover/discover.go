@@ -73,6 +73,10 @@ type Options struct {
 	// file that does not exist means nfd-worker's defaults, with a warning,
 	// as nfd-worker runs without it.
 	WorkerConfigPath string
+	// NFDVersion is the nfd-worker release whose NodeFeature is reproduced:
+	// "v0.17.x", "v0.18.x" or "v0.19.0" (SupportedNFDVersions);
+	// DefaultNFDVersion when empty.
+	NFDVersion string
 	// Arch is the architecture whose nfd-worker behaviour is reproduced:
 	// "amd64" (CPUID from the CPUID provider, the rest from the host root)
 	// or "arm64" (everything from the host root: hwcaps from
@@ -109,6 +113,7 @@ type env struct {
 	host      host
 	opts      Options
 	arch      string
+	rel       release
 	hostCPUID bool
 	cfg       workerConfig
 	cpuOnce   func() CPUInfo
@@ -182,6 +187,10 @@ func newEnv(o Options) (*env, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	rel, err := resolveRelease(o.NFDVersion)
+	if err != nil {
+		return nil, nil, err
+	}
 	hostCPUID := o.CPUID == nil
 	o = withDefaults(o)
 	h := newHost(o.HostRoot)
@@ -189,7 +198,7 @@ func newEnv(o Options) (*env, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, warnings, err := parseWorkerConfig(raw, o.Confine)
+	cfg, warnings, err := parseWorkerConfig(raw, rel, o.Confine)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
 	}
@@ -203,6 +212,7 @@ func newEnv(o Options) (*env, []string, error) {
 		host:          h,
 		opts:          o,
 		arch:          arch,
+		rel:           rel,
 		hostCPUID:     hostCPUID,
 		cfg:           cfg,
 		cpuOnce:       sync.OnceValue(o.CPUID.CPUID),

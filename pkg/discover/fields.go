@@ -47,6 +47,8 @@ type fieldProblem struct {
 	line   int
 	msg    string
 	reread bool
+	// who is the reader, "nfd-worker v0.19".
+	who string
 }
 
 // String formats the problem as "line N: path: message".
@@ -58,18 +60,25 @@ func (p fieldProblem) String() string {
 // its kind.
 func (p fieldProblem) brief() string {
 	if p.reread {
-		return fmt.Sprintf("line %d: an unquoted value nfd-worker v0.19 reads otherwise than written (YAML 1.1): quote it", p.line)
+		return fmt.Sprintf("line %d: an unquoted value %s reads otherwise than written (YAML 1.1): quote it", p.line, p.who)
 	}
-	return fmt.Sprintf("line %d: a field nfd-worker v0.19 ignores", p.line)
+	return fmt.Sprintf("line %d: a field %s ignores", p.line, p.who)
 }
 
 // checkFields walks n and returns the keys s does not know, in document
-// order.
-func checkFields(n *yaml.Node, s *shape, path string) []fieldProblem {
+// order, as problems of the reader who ("nfd-worker v0.19").
+func checkFields(n *yaml.Node, s *shape, path, who string) []fieldProblem {
 	var out []fieldProblem
 	walkFields(n, s, path, &out)
+	for i := range out {
+		out[i].who = who
+		out[i].msg = strings.ReplaceAll(out[i].msg, readerPlaceholder, who)
+	}
 	return out
 }
+
+// readerPlaceholder stands for the reader in messages made while walking.
+const readerPlaceholder = "\x00reader\x00"
 
 // walkFields implements checkFields.
 func walkFields(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
@@ -154,7 +163,7 @@ func lookupField(fields map[string]*shape, key string) (*shape, bool) {
 // unknownFieldMsg says a key is ignored, and why it matters or which known
 // key is close.
 func unknownFieldMsg(key string, s *shape) string {
-	msg := fmt.Sprintf("unknown field %q: nfd-worker v0.19 ignores it", key)
+	msg := fmt.Sprintf("unknown field %q: %s ignores it", key, readerPlaceholder)
 	if s.hint != nil {
 		if h := s.hint(key); h != "" {
 			return msg + "; " + h
@@ -168,8 +177,8 @@ func unknownFieldMsg(key string, s *shape) string {
 
 // unknownSourceMsg says a sources.<name> section is ignored.
 func unknownSourceMsg(name string, fields map[string]*shape) string {
-	return fmt.Sprintf("nfd-worker v0.19 has no settings for a source %q and ignores them (configurable sources: %s)",
-		name, strings.Join(sortedKeys(fields), ", "))
+	return fmt.Sprintf("%s has no settings for a source %q and ignores them (configurable sources: %s)",
+		readerPlaceholder, name, strings.Join(sortedKeys(fields), ", "))
 }
 
 // fieldsOf builds a struct shape.
@@ -178,15 +187,26 @@ func fieldsOf(fields map[string]*shape) *shape { return &shape{fields: fields} }
 // listOf builds a list shape.
 func listOf(items *shape) *shape { return &shape{items: items} }
 
-// workerConfigShape is the nfd-worker v0.19 configuration file.
-func workerConfigShape() *shape {
+// workerConfigShape is the configuration file of an nfd-worker release.
+func workerConfigShape(rel release) *shape {
 	str, strs, strMap := stringShapes()
 	device := fieldsOf(map[string]*shape{"deviceClassWhitelist": strs, "deviceLabelFields": strs})
+	core := fieldsOf(map[string]*shape{
+		"klog": strMap, "labelWhiteList": nil, "noPublish": nil, "noOwnerRefs": nil, "ownerRefs": nil,
+		"featureSources": strs, "sources": strs, "labelSources": strs, "noPublishFeatures": strs, "sleepInterval": nil,
+	})
+	if !rel.publishControls {
+		delete(core.fields, "ownerRefs")
+		delete(core.fields, "noPublishFeatures")
+		core.hint = func(key string) string {
+			if strings.EqualFold(key, "ownerRefs") || strings.EqualFold(key, "noPublishFeatures") {
+				return "it exists from nfd-worker v0.19"
+			}
+			return ""
+		}
+	}
 	return fieldsOf(map[string]*shape{
-		"core": fieldsOf(map[string]*shape{
-			"klog": strMap, "labelWhiteList": nil, "noPublish": nil, "noOwnerRefs": nil, "ownerRefs": nil,
-			"featureSources": strs, "sources": strs, "labelSources": strs, "noPublishFeatures": strs, "sleepInterval": nil,
-		}),
+		"core": core,
 		"sources": {sources: true, fields: map[string]*shape{
 			"cpu":    fieldsOf(map[string]*shape{"cpuid": fieldsOf(map[string]*shape{"attributeBlacklist": strs, "attributeWhitelist": strs})}),
 			"kernel": fieldsOf(map[string]*shape{"kconfigFile": str, "configOpts": strs}),

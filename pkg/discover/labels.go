@@ -53,7 +53,7 @@ func publishableLabel(source, key, value string, cfg workerConfig, c *collector)
 func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[string]string {
 	switch name {
 	case "cpu":
-		return cpuLabels(f, e.cfg.Sources.CPU, e.host)
+		return cpuLabels(f, e.cfg.Sources.CPU, e.host, e.rel)
 	case "kernel":
 		return kernelLabels(f, e.cfg.Sources.Kernel, e.legacyKconfig.get())
 	case "memory":
@@ -91,7 +91,7 @@ func prefixed(dst map[string]string, prefix string, elems map[string]string) {
 // sys/sys/devices/cpu_{atom,core}/cpus can be read: the hybrid-CPU probe
 // joins "sys/devices/..." to the sysfs directory, so the path it really
 // reads has sys twice and never exists on a real host.
-func cpuLabels(f v1alpha1.Features, cfg cpuConfig, h host) map[string]string {
+func cpuLabels(f v1alpha1.Features, cfg cpuConfig, h host, rel release) map[string]string {
 	l := map[string]string{}
 	for flag := range f.Flags["cpu.cpuid"].Elements {
 		if cpuidUnmasked(flag, cfg) {
@@ -117,6 +117,9 @@ func cpuLabels(f v1alpha1.Features, cfg cpuConfig, h host) map[string]string {
 		l["coprocessor.nx_gzip"] = v
 	}
 	for _, kind := range []string{"cpu_atom", "cpu_core"} {
+		if !rel.hybridCPULabels {
+			break
+		}
 		if _, err := h.readFile("sys/sys/devices/" + kind + "/cpus"); err == nil {
 			l[kind] = "true"
 		}
