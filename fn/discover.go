@@ -38,9 +38,9 @@ const DiscoverTimeout = time.Minute
 // NodeFeature of the same name and namespace (the object nfd-worker would
 // update). A new item is written to nodefeatures/<node>.yaml; a replaced
 // one keeps the file, index and id annotations of the item it replaces.
-func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *report) {
-	settings, problems := config.Load(rl.FunctionConfig)
-	if problems.HasErrors() {
+// settings and configErrors are what process read from the functionConfig.
+func discoverList(rl *krm.ResourceList, settings config.Settings, configErrors bool, discoverFn DiscoverFunc, r *report) {
+	if configErrors {
 		r.add(diag.Info, nil, "", "discover: not run, the functionConfig has errors")
 		return
 	}

@@ -20,8 +20,6 @@ import (
 
 // Object metadata written on the discovered NodeFeature.
 const (
-	// NodeNameLabel attaches a NodeFeature to its node.
-	NodeNameLabel = "nfd.node.kubernetes.io/node-name"
 	// VersionAnnotation records the nfd-fn version that made the object; it
 	// is the annotation nfd-fn puts on the Nodes it writes, in nfd-fn's own
 	// domain.
@@ -295,12 +293,12 @@ func withDefaults(o Options) Options {
 // nodeFeature wraps the features and labels in a NodeFeature object.
 func nodeFeature(o Options, f v1alpha1.Features, labels map[string]string) *v1alpha1.NodeFeature {
 	nf := &v1alpha1.NodeFeature{
-		APIVersion: "nfd.k8s-sigs.io/v1alpha1",
-		Kind:       "NodeFeature",
+		APIVersion: v1alpha1.APIVersion,
+		Kind:       v1alpha1.KindNodeFeature,
 		Metadata: v1alpha1.ObjectMeta{
 			Name:        o.NodeName,
 			Namespace:   o.Namespace,
-			Labels:      map[string]string{NodeNameLabel: o.NodeName},
+			Labels:      map[string]string{v1alpha1.NodeNameLabel: o.NodeName},
 			Annotations: map[string]string{VersionAnnotation: o.Version},
 		},
 		Spec: v1alpha1.NodeFeatureSpec{Features: f},

@@ -9,8 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// featureLabelNs is the namespace of built-in labels.
-const featureLabelNs = "feature.node.kubernetes.io"
 
 // labelPriority orders label sources as nfd-worker does: built-in sources
 // first, then custom, then local, so later ones win.
@@ -29,7 +27,7 @@ func labelPriority(name string) int {
 func publishableLabel(source, key, value string, cfg workerConfig, c *collector) (string, bool) {
 	name := key
 	if source != "local" && source != "custom" && !strings.Contains(name, "/") {
-		name = featureLabelNs + "/" + source + "-" + name
+		name = v1alpha1.FeatureLabelNs + "/" + source + "-" + name
 	}
 	if errs := validation.IsQualifiedName(name); len(errs) > 0 {
 		c.warnQuoting("ignoring a label with an invalid name", "ignoring label with invalid name %q: %s", name, strings.Join(errs, "; "))
