@@ -12,6 +12,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
@@ -63,7 +64,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	nf, warnings, err := hostDiscoverTo(ctx, o, stderr, false)
 	for _, w := range warnings {
-		complain(stderr, "warning: %s", w)
+		complain(stderr, "warning: %s", w.Describe())
 	}
 	if err != nil {
 		complain(stderr, "nfd-fn discover: %v", err)
@@ -87,11 +88,11 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 // configuration and features.d paths are read below it, and no file's
 // contents reach the warnings); the host-name fallback for the node name
 // comes back as a warning.
-func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
+func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error) {
 	var note strings.Builder
 	nf, warnings, err := hostDiscoverTo(ctx, o, &note, true)
 	if s := strings.TrimSpace(note.String()); s != "" {
-		warnings = append([]string{strings.TrimPrefix(s, "note: ")}, warnings...)
+		warnings = append(diag.List{{Severity: diag.Warning, Message: strings.TrimPrefix(s, "note: ")}}, warnings...)
 	}
 	return nf, warnings, err
 }
@@ -100,16 +101,11 @@ func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeatu
 // (noted on notes when it falls back to the host name). With confine, the
 // worker configuration and features.d paths name files below the host
 // root; without, files of this machine.
-func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
+func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, diag.List, error) {
 	opts := discover.Options{HostRoot: o.HostRoot, FeaturesDir: o.FeaturesDir, Namespace: o.Namespace,
 		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, NFDVersion: o.NFDVersion, Version: version.Version,
 		WorkerConfigPath: o.WorkerConfig, Confine: confine, NodeName: resolveNodeName(o.NodeName, notes)}
-	nf, warnings, err := discover.Discover(ctx, opts)
-	msgs := make([]string, len(warnings))
-	for i, w := range warnings {
-		msgs[i] = w.String()
-	}
-	return nf, msgs, err
+	return discover.Discover(ctx, opts)
 }
 
 // resolveNodeName follows nfd-worker: NODE_NAME, else the host name.

@@ -22,12 +22,12 @@ import (
 const NodeFeaturePathPrefix = "nodefeatures/"
 
 // DiscoverFunc inspects the host as the options say, within ctx, and
-// returns its NodeFeature and any warnings. The command line supplies it,
+// returns its NodeFeature and any warnings (diagnostics without an object). The command line supplies it,
 // so that fn does not decide where the host is. The options come from the
 // functionConfig, input nfd-fn did not write: the function must keep every
 // path they name inside the host root and file contents out of warnings
 // and errors.
-type DiscoverFunc func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error)
+type DiscoverFunc func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error)
 
 // DiscoverTimeout bounds a whole discovery run, in KRM mode and on the
 // command line; each source has a shorter deadline of its own
@@ -52,7 +52,7 @@ func discoverList(rl *krm.ResourceList, settings config.Settings, configErrors b
 	defer cancel()
 	nf, warnings, err := discoverFn(ctx, settings.Discover)
 	for _, w := range warnings {
-		r.add(diag.Warning, nil, "", "discover: "+w)
+		r.add(w.Severity, nil, "", "discover: "+w.Describe())
 	}
 	if err != nil {
 		r.add(diag.Error, nil, "", fmt.Sprintf("discover: %v", err))

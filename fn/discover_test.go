@@ -17,15 +17,20 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // fakeDiscover returns a DiscoverFunc that records the options it was
 // called with and builds a small NodeFeature from them.
 func fakeDiscover(got *[]config.DiscoverOptions, warnings []string, err error) DiscoverFunc {
-	return func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
+	var diags diag.List
+	for _, w := range warnings {
+		diags = append(diags, diag.Diagnostic{Severity: diag.Warning, Message: w})
+	}
+	return func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error) {
 		*got = append(*got, o)
 		if err != nil {
-			return nil, warnings, err
+			return nil, diags, err
 		}
 		ns := o.Namespace
 		if ns == "" {
@@ -37,7 +42,7 @@ func fakeDiscover(got *[]config.DiscoverOptions, warnings []string, err error) D
 				Labels:      map[string]string{api.NodeNameLabel: o.NodeName},
 				Annotations: map[string]string{"nfd-fn.dev/version": "v0.0.0-test"}},
 			Spec: api.NodeFeatureSpec{Labels: map[string]string{"host-root": o.HostRoot}},
-		}, warnings, nil
+		}, diags, nil
 	}
 }
 
@@ -328,7 +333,7 @@ func readFile(t *testing.T, p string) string {
 func TestDiscoverModeRunsDiscoveryUnderADeadline(t *testing.T) {
 	var deadline time.Time
 	var hasDeadline bool
-	fake := func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
+	fake := func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error) {
 		deadline, hasDeadline = ctx.Deadline()
 		return nil, nil, errors.New("stop")
 	}

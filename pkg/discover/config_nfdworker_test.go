@@ -314,7 +314,7 @@ func TestMissingWorkerConfigFileMeansTheDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nf == nil || len(warnings) == 0 || !strings.Contains(warnings[0].Msg, "does not exist") {
+	if nf == nil || len(warnings) == 0 || !strings.Contains(warnings[0].Message, "does not exist") {
 		t.Errorf("warnings = %v, want a first one saying the file does not exist", warnings)
 	}
 	if err := os.Mkdir(o.WorkerConfigPath, 0o755); err != nil {

@@ -31,7 +31,7 @@ func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
 	}
 	var got []string
 	for _, w := range c.warnings {
-		got = append(got, strings.ReplaceAll(w.Msg, root, "<root>"))
+		got = append(got, strings.ReplaceAll(w.Message, root, "<root>"))
 	}
 	want := []string{
 		`could not read file etc/kubernetes/node-feature-discovery/custom.d/y-link: reading "<root>/etc/kubernetes/node-feature-discovery/custom.d/sub": not a regular file`,

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
@@ -95,16 +96,12 @@ type Options struct {
 	SourceTimeout time.Duration
 }
 
-// Warning is a non-fatal problem met by one source.
-type Warning struct {
-	// Source is the source name ("kernel", "custom", ...).
-	Source string
-	// Msg says what went wrong.
-	Msg string
+// warning is a non-fatal problem met by one source: a warning diagnostic
+// whose Field is the source ("kernel", "config"), so that its Describe()
+// reads "source: message".
+func warning(source, msg string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Field: source, Message: msg}
 }
-
-// String formats the warning as "source: message".
-func (w Warning) String() string { return w.Source + ": " + w.Msg }
 
 // env is what sources read from during one run.
 type env struct {
@@ -144,7 +141,7 @@ func (e *env) within(ctx context.Context) *env {
 // out with a warning and the partial object is returned. Errors are
 // reserved for bad options and an unreadable or unparsable worker
 // configuration.
-func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning, error) {
+func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, diag.List, error) {
 	e, cfgWarnings, err := newEnv(o)
 	if err != nil {
 		return nil, nil, err
@@ -153,16 +150,16 @@ func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning,
 	if err != nil {
 		return nil, nil, err
 	}
-	var warnings []Warning
+	var warnings diag.List
 	for _, w := range cfgWarnings {
-		warnings = append(warnings, Warning{Source: "config", Msg: w})
+		warnings = append(warnings, warning("config", w))
 	}
 	features, sw := runFeatureSources(ctx, e, sel.features)
 	warnings = append(warnings, sw...)
 	labels, lw := runLabelSources(ctx, e, sel.labels, features)
 	warnings = append(warnings, lw...)
 	if unmatched := removeNoPublishFeatures(&features, e.cfg.Core.NoPublishFeatures); len(unmatched) > 0 {
-		warnings = append(warnings, Warning{Source: "config", Msg: fmt.Sprintf("core.noPublishFeatures: %d pattern(s) matched no feature", len(unmatched))})
+		warnings = append(warnings, warning("config", fmt.Sprintf("core.noPublishFeatures: %d pattern(s) matched no feature", len(unmatched))))
 	}
 	return nodeFeature(e.opts, features, labels), warnings, nil
 }

@@ -9,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-
 // labelPriority orders label sources as nfd-worker does: built-in sources
 // first, then custom, then local, so later ones win.
 func labelPriority(name string) int {
