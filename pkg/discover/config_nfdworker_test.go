@@ -99,6 +99,8 @@ var workerConfigCorpus = []string{
 	"sources: {custom: [{name: r, matchFeatures: [{feature: a.b, matchExpressions: [a, b=0300]}]}]}",
 	"sources: {cpu: {cpuid: {attributeWhitelist: [AVX512F, 1e3]}}, kernel: {kconfigFile: 0777}}",
 	"core: {klog: {v: 3}}\n---\ncore: {klog: {v: abc}}",
+	"x-pci: &pci {deviceClassWhitelist: [0200]}\nsources:\n  pci:\n    <<: *pci\n    deviceLabelFields: [vendor]\n  usb: {<<: [*pci]}",
+	"sources: {fake: {instanceFeatures: [{name: a}], labels: {x: 1}}}",
 }
 
 func TestWorkerConfigDecodesAsNfdWorkerDecodes(t *testing.T) {
@@ -241,6 +243,9 @@ func TestWorkerConfigWarnsWithTheValueNfdWorkerUses(t *testing.T) {
 		{"hex-expression-value", "sources: {custom: [{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: 0x8086}}]}]}", []string{
 			`line 1: sources.custom[0].matchFeatures[0].matchExpressions.vendor: nfd-worker reads the unquoted value 0x8086 as "32902" (YAML 1.1 takes it for a number); quote it to mean "0x8086"`}},
 		{"quoted-and-tagged-are-kept", "sources: {pci: {deviceClassWhitelist: ['0300', \"0300\", !!str 0300]}}", nil},
+		{"merge-keys-are-not-fields", "x-pci: &pci {deviceClassWhitelist: ['02']}\nsources:\n  pci:\n    <<: *pci\n    deviceLabelFields: [vendor]\n  usb: {<<: [*pci], deviceLabelField: [vendor]}", []string{
+			`line 1: x-pci: unknown field "x-pci": nfd-worker v0.19 ignores it`,
+			`line 6: sources.usb.deviceLabelField: unknown field "deviceLabelField": nfd-worker v0.19 ignores it (did you mean "deviceLabelFields"?)`}},
 		{"not-a-string-place", "core: {noPublish: yes, sleepInterval: 60}", []string{
 			"core.noPublish is true: nfd-worker would publish nothing; nfd-fn prints the object it would have published"}},
 	}

@@ -121,6 +121,13 @@ func walkMapping(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
+		case k.Tag == "!!merge":
+			// A merge key (<<: *anchor, or a list of them) brings the keys
+			// of other mappings into this one, as in nfd-worker's YAML
+			// reader.
+			for _, m := range mergedMappings(v) {
+				walkMapping(m, s, path, out)
+			}
 		case s.values != nil:
 			if s.convKeys {
 				if p, ok := rereadProblem(k, scalarKey, path); ok {
@@ -144,6 +151,27 @@ func walkMapping(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
 			}
 		}
 	}
+}
+
+// mergedMappings returns the mappings a merge key's value names: one
+// mapping, or a list of them, through aliases.
+func mergedMappings(v *yaml.Node) []*yaml.Node {
+	if v.Kind == yaml.AliasNode {
+		v = v.Alias
+	}
+	switch {
+	case v == nil:
+		return nil
+	case v.Kind == yaml.MappingNode:
+		return []*yaml.Node{v}
+	case v.Kind == yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, c := range v.Content {
+			out = append(out, mergedMappings(c)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // lookupField finds key among fields the way encoding/json does: an exact
