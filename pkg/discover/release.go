@@ -22,7 +22,7 @@ const (
 	// architecture).
 	hypervisorSysinfo
 	// hypervisorCPUID: the CPUID hypervisor vendor, "none" on bare metal
-	// (v0.19).
+	// (v0.19 on amd64 and arm64; proc/sysinfo only on s390x).
 	hypervisorCPUID
 )
 
@@ -162,7 +162,9 @@ func (r release) hypervisorOf(info CPUInfo, sysinfo []byte) string {
 		}
 		return sanitizeValue(hv)
 	case hypervisorCPUID:
-		return hypervisor(info, string(sysinfo))
+		// v0.19 reads proc/sysinfo only when built for s390x, which
+		// nfd-fn does not model: on amd64 and arm64 it is CPUID alone.
+		return hypervisor(info, "")
 	}
 	return ""
 }

@@ -112,16 +112,18 @@ func TestDiscoverPublishesWhatEachNfdWorkerReleasePublishes(t *testing.T) {
 	}
 }
 
-func TestHypervisorOfV018ComesFromProcSysinfoOnly(t *testing.T) {
-	tests := []struct{ sysinfo, want string }{
-		{"Manufacturer: IBM\n", "PR_SM"},
-		{"VM00 Control Program: z/VM    7.3.0\n", "z_VM_7.3.0"},
+func TestHypervisorOfV018ComesFromProcSysinfoOnlyAndOfV019FromCPUID(t *testing.T) {
+	tests := []struct{ version, sysinfo, want string }{
+		{"v0.18.3", "Manufacturer: IBM\n", "PR_SM"},
+		{"v0.18.3", "VM00 Control Program: z/VM    7.3.0\n", "z_VM_7.3.0"},
+		// v0.19 reads proc/sysinfo only when built for s390x.
+		{"v0.19.0", "VM00 Control Program: z/VM    7.3.0\n", "none"},
 	}
 	for _, tt := range tests {
 		root := releaseHost(t, map[string]string{"proc/sysinfo": tt.sysinfo})
-		got := discoverRelease(t, root, "v0.18.3", "").Spec.Features.Attributes["cpu.model"].Elements["hypervisor"]
+		got := discoverRelease(t, root, tt.version, "").Spec.Features.Attributes["cpu.model"].Elements["hypervisor"]
 		if got != tt.want {
-			t.Errorf("sysinfo %q: hypervisor %q, want %q", tt.sysinfo, got, tt.want)
+			t.Errorf("%s, sysinfo %q: hypervisor %q, want %q", tt.version, tt.sysinfo, got, tt.want)
 		}
 	}
 }
