@@ -45,7 +45,7 @@ type coreConfig struct {
 
 // sourcesConfig is the "sources" section: the settings of the configurable
 // sources (cpu, kernel, pci, usb, custom, local and fake; local has no
-// settings in v0.19 and nfd-fn does not model fake). nfd-worker keeps it as
+// settings in v0.19). nfd-worker keeps it as
 // a Go map keyed by source name, so "PCI" or "Custom" is not "pci" or
 // "custom": such a section is ignored (see UnmarshalJSON).
 type sourcesConfig struct {
@@ -86,9 +86,8 @@ type deviceConfig struct {
 	DeviceLabelFields []string `json:"deviceLabelFields"`
 }
 
-// fakeConfig is sources.fake, the test source nfd-worker registers too:
-// nfd-fn does not run it, but decodes its settings so that a value of the
-// wrong type fails as it fails nfd-worker.
+// fakeConfig is sources.fake, the settings of the test source nfd-worker
+// registers too (src_fake.go).
 type fakeConfig struct {
 	Labels            map[string]string   `json:"labels"`
 	FlagFeatures      []string            `json:"flagFeatures"`

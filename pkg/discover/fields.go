@@ -68,20 +68,25 @@ func (p fieldProblem) brief() string {
 // checkFields walks n and returns the keys s does not know, in document
 // order, as problems of the reader who ("nfd-worker v0.19").
 func checkFields(n *yaml.Node, s *shape, path, who string) []fieldProblem {
-	var out []fieldProblem
-	walkFields(n, s, path, &out)
-	for i := range out {
-		out[i].who = who
-		out[i].msg = strings.ReplaceAll(out[i].msg, readerPlaceholder, who)
-	}
-	return out
+	w := &fieldWalker{who: who}
+	w.walk(n, s, path)
+	return w.out
 }
 
-// readerPlaceholder stands for the reader in messages made while walking.
-const readerPlaceholder = "\x00reader\x00"
+// fieldWalker collects the problems of one document for the reader who.
+type fieldWalker struct {
+	who string
+	out []fieldProblem
+}
 
-// walkFields implements checkFields.
-func walkFields(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
+// add records a problem.
+func (w *fieldWalker) add(p fieldProblem) {
+	p.who = w.who
+	w.out = append(w.out, p)
+}
+
+// walk checks n against s at path.
+func (w *fieldWalker) walk(n *yaml.Node, s *shape, path string) {
 	for n != nil && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode) {
 		if n.Kind == yaml.AliasNode {
 			n = n.Alias
@@ -103,21 +108,21 @@ func walkFields(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if p, ok := rereadProblem(n, s.scalar, path); ok {
-			*out = append(*out, p)
+			w.add(p)
 		}
 	case yaml.MappingNode:
-		walkMapping(n, s, path, out)
+		w.mapping(n, s, path)
 	case yaml.SequenceNode:
 		if s.items != nil {
 			for i, c := range n.Content {
-				walkFields(c, s.items, fmt.Sprintf("%s[%d]", path, i), out)
+				w.walk(c, s.items, fmt.Sprintf("%s[%d]", path, i))
 			}
 		}
 	}
 }
 
-// walkMapping checks the keys of one mapping.
-func walkMapping(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
+// mapping checks the keys of one mapping.
+func (w *fieldWalker) mapping(n *yaml.Node, s *shape, path string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
@@ -126,28 +131,28 @@ func walkMapping(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
 			// of other mappings into this one, as in nfd-worker's YAML
 			// reader.
 			for _, m := range mergedMappings(v) {
-				walkMapping(m, s, path, out)
+				w.mapping(m, s, path)
 			}
 		case s.values != nil:
 			if s.convKeys {
 				if p, ok := rereadProblem(k, scalarKey, path); ok {
-					*out = append(*out, p)
+					w.add(p)
 				}
 			}
-			walkFields(v, s.values, yamlstrict.JoinKey(path, k.Value), out)
+			w.walk(v, s.values, yamlstrict.JoinKey(path, k.Value))
 		case s.sources:
 			sub := yamlstrict.JoinKey(path, k.Value)
 			if child, ok := s.fields[k.Value]; ok {
-				walkFields(v, child, sub, out)
+				w.walk(v, child, sub)
 			} else {
-				*out = append(*out, fieldProblem{path: sub, line: k.Line, msg: unknownSourceMsg(k.Value, s.fields)})
+				w.add(fieldProblem{path: sub, line: k.Line, msg: unknownSourceMsg(w.who, k.Value, s.fields)})
 			}
 		case s.fields != nil:
 			sub := yamlstrict.JoinKey(path, k.Value)
 			if child, ok := lookupField(s.fields, k.Value); ok {
-				walkFields(v, child, sub, out)
+				w.walk(v, child, sub)
 			} else {
-				*out = append(*out, fieldProblem{path: sub, line: k.Line, msg: unknownFieldMsg(k.Value, s)})
+				w.add(fieldProblem{path: sub, line: k.Line, msg: unknownFieldMsg(w.who, k.Value, s)})
 			}
 		}
 	}
@@ -190,8 +195,8 @@ func lookupField(fields map[string]*shape, key string) (*shape, bool) {
 
 // unknownFieldMsg says a key is ignored, and why it matters or which known
 // key is close.
-func unknownFieldMsg(key string, s *shape) string {
-	msg := fmt.Sprintf("unknown field %q: %s ignores it", key, readerPlaceholder)
+func unknownFieldMsg(who, key string, s *shape) string {
+	msg := fmt.Sprintf("unknown field %q: %s ignores it", key, who)
 	if s.hint != nil {
 		if h := s.hint(key); h != "" {
 			return msg + "; " + h
@@ -204,9 +209,9 @@ func unknownFieldMsg(key string, s *shape) string {
 }
 
 // unknownSourceMsg says a sources.<name> section is ignored.
-func unknownSourceMsg(name string, fields map[string]*shape) string {
+func unknownSourceMsg(who, name string, fields map[string]*shape) string {
 	return fmt.Sprintf("%s has no settings for a source %q and ignores them (configurable sources: %s)",
-		readerPlaceholder, name, strings.Join(sortedKeys(fields), ", "))
+		who, name, strings.Join(sortedKeys(fields), ", "))
 }
 
 // fieldsOf builds a struct shape.
