@@ -46,6 +46,10 @@ type release struct {
 	allDMIID bool
 	// microarchFlags: the X86_64_V1..V4 cpu.cpuid flags (v0.19).
 	microarchFlags bool
+	// unknownCPUIDFlags are x86 cpu.cpuid flags the release's
+	// klauspost/cpuid does not have (v0.17 vendors v2.2.9, v0.18 v2.3.0,
+	// v0.19 v2.4.0): the FeatureIDs later versions added.
+	unknownCPUIDFlags []string
 	// hybridCPULabels: the cpu-cpu_atom and cpu-cpu_core labels (v0.19).
 	hybridCPULabels bool
 	// rtKconfigPaths: usr/src/linux-rt-<release> and
@@ -58,11 +62,16 @@ type release struct {
 
 // releases lists the modelled nfd-worker releases by minor version.
 func releases() map[string]release {
-	v17 := release{name: "v0.17"}
+	// x86 FeatureIDs added in klauspost/cpuid v2.3.0 and v2.4.0.
+	added230 := []string{"AMXCOMPLEX", "AMXTF32", "AMXTRANSPOSE", "PMU_FIXEDCOUNTER_CYCLES", "PMU_FIXEDCOUNTER_INSTRUCTIONS",
+		"PMU_FIXEDCOUNTER_REFCYCLES", "PMU_FIXEDCOUNTER_TOPDOWN_SLOTS", "SGXPQC", "SM3_X86", "SM4_X86", "TLB", "TS",
+		"TSA_L1_NO", "TSA_SQ_NO", "TSA_VERW_CLEAR"}
+	added240 := []string{"AVX512BMM", "FRED"}
+	v17 := release{name: "v0.17", unknownCPUIDFlags: append(slices.Clone(added230), added240...)}
 	v18 := v17
-	v18.name, v18.hugePages, v18.networkMTU, v18.hypervisor = "v0.18", true, true, hypervisorSysinfo
+	v18.name, v18.hugePages, v18.networkMTU, v18.hypervisor, v18.unknownCPUIDFlags = "v0.18", true, true, hypervisorSysinfo, added240
 	v19 := v18
-	v19.name, v19.hypervisor = "v0.19", hypervisorCPUID
+	v19.name, v19.hypervisor, v19.unknownCPUIDFlags = "v0.19", hypervisorCPUID, nil
 	v19.kvm, v19.allDMIID, v19.microarchFlags, v19.hybridCPULabels, v19.rtKconfigPaths, v19.publishControls = true, true, true, true, true, true
 	return map[string]release{"v0.17": v17, "v0.18": v18, "v0.19": v19}
 }
@@ -117,12 +126,12 @@ func (r release) dmiIDAttributes() []string {
 	}
 }
 
-// cpuidFlags drops the flags the release does not publish.
+// cpuidFlags drops the flags the release does not publish: the x86-64
+// levels before v0.19 and the flags its klauspost/cpuid does not know.
 func (r release) cpuidFlags(flags []string) []string {
-	if r.microarchFlags {
-		return flags
-	}
-	return slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return strings.HasPrefix(f, "X86_64_V") })
+	return slices.DeleteFunc(slices.Clone(flags), func(f string) bool {
+		return (!r.microarchFlags && strings.HasPrefix(f, "X86_64_V")) || slices.Contains(r.unknownCPUIDFlags, f)
+	})
 }
 
 // netAttrFiles lists the files read for a physical (device) or virtual

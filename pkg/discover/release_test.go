@@ -42,7 +42,7 @@ func discoverRelease(t *testing.T, root, version, config string) *v1alpha1.NodeF
 	nf, _, err := Discover(context.Background(), Options{HostRoot: root, NodeName: "n", NFDVersion: version, Arch: "amd64",
 		WorkerConfig: []byte(config),
 		CPUID: CPUIDFunc(func() CPUInfo {
-			return CPUInfo{Flags: []string{"AVX2", "X86_64_V1", "X86_64_V2", "X86_64_V3"}, VendorID: "Intel", Attributes: map[string]string{}}
+			return CPUInfo{Flags: []string{"AVX2", "AMXTF32", "FRED", "X86_64_V1", "X86_64_V2", "X86_64_V3"}, VendorID: "Intel", Attributes: map[string]string{}}
 		})})
 	if err != nil {
 		t.Fatal(err)
@@ -63,19 +63,24 @@ func releaseFacts(nf *v1alpha1.NodeFeature) map[string]any {
 	if !hasHV {
 		hv = "(none)"
 	}
-	var levels []string
+	var levels, late []string
 	for flag := range f.Flags["cpu.cpuid"].Elements {
-		if strings.HasPrefix(flag, "X86_64_V") {
+		switch {
+		case strings.HasPrefix(flag, "X86_64_V"):
 			levels = append(levels, flag)
+		case flag != "AVX2":
+			late = append(late, flag)
 		}
 	}
 	slices.Sort(levels)
+	slices.Sort(late)
 	return map[string]any{
 		"memory.hugepages":     hugepages,
 		"network mtu":          mtu,
 		"kernel.kvm":           kvm,
 		"system.dmiid count":   len(f.Attributes["system.dmiid"].Elements),
 		"X86_64 levels":        levels,
+		"later cpuid flags":    late,
 		"cpu.model.hypervisor": hv,
 		"cpu-cpu_core label":   nf.Spec.Labels["feature.node.kubernetes.io/cpu-cpu_core"],
 		"rt kernel config":     f.Attributes["kernel.config"].Elements["PREEMPT_RT"],
@@ -86,16 +91,16 @@ func TestDiscoverPublishesWhatEachNfdWorkerReleasePublishes(t *testing.T) {
 	root := releaseHost(t, nil)
 	v19 := map[string]any{
 		"memory.hugepages": true, "network mtu": "9000", "kernel.kvm": true, "system.dmiid count": 16,
-		"X86_64 levels": []string{"X86_64_V1", "X86_64_V2", "X86_64_V3"}, "cpu.model.hypervisor": "none",
+		"X86_64 levels": []string{"X86_64_V1", "X86_64_V2", "X86_64_V3"}, "later cpuid flags": []string{"AMXTF32", "FRED"}, "cpu.model.hypervisor": "none",
 		"cpu-cpu_core label": "true", "rt kernel config": "y",
 	}
 	v18 := map[string]any{
 		"memory.hugepages": true, "network mtu": "9000", "kernel.kvm": false, "system.dmiid count": 2,
-		"X86_64 levels": []string(nil), "cpu.model.hypervisor": "(none)", "cpu-cpu_core label": "", "rt kernel config": "",
+		"X86_64 levels": []string(nil), "later cpuid flags": []string{"AMXTF32"}, "cpu.model.hypervisor": "(none)", "cpu-cpu_core label": "", "rt kernel config": "",
 	}
 	v17 := map[string]any{
 		"memory.hugepages": false, "network mtu": "", "kernel.kvm": false, "system.dmiid count": 2,
-		"X86_64 levels": []string(nil), "cpu.model.hypervisor": "(none)", "cpu-cpu_core label": "", "rt kernel config": "",
+		"X86_64 levels": []string(nil), "later cpuid flags": []string(nil), "cpu.model.hypervisor": "(none)", "cpu-cpu_core label": "", "rt kernel config": "",
 	}
 	tests := []struct {
 		version string
