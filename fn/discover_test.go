@@ -181,12 +181,12 @@ func TestDiscoverModeRerunIsByteIdentical(t *testing.T) {
 
 func TestDiscoverModePassesSettings(t *testing.T) {
 	want := config.DiscoverOptions{HostRoot: "/snap", NodeName: "worker-2", Namespace: "nfd", FeaturesDir: "/f.d",
-		Sources: []string{"cpu", "kernel"}, SkipSources: []string{"usb"}, WorkerConfig: "/etc/nfd-worker.conf", Arch: "arm64"}
+		Sources: []string{"cpu", "kernel"}, SkipSources: []string{"usb"}, WorkerConfig: "/etc/nfd-worker.conf", Arch: "arm64", NFDVersion: "v0.18.3"}
 	tests := []struct {
 		name, functionConfig string
 	}{
-		{"configmap", "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data:\n    mode: discover\n    hostRoot: /snap\n    nodeName: worker-2\n    nfdNamespace: nfd\n    featuresDir: /f.d\n    sources: cpu, kernel\n    skipSources: usb\n    workerConfig: /etc/nfd-worker.conf\n    arch: arm64\n"},
-		{"typed", "functionConfig:\n  apiVersion: fn.nfd-fn.dev/v1alpha1\n  kind: NFDFunctionConfig\n  mode: discover\n  hostRoot: /snap\n  nodeName: worker-2\n  nfdNamespace: nfd\n  featuresDir: /f.d\n  sources: [cpu, kernel]\n  skipSources: [usb]\n  workerConfig: /etc/nfd-worker.conf\n  arch: arm64\n"},
+		{"configmap", "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data:\n    mode: discover\n    hostRoot: /snap\n    nodeName: worker-2\n    nfdNamespace: nfd\n    featuresDir: /f.d\n    sources: cpu, kernel\n    skipSources: usb\n    workerConfig: /etc/nfd-worker.conf\n    arch: arm64\n    nfdVersion: v0.18.3\n"},
+		{"typed", "functionConfig:\n  apiVersion: fn.nfd-fn.dev/v1alpha1\n  kind: NFDFunctionConfig\n  mode: discover\n  hostRoot: /snap\n  nodeName: worker-2\n  nfdNamespace: nfd\n  featuresDir: /f.d\n  sources: [cpu, kernel]\n  skipSources: [usb]\n  workerConfig: /etc/nfd-worker.conf\n  arch: arm64\n  nfdVersion: v0.18.3\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
