@@ -14,14 +14,16 @@ import (
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
 const discoverUsage = `Usage: nfd-fn discover [flags]
 
-Prints the NodeFeature nfd-worker v0.19.0 would publish for this host (or
-for the host root given), named after the node. Nothing is written to the
+Prints the NodeFeature nfd-worker v0.19.0 (or the release --nfd-version
+names) would publish for this host (or for the host root given), named
+after the node. Nothing is written to the
 host; no hook is run.
 
 Flags:
@@ -39,6 +41,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	sources := fs.String("sources", "", "comma-separated sources to run (default: all of "+strings.Join(discover.SourceNames(), ", ")+")")
 	skip := fs.String("skip-sources", "", "comma-separated sources to skip")
 	fs.StringVar(&o.WorkerConfig, "config", "", "nfd-worker configuration file (core and sources settings, custom rules)")
+	fs.StringVar(&o.NFDVersion, "nfd-version", discover.DefaultNFDVersion, "reproduce this nfd-worker release: "+strings.Join(discover.SupportedNFDVersions(), ", "))
 	fs.StringVar(&o.Arch, "arch", "", "reproduce nfd-worker on this architecture: "+strings.Join(discover.SupportedArchs(), " or ")+" (default: this machine's)")
 	rest, code, done := parseArgs(fs, args, stdout)
 	if done {
@@ -51,6 +54,9 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	if o.Arch != "" && !slices.Contains(discover.SupportedArchs(), o.Arch) {
 		return usageError(fs, "unknown --arch %q: want %s", o.Arch, strings.Join(discover.SupportedArchs(), " or "))
 	}
+	if err := discover.ValidNFDVersion(o.NFDVersion); err != nil {
+		return usageError(fs, "--nfd-version: %v", err)
+	}
 	for _, name := range append(slices.Clone(o.Sources), o.SkipSources...) {
 		if !slices.Contains(discover.SourceNames(), name) {
 			return usageError(fs, "unknown source %q: want %s", name, strings.Join(discover.SourceNames(), ", "))
@@ -60,7 +66,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	nf, warnings, err := hostDiscoverTo(ctx, o, stderr, false)
 	for _, w := range warnings {
-		complain(stderr, "warning: %s", w)
+		complain(stderr, "warning: %s", w.Describe())
 	}
 	if err != nil {
 		complain(stderr, "nfd-fn discover: %v", err)
@@ -84,11 +90,11 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 // configuration and features.d paths are read below it, and no file's
 // contents reach the warnings); the host-name fallback for the node name
 // comes back as a warning.
-func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
+func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error) {
 	var note strings.Builder
 	nf, warnings, err := hostDiscoverTo(ctx, o, &note, true)
 	if s := strings.TrimSpace(note.String()); s != "" {
-		warnings = append([]string{strings.TrimPrefix(s, "note: ")}, warnings...)
+		warnings = append(diag.List{{Severity: diag.Warning, Message: strings.TrimPrefix(s, "note: ")}}, warnings...)
 	}
 	return nf, warnings, err
 }
@@ -97,36 +103,32 @@ func hostDiscover(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeatu
 // (noted on notes when it falls back to the host name). With confine, the
 // worker configuration and features.d paths name files below the host
 // root; without, files of this machine.
-func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, []string, error) {
+func hostDiscoverTo(ctx context.Context, o config.DiscoverOptions, notes io.Writer, confine bool) (*api.NodeFeature, diag.List, error) {
 	opts := discover.Options{HostRoot: o.HostRoot, FeaturesDir: o.FeaturesDir, Namespace: o.Namespace,
-		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, Version: version.Version,
+		Sources: o.Sources, SkipSources: o.SkipSources, Arch: o.Arch, NFDVersion: o.NFDVersion, Version: version.Version,
 		WorkerConfigPath: o.WorkerConfig, Confine: confine, NodeName: resolveNodeName(o.NodeName, notes)}
 	nf, warnings, err := discover.Discover(ctx, opts)
-	msgs := make([]string, len(warnings))
-	for i, w := range warnings {
-		msgs[i] = w.String()
-	}
-	return nf, foldDMI(msgs), err
+	return nf, foldDMI(warnings), err
 }
 
 // dmiWarning is the system source's warning for one DMI entry it could
 // not read; a host without /sys/devices/virtual/dmi/id has seventeen.
-var dmiWarning = regexp.MustCompile(`^system: failed to get DMI entry ([A-Za-z0-9_]+): (.*)$`)
+var dmiWarning = regexp.MustCompile(`^failed to get DMI entry ([A-Za-z0-9_]+): (.*)$`)
 
-// foldDMI folds the DMI warnings that differ only in the entry's name
-// into one line, where the first stood: "system: failed to get 17 DMI
-// entries (bios_date, ...): reading "/sys/.../id/*": ...".
-func foldDMI(msgs []string) []string {
+// foldDMI folds the system source's DMI warnings that differ only in the
+// entry's name into one, where the first stood: "system: failed to get 17
+// DMI entries (bios_date, ...): reading "/sys/.../id/*": ...".
+func foldDMI(ws diag.List) diag.List {
 	type group struct {
 		at    int
 		names []string
 	}
 	groups := map[string]*group{}
-	var out []string
-	for _, m := range msgs {
-		sub := dmiWarning.FindStringSubmatch(m)
-		if sub == nil {
-			out = append(out, m)
+	var out diag.List
+	for _, w := range ws {
+		sub := dmiWarning.FindStringSubmatch(w.Message)
+		if w.Field != "system" || sub == nil {
+			out = append(out, w)
 			continue
 		}
 		rest := strings.ReplaceAll(sub[2], sub[1], "*")
@@ -135,11 +137,11 @@ func foldDMI(msgs []string) []string {
 			continue
 		}
 		groups[rest] = &group{at: len(out), names: []string{sub[1]}}
-		out = append(out, m)
+		out = append(out, w)
 	}
 	for rest, g := range groups {
 		if len(g.names) > 1 {
-			out[g.at] = fmt.Sprintf("system: failed to get %d DMI entries (%s): %s", len(g.names), strings.Join(g.names, ", "), rest)
+			out[g.at].Message = fmt.Sprintf("failed to get %d DMI entries (%s): %s", len(g.names), strings.Join(g.names, ", "), rest)
 		}
 	}
 	return out

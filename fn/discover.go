@@ -23,12 +23,12 @@ import (
 const NodeFeaturePathPrefix = "nodefeatures/"
 
 // DiscoverFunc inspects the host as the options say, within ctx, and
-// returns its NodeFeature and any warnings. The command line supplies it,
+// returns its NodeFeature and any warnings (diagnostics without an object). The command line supplies it,
 // so that fn does not decide where the host is. The options come from the
 // functionConfig, input nfd-fn did not write: the function must keep every
 // path they name inside the host root and file contents out of warnings
 // and errors.
-type DiscoverFunc func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error)
+type DiscoverFunc func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error)
 
 // DiscoverTimeout bounds a whole discovery run, in KRM mode and on the
 // command line; each source has a shorter deadline of its own
@@ -39,9 +39,9 @@ const DiscoverTimeout = time.Minute
 // NodeFeature of the same name and namespace (the object nfd-worker would
 // update). A new item is written to nodefeatures/<node>.yaml; a replaced
 // one keeps the file, index and id annotations of the item it replaces.
-func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *report) {
-	settings, problems := config.Load(rl.FunctionConfig)
-	if problems.HasErrors() {
+// settings and configErrors are what process read from the functionConfig.
+func discoverList(rl *krm.ResourceList, settings config.Settings, configErrors bool, discoverFn DiscoverFunc, r *report) {
+	if configErrors {
 		r.add(diag.Info, nil, "", "discover: not run, the functionConfig has errors")
 		return
 	}
@@ -53,7 +53,7 @@ func discoverList(rl *krm.ResourceList, discoverFn DiscoverFunc, r *report) {
 	defer cancel()
 	nf, warnings, err := discoverFn(ctx, settings.Discover)
 	for _, w := range warnings {
-		r.add(diag.Warning, nil, "", "discover: "+w)
+		r.add(w.Severity, nil, "", "discover: "+w.Describe())
 	}
 	if err != nil {
 		r.add(diag.Error, nil, "", fmt.Sprintf("discover: %v", err))

@@ -17,15 +17,20 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // fakeDiscover returns a DiscoverFunc that records the options it was
 // called with and builds a small NodeFeature from them.
 func fakeDiscover(got *[]config.DiscoverOptions, warnings []string, err error) DiscoverFunc {
-	return func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
+	var diags diag.List
+	for _, w := range warnings {
+		diags = append(diags, diag.Diagnostic{Severity: diag.Warning, Message: w})
+	}
+	return func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error) {
 		*got = append(*got, o)
 		if err != nil {
-			return nil, warnings, err
+			return nil, diags, err
 		}
 		ns := o.Namespace
 		if ns == "" {
@@ -37,7 +42,7 @@ func fakeDiscover(got *[]config.DiscoverOptions, warnings []string, err error) D
 				Labels:      map[string]string{api.NodeNameLabel: o.NodeName},
 				Annotations: map[string]string{"nfd-fn.dev/version": "v0.0.0-test"}},
 			Spec: api.NodeFeatureSpec{Labels: map[string]string{"host-root": o.HostRoot}},
-		}, warnings, nil
+		}, diags, nil
 	}
 }
 
@@ -176,12 +181,12 @@ func TestDiscoverModeRerunIsByteIdentical(t *testing.T) {
 
 func TestDiscoverModePassesSettings(t *testing.T) {
 	want := config.DiscoverOptions{HostRoot: "/snap", NodeName: "worker-2", Namespace: "nfd", FeaturesDir: "/f.d",
-		Sources: []string{"cpu", "kernel"}, SkipSources: []string{"usb"}, WorkerConfig: "/etc/nfd-worker.conf", Arch: "arm64"}
+		Sources: []string{"cpu", "kernel"}, SkipSources: []string{"usb"}, WorkerConfig: "/etc/nfd-worker.conf", Arch: "arm64", NFDVersion: "v0.18.3"}
 	tests := []struct {
 		name, functionConfig string
 	}{
-		{"configmap", "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data:\n    mode: discover\n    hostRoot: /snap\n    nodeName: worker-2\n    nfdNamespace: nfd\n    featuresDir: /f.d\n    sources: cpu, kernel\n    skipSources: usb\n    workerConfig: /etc/nfd-worker.conf\n    arch: arm64\n"},
-		{"typed", "functionConfig:\n  apiVersion: fn.nfd-fn.dev/v1alpha1\n  kind: NFDFunctionConfig\n  mode: discover\n  hostRoot: /snap\n  nodeName: worker-2\n  nfdNamespace: nfd\n  featuresDir: /f.d\n  sources: [cpu, kernel]\n  skipSources: [usb]\n  workerConfig: /etc/nfd-worker.conf\n  arch: arm64\n"},
+		{"configmap", "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fn}\n  data:\n    mode: discover\n    hostRoot: /snap\n    nodeName: worker-2\n    nfdNamespace: nfd\n    featuresDir: /f.d\n    sources: cpu, kernel\n    skipSources: usb\n    workerConfig: /etc/nfd-worker.conf\n    arch: arm64\n    nfdVersion: v0.18.3\n"},
+		{"typed", "functionConfig:\n  apiVersion: fn.nfd-fn.dev/v1alpha1\n  kind: NFDFunctionConfig\n  mode: discover\n  hostRoot: /snap\n  nodeName: worker-2\n  nfdNamespace: nfd\n  featuresDir: /f.d\n  sources: [cpu, kernel]\n  skipSources: [usb]\n  workerConfig: /etc/nfd-worker.conf\n  arch: arm64\n  nfdVersion: v0.18.3\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -328,7 +333,7 @@ func readFile(t *testing.T, p string) string {
 func TestDiscoverModeRunsDiscoveryUnderADeadline(t *testing.T) {
 	var deadline time.Time
 	var hasDeadline bool
-	fake := func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, []string, error) {
+	fake := func(ctx context.Context, o config.DiscoverOptions) (*api.NodeFeature, diag.List, error) {
 		deadline, hasDeadline = ctx.Deadline()
 		return nil, nil, errors.New("stop")
 	}

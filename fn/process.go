@@ -80,7 +80,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	case "validate":
 		validateList(rl, settings, r)
 	case "discover":
-		discoverList(rl, opts.Discover, r)
+		discoverList(rl, settings, problems.HasErrors(), opts.Discover, r)
 	case "plan":
 		planList(rl, settings, r)
 	default:

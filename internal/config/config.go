@@ -99,6 +99,9 @@ type FunctionConfig struct {
 	SkipSources  []string `json:"skipSources,omitempty" mode:"discover"`
 	WorkerConfig string   `json:"workerConfig,omitempty" mode:"discover"`
 	Arch         string   `json:"arch,omitempty" mode:"discover"`
+	// NfdVersion is the nfd-worker release discover reproduces (v0.17.x,
+	// v0.18.x, v0.19.0).
+	NfdVersion string `json:"nfdVersion,omitempty" mode:"discover"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.

@@ -31,6 +31,9 @@ type DiscoverOptions struct {
 	WorkerConfig string
 	// Arch is the architecture whose nfd-worker is reproduced (key arch).
 	Arch string
+	// NFDVersion is the nfd-worker release reproduced (key nfdVersion):
+	// v0.17.x, v0.18.x or v0.19.0 (the default).
+	NFDVersion string
 }
 
 // resolveDiscover validates the mode discover settings into s.Discover.
@@ -38,7 +41,7 @@ type DiscoverOptions struct {
 func (fc *FunctionConfig) resolveDiscover(s *Settings) diag.List {
 	s.Discover = DiscoverOptions{HostRoot: fc.HostRoot, NodeName: fc.NodeName, Namespace: fc.NfdNamespace,
 		FeaturesDir: fc.FeaturesDir, Sources: fc.Sources, SkipSources: fc.SkipSources,
-		WorkerConfig: fc.WorkerConfig, Arch: fc.Arch}
+		WorkerConfig: fc.WorkerConfig, Arch: fc.Arch, NFDVersion: fc.NfdVersion}
 	var problems diag.List
 	if s.Mode != "discover" {
 		for _, k := range fc.discoverKeysSet() {
@@ -55,6 +58,9 @@ func (fc *FunctionConfig) resolveDiscover(s *Settings) diag.List {
 	}
 	if fc.Arch != "" && !slices.Contains(discover.SupportedArchs(), fc.Arch) {
 		problems = append(problems, cfgError(fc.field("arch"), fmt.Sprintf("unsupported arch %q: want %s", fc.Arch, strings.Join(discover.SupportedArchs(), " or "))))
+	}
+	if err := discover.ValidNFDVersion(fc.NfdVersion); err != nil {
+		problems = append(problems, cfgError(fc.field("nfdVersion"), err.Error()))
 	}
 	if fc.NodeName != "" {
 		if why := objects.InvalidName("Node", fc.NodeName); why != "" {

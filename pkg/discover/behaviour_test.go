@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // tree writes files (path -> content) below a new host root; a content
@@ -31,7 +32,7 @@ func tree(t *testing.T, files map[string]string) string {
 }
 
 // discoverTree runs the given sources on a host root.
-func discoverTree(t *testing.T, root string, sources ...string) (*v1alpha1.NodeFeature, []Warning) {
+func discoverTree(t *testing.T, root string, sources ...string) (*v1alpha1.NodeFeature, diag.List) {
 	t.Helper()
 	nf, warnings, err := Discover(context.Background(), Options{HostRoot: root, NodeName: "n", Sources: sources,
 		Arch: "amd64", CPUID: CPUIDFunc(func() CPUInfo { return CPUInfo{} })})
@@ -91,7 +92,7 @@ func TestSelinuxWithoutEnforceIsDisabled(t *testing.T) {
 func TestDMIIDReadsAllSixteenAttributes(t *testing.T) {
 	files := map[string]string{}
 	want := map[string]string{}
-	for _, a := range dmiIDAttributes() {
+	for _, a := range latestRelease().dmiIDAttributes() {
 		files["sys/devices/virtual/dmi/id/"+a] = " " + a + "-value \n"
 		want[a] = a + "-value"
 	}

@@ -5,13 +5,14 @@ import (
 	"sort"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // collector gathers the features and warnings of one source.
 type collector struct {
 	source   string
 	features v1alpha1.Features
-	warnings []Warning
+	warnings diag.List
 	// confine withholds file contents from warnings (Options.Confine).
 	confine bool
 }
@@ -33,7 +34,7 @@ func newFeatures() v1alpha1.Features {
 // warn records a warning for the collector's source. Its arguments must
 // not quote file contents: use warnQuoting for those.
 func (c *collector) warn(format string, args ...any) {
-	c.warnings = append(c.warnings, Warning{Source: c.source, Msg: fmt.Sprintf(format, args...)})
+	c.warnings = append(c.warnings, warning(c.source, fmt.Sprintf(format, args...)))
 }
 
 // warnQuoting records a warning that quotes file contents; when contents
@@ -41,7 +42,7 @@ func (c *collector) warn(format string, args ...any) {
 // file, is recorded instead.
 func (c *collector) warnQuoting(brief, format string, args ...any) {
 	if c.confine {
-		c.warnings = append(c.warnings, Warning{Source: c.source, Msg: brief})
+		c.warnings = append(c.warnings, warning(c.source, brief))
 		return
 	}
 	c.warn(format, args...)

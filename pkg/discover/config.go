@@ -1,8 +1,6 @@
 package discover
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -13,10 +11,15 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
-// workerConfig is the part of the nfd-worker v0.19 configuration file that
-// shapes the NodeFeature. Decoding follows nfd-worker: encoding/json field
-// matching (case-insensitive), unknown fields ignored (and reported as
-// warnings by parseWorkerConfig).
+// workerConfig is the nfd-worker v0.19 configuration file
+// (pkg/nfd-worker/nfd-worker.go NFDConfig), typed as nfd-worker types it
+// so that sigs.k8s.io/yaml reads it the same way: struct fields match
+// case-insensitively (encoding/json), the sources section is a map keyed
+// by exact source name, scalars are resolved as YAML 1.1 and turned into
+// strings where the field is a string ("0300" becomes "192"), and a field
+// whose value does not fit its type fails the whole file, as it stops
+// nfd-worker. Unknown fields are ignored (and reported as warnings by
+// parseWorkerConfig).
 type workerConfig struct {
 	Core    coreConfig    `json:"core"`
 	Sources sourcesConfig `json:"sources"`
@@ -24,28 +27,37 @@ type workerConfig struct {
 	labelWhiteList *regexp.Regexp
 }
 
-// coreConfig is the "core" section of the worker configuration
-// (pkg/nfd-worker/nfd-worker.go). Klog, noOwnerRefs, ownerRefs and
-// sleepInterval exist too but do not change the object's spec.
+// coreConfig is the "core" section of the worker configuration. Klog,
+// noOwnerRefs, ownerRefs and sleepInterval do not change the object's spec
+// but are decoded and checked: a bad value stops nfd-worker.
 type coreConfig struct {
-	LabelWhiteList string    `json:"labelWhiteList"`
-	NoPublish      bool      `json:"noPublish"`
-	FeatureSources []string  `json:"featureSources"`
-	LabelSources   []string  `json:"labelSources"`
-	Sources        *[]string `json:"sources"`
+	Klog           map[string]string `json:"klog"`
+	LabelWhiteList regexpValue       `json:"labelWhiteList"`
+	NoPublish      bool              `json:"noPublish"`
+	NoOwnerRefs    bool              `json:"noOwnerRefs"`
+	OwnerRefs      *ownerRefSources  `json:"ownerRefs"`
+	FeatureSources []string          `json:"featureSources"`
+	LabelSources   []string          `json:"labelSources"`
+	Sources        *[]string         `json:"sources"`
 	// NoPublishFeatures are feature keys ("pci.device", "pci.*") left out
 	// of the published object after the labels were made.
-	NoPublishFeatures []string `json:"noPublishFeatures"`
+	NoPublishFeatures []string      `json:"noPublishFeatures"`
+	SleepInterval     durationValue `json:"sleepInterval"`
 }
 
 // sourcesConfig is the "sources" section: the settings of the configurable
-// sources (cpu, kernel, pci, usb, custom; local has none in v0.19).
+// sources (cpu, kernel, pci, usb, custom, local and fake; local has no
+// settings in v0.19). nfd-worker keeps it as
+// a Go map keyed by source name, so "PCI" or "Custom" is not "pci" or
+// "custom": such a section is ignored (see UnmarshalJSON).
 type sourcesConfig struct {
 	CPU    cpuConfig    `json:"cpu"`
 	Kernel kernelConfig `json:"kernel"`
 	PCI    deviceConfig `json:"pci"`
 	USB    deviceConfig `json:"usb"`
 	Custom []ruleConfig `json:"custom"`
+	Local  struct{}     `json:"local"`
+	Fake   fakeConfig   `json:"fake"`
 }
 
 // cpuConfig is sources.cpu.
@@ -76,9 +88,19 @@ type deviceConfig struct {
 	DeviceLabelFields []string `json:"deviceLabelFields"`
 }
 
+// fakeConfig is sources.fake, the settings of the test source nfd-worker
+// registers too (src_fake.go).
+type fakeConfig struct {
+	Labels            map[string]string   `json:"labels"`
+	FlagFeatures      []string            `json:"flagFeatures"`
+	AttributeFeatures map[string]string   `json:"attributeFeatures"`
+	InstanceFeatures  []map[string]string `json:"instanceFeatures"`
+}
+
 // defaultWorkerConfig returns nfd-worker's built-in defaults.
 func defaultWorkerConfig() workerConfig {
 	var c workerConfig
+	c.Core.LabelWhiteList = regexpValue{re: regexp.MustCompile("")}
 	c.Core.FeatureSources = []string{"all"}
 	c.Core.LabelSources = []string{"all"}
 	c.Sources.CPU.Cpuid.AttributeBlacklist = []string{
@@ -88,6 +110,7 @@ func defaultWorkerConfig() workerConfig {
 	}
 	c.Sources.Kernel.ConfigOpts = []string{"NO_HZ", "NO_HZ_IDLE", "NO_HZ_FULL", "PREEMPT"}
 	c.Sources.PCI = deviceConfig{DeviceClassWhitelist: []string{"03", "0b40", "12"}, DeviceLabelFields: defaultPCILabelFields()}
+	c.Sources.Fake = defaultFakeConfig()
 	c.Sources.USB = deviceConfig{DeviceClassWhitelist: []string{"0e", "ef", "fe", "ff"}, DeviceLabelFields: defaultUSBLabelFields()}
 	return c
 }
@@ -96,29 +119,22 @@ func defaultWorkerConfig() workerConfig {
 // defaults (empty data gives the defaults). Anything nfd-worker would fail
 // on is an error; fields it would ignore are warnings. With confine, no
 // error or warning quotes the file.
-func parseWorkerConfig(data []byte, confine bool) (workerConfig, []string, error) {
+func parseWorkerConfig(data []byte, rel release, confine bool) (workerConfig, []string, error) {
 	c := defaultWorkerConfig()
 	var warnings []string
 	if len(strings.TrimSpace(string(data))) > 0 {
-		if err := decodeWorkerConfig(data, &c); err != nil {
+		if err := decodeWorkerConfig(data, &c, rel); err != nil {
 			if confine {
 				return c, nil, fmt.Errorf("not a valid nfd-worker configuration%s (details withheld: run nfd-fn discover --config on the host)", lineOf(err))
 			}
 			return c, nil, err
 		}
-		warnings = unknownConfigFields(data, confine)
+		warnings = unknownConfigFields(data, rel, confine)
 	}
 	if c.Core.Sources != nil {
 		c.Core.LabelSources = *c.Core.Sources
 	}
-	re, err := regexp.Compile(c.Core.LabelWhiteList)
-	if err != nil {
-		if confine {
-			return c, nil, errors.New("core.labelWhiteList is not a valid regular expression")
-		}
-		return c, nil, fmt.Errorf("core.labelWhiteList: %w", err)
-	}
-	c.labelWhiteList = re
+	c.labelWhiteList = c.Core.LabelWhiteList.re
 	if c.Core.NoPublish {
 		warnings = append(warnings, "core.noPublish is true: nfd-worker would publish nothing; nfd-fn prints the object it would have published")
 	}
@@ -127,34 +143,24 @@ func parseWorkerConfig(data []byte, confine bool) (workerConfig, []string, error
 	return c, warnings, nil
 }
 
-// decodeWorkerConfig decodes YAML over the defaults in c as nfd-worker's
-// sigs.k8s.io/yaml Unmarshal does: duplicate keys are tolerated and
-// unknown fields ignored.
-func decodeWorkerConfig(data []byte, c *workerConfig) error {
-	js, err := sigsyaml.YAMLToJSON(data)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(js, c)
-}
-
 // unknownConfigFields reports the keys of a worker configuration that
-// nfd-worker ignores.
-func unknownConfigFields(data []byte, confine bool) []string {
+// nfd-worker ignores and the unquoted values it reads otherwise than they
+// are written.
+func unknownConfigFields(data []byte, rel release, confine bool) []string {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil
 	}
-	if n, foreign := foreignKeys(&doc); foreign {
+	if n, foreign := foreignKeys(&doc, rel); foreign {
 		// Likely the wrong file (--config /etc/shadow): its keys are its
 		// content, and are not repeated.
 		return []string{fmt.Sprintf("this is not an nfd-worker configuration: none of its %d top-level keys is core or sources, "+
 			"so nfd-worker would ignore all of it (the keys are not shown)", n)}
 	}
 	var out []string
-	for _, p := range checkFields(&doc, workerConfigShape(), "") {
+	for _, p := range checkFields(&doc, workerConfigShape(rel), "", "nfd-worker "+rel.name) {
 		if confine {
-			out = append(out, fmt.Sprintf("line %d: a field nfd-worker v0.19 ignores", p.line))
+			out = append(out, p.brief())
 		} else {
 			out = append(out, p.String())
 		}
@@ -165,7 +171,7 @@ func unknownConfigFields(data []byte, confine bool) []string {
 // foreignKeys reports a document that is a mapping none of whose keys
 // nfd-worker's configuration knows or is close to one, and how many keys
 // it has.
-func foreignKeys(doc *yaml.Node) (int, bool) {
+func foreignKeys(doc *yaml.Node, rel release) (int, bool) {
 	root := doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
@@ -173,7 +179,7 @@ func foreignKeys(doc *yaml.Node) (int, bool) {
 	if root.Kind != yaml.MappingNode || len(root.Content) == 0 {
 		return 0, false
 	}
-	known := workerConfigShape().fields
+	known := workerConfigShape(rel).fields
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i].Value
 		if _, ok := lookupField(known, k); ok || suggest.Closest(k, sortedKeys(known)) != "" {

@@ -42,7 +42,7 @@ func TestWorkerConfigWarnsAboutFieldsNfdWorkerIgnores(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, got, err := parseWorkerConfig([]byte(tt.config), false)
+			_, got, err := parseWorkerConfig([]byte(tt.config), latestRelease(), false)
 			if err != nil {
 				t.Fatal(err)
 			}

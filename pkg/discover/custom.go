@@ -49,7 +49,7 @@ func customLabels(e *env, features v1alpha1.Features, c *collector) map[string]s
 	for _, r := range e.cfg.Sources.Custom {
 		rules = append(rules, r.toRule())
 	}
-	rules = append(rules, readCustomDir(e.host, c)...)
+	rules = append(rules, readCustomDir(e.host, "nfd-worker "+e.rel.name, c)...)
 	work := copyFeatures(features)
 	labels := map[string]string{}
 	for _, r := range rules {
@@ -77,7 +77,7 @@ func customLabels(e *env, features v1alpha1.Features, c *collector) map[string]s
 // a link to a file is read through the link, resolved inside the root),
 // directories are entered before dot-files are skipped, and a file that
 // does not decode strictly is skipped whole with a warning naming it.
-func readCustomDir(h host, c *collector) []*v1alpha1.Rule {
+func readCustomDir(h host, who string, c *collector) []*v1alpha1.Rule {
 	var rules []*v1alpha1.Rule
 	var walk func(dir string, recurse bool)
 	walk = func(dir string, recurse bool) {
@@ -95,7 +95,7 @@ func readCustomDir(h host, c *collector) []*v1alpha1.Rule {
 				walk(p, false)
 			case ent.IsDir(), strings.HasPrefix(ent.Name(), "."):
 			default:
-				rules = append(rules, readCustomFile(h, p, c)...)
+				rules = append(rules, readCustomFile(h, p, who, c)...)
 			}
 		}
 	}
@@ -103,8 +103,9 @@ func readCustomDir(h host, c *collector) []*v1alpha1.Rule {
 	return rules
 }
 
-// readCustomFile parses one custom.d file.
-func readCustomFile(h host, p string, c *collector) []*v1alpha1.Rule {
+// readCustomFile parses one custom.d file; who ("nfd-worker v0.19") names
+// the reader in warnings.
+func readCustomFile(h host, p, who string, c *collector) []*v1alpha1.Rule {
 	raw, err := h.readFile(p)
 	if err != nil {
 		c.warn("could not read file %s: %v", p, err)
@@ -116,8 +117,8 @@ func readCustomFile(h host, p string, c *collector) []*v1alpha1.Rule {
 			"could not parse file %s, skipping it: %s", p, strings.Join(strings.Fields(err.Error()), " "))
 		return nil
 	}
-	for _, f := range ignoredCustomFields(raw) {
-		c.warnQuoting(fmt.Sprintf("%s: line %d: a field nfd-worker v0.19 ignores", p, f.line), "%s: %s", p, f)
+	for _, f := range ignoredCustomFields(raw, who) {
+		c.warnQuoting(fmt.Sprintf("%s: %s", p, f.brief()), "%s: %s", p, f)
 	}
 	out := make([]*v1alpha1.Rule, len(rules))
 	for i, r := range rules {
@@ -128,13 +129,13 @@ func readCustomFile(h host, p string, c *collector) []*v1alpha1.Rule {
 
 // ignoredCustomFields lists the fields of a custom.d file that decoded
 // but that nfd-worker ignores (inside expressions, where its decoder is
-// lenient).
-func ignoredCustomFields(raw []byte) []fieldProblem {
+// lenient), and the unquoted values it reads otherwise than written.
+func ignoredCustomFields(raw []byte, who string) []fieldProblem {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		return nil
 	}
-	return checkFields(&doc, customRulesShape(), "")
+	return checkFields(&doc, customRulesShape(), "", who)
 }
 
 // lineOf returns ": line N" when a decoding error names its line, else "".

@@ -1,11 +1,14 @@
 package discover
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
 func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
@@ -23,7 +26,7 @@ func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
 	mustLink(t, "sub", filepath.Join(dir, "y-link"))
 	c := newCollector("custom", false)
 	var names []string
-	for _, r := range readCustomDir(newHost(root), c) {
+	for _, r := range readCustomDir(newHost(root), "nfd-worker v0.19", c) {
 		names = append(names, r.Name)
 	}
 	if diff := cmp.Diff([]string{"dot-dir", "top", "first-level"}, names); diff != "" {
@@ -31,7 +34,7 @@ func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
 	}
 	var got []string
 	for _, w := range c.warnings {
-		got = append(got, strings.ReplaceAll(w.Msg, root, "<root>"))
+		got = append(got, strings.ReplaceAll(w.Message, root, "<root>"))
 	}
 	want := []string{
 		`could not read file etc/kubernetes/node-feature-discovery/custom.d/y-link: reading "<root>/etc/kubernetes/node-feature-discovery/custom.d/sub": not a regular file`,
@@ -40,5 +43,41 @@ func TestReadCustomDirWalksLikeNfdWorker(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+func TestCustomDirFilesReadYAML11ScalarsAsNfdWorkerAndSayWhichValue(t *testing.T) {
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, customDirRel, "rules.yaml"),
+		"- name: r\n  labels: {on: yes}\n  matchFeatures:\n    - feature: pci.device\n      matchExpressions: {class: {op: In, value: 0300}}\n")
+	for _, confine := range []bool{false, true} {
+		c := newCollector("custom", confine)
+		rules := readCustomDir(newHost(root), "nfd-worker v0.19", c)
+		if len(rules) != 1 {
+			t.Fatalf("%d rules, want 1", len(rules))
+		}
+		if diff := cmp.Diff(map[string]string{"true": "true"}, rules[0].Labels); diff != "" {
+			t.Errorf("labels (-want +got):\n%s", diff)
+		}
+		if got := (*rules[0].MatchFeatures[0].MatchExpressions)["class"].Value; !cmp.Equal(got, v1alpha1.MatchValue{"192"}) {
+			t.Errorf("class value %v, want [192]", got)
+		}
+		var got []string
+		for _, w := range c.warnings {
+			got = append(got, w.Message)
+		}
+		const f = "etc/kubernetes/node-feature-discovery/custom.d/rules.yaml: "
+		want := []string{
+			f + `line 2: [0].labels: nfd-worker reads the unquoted key on as "true" (YAML 1.1 takes it for a boolean); quote it to mean "on"`,
+			f + `line 2: [0].labels.on: nfd-worker reads the unquoted value yes as "true" (YAML 1.1 takes it for a boolean); quote it to mean "yes"`,
+			f + `line 5: [0].matchFeatures[0].matchExpressions.class.value: nfd-worker reads the unquoted value 0300 as "192" (YAML 1.1 takes it for a number); quote it to mean "0300"`,
+		}
+		if confine {
+			brief := f + "line %d: an unquoted value nfd-worker v0.19 reads otherwise than written (YAML 1.1): quote it"
+			want = []string{fmt.Sprintf(brief, 2), fmt.Sprintf(brief, 2), fmt.Sprintf(brief, 5)}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("confine %v: warnings (-want +got):\n%s", confine, diff)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -13,14 +14,13 @@ import (
 	"time"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
 // Object metadata written on the discovered NodeFeature.
 const (
-	// NodeNameLabel attaches a NodeFeature to its node.
-	NodeNameLabel = "nfd.node.kubernetes.io/node-name"
 	// VersionAnnotation records the nfd-fn version that made the object; it
 	// is the annotation nfd-fn puts on the Nodes it writes, in nfd-fn's own
 	// domain.
@@ -68,8 +68,14 @@ type Options struct {
 	WorkerConfig []byte
 	// WorkerConfigPath, when WorkerConfig is empty, names the worker
 	// configuration file to read: below HostRoot with Confine, else a path
-	// of this machine. Only a regular file is read.
+	// of this machine. Only a regular file is read (symlinks followed); a
+	// file that does not exist means nfd-worker's defaults, with a warning,
+	// as nfd-worker runs without it.
 	WorkerConfigPath string
+	// NFDVersion is the nfd-worker release whose NodeFeature is reproduced:
+	// "v0.17.x", "v0.18.x" or "v0.19.0" (SupportedNFDVersions);
+	// DefaultNFDVersion when empty.
+	NFDVersion string
 	// Arch is the architecture whose nfd-worker behaviour is reproduced:
 	// "amd64" (CPUID from the CPUID provider, the rest from the host root)
 	// or "arm64" (everything from the host root: hwcaps from
@@ -90,22 +96,19 @@ type Options struct {
 	SourceTimeout time.Duration
 }
 
-// Warning is a non-fatal problem met by one source.
-type Warning struct {
-	// Source is the source name ("kernel", "custom", ...).
-	Source string
-	// Msg says what went wrong.
-	Msg string
+// warning is a non-fatal problem met by one source: a warning diagnostic
+// whose Field is the source ("kernel", "config"), so that its Describe()
+// reads "source: message".
+func warning(source, msg string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: diag.Warning, Field: source, Message: msg}
 }
-
-// String formats the warning as "source: message".
-func (w Warning) String() string { return w.Source + ": " + w.Msg }
 
 // env is what sources read from during one run.
 type env struct {
 	host      host
 	opts      Options
 	arch      string
+	rel       release
 	hostCPUID bool
 	cfg       workerConfig
 	cpuOnce   func() CPUInfo
@@ -138,7 +141,7 @@ func (e *env) within(ctx context.Context) *env {
 // out with a warning and the partial object is returned. Errors are
 // reserved for bad options and an unreadable or unparsable worker
 // configuration.
-func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning, error) {
+func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, diag.List, error) {
 	e, cfgWarnings, err := newEnv(o)
 	if err != nil {
 		return nil, nil, err
@@ -147,16 +150,16 @@ func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, []Warning,
 	if err != nil {
 		return nil, nil, err
 	}
-	var warnings []Warning
+	var warnings diag.List
 	for _, w := range cfgWarnings {
-		warnings = append(warnings, Warning{Source: "config", Msg: w})
+		warnings = append(warnings, warning("config", w))
 	}
 	features, sw := runFeatureSources(ctx, e, sel.features)
 	warnings = append(warnings, sw...)
 	labels, lw := runLabelSources(ctx, e, sel.labels, features)
 	warnings = append(warnings, lw...)
 	if unmatched := removeNoPublishFeatures(&features, e.cfg.Core.NoPublishFeatures); len(unmatched) > 0 {
-		warnings = append(warnings, Warning{Source: "config", Msg: fmt.Sprintf("core.noPublishFeatures: %d pattern(s) matched no feature", len(unmatched))})
+		warnings = append(warnings, warning("config", fmt.Sprintf("core.noPublishFeatures: %d pattern(s) matched no feature", len(unmatched))))
 	}
 	return nodeFeature(e.opts, features, labels), warnings, nil
 }
@@ -179,16 +182,23 @@ func newEnv(o Options) (*env, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	hostCPUID := o.CPUID == nil
-	o = withDefaults(o)
-	h := newHost(o.HostRoot)
-	raw, err := workerConfigBytes(o, h)
+	rel, err := resolveRelease(o.NFDVersion)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg, warnings, err := parseWorkerConfig(raw, o.Confine)
+	hostCPUID := o.CPUID == nil
+	o = withDefaults(o)
+	h := newHost(o.HostRoot)
+	raw, missing, err := workerConfigBytes(o, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, warnings, err := parseWorkerConfig(raw, rel, o.Confine)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
+	}
+	if missing {
+		warnings = append([]string{"the nfd-worker configuration file does not exist: nfd-worker runs with its defaults, and so does nfd-fn"}, warnings...)
 	}
 	if arch != runtime.GOARCH && filepath.Clean(o.HostRoot) == "/" {
 		warnings = append(warnings, fmt.Sprintf("reproducing nfd-worker on %s from the files of this %s machine", arch, runtime.GOARCH))
@@ -197,6 +207,7 @@ func newEnv(o Options) (*env, []string, error) {
 		host:          h,
 		opts:          o,
 		arch:          arch,
+		rel:           rel,
 		hostCPUID:     hostCPUID,
 		cfg:           cfg,
 		cpuOnce:       sync.OnceValue(o.CPUID.CPUID),
@@ -222,17 +233,23 @@ func optionPath(o Options, h host, p, def string) hostPath {
 }
 
 // workerConfigBytes returns the worker configuration's content: the bytes
-// given, or the file WorkerConfigPath names, read as a regular file.
-func workerConfigBytes(o Options, h host) ([]byte, error) {
+// given, or the file WorkerConfigPath names, read as a regular file
+// (through symlinks, such as a kubelet ConfigMap mount's ..data link). A
+// file that does not exist is no configuration (missing is true), as
+// nfd-worker keeps its defaults then; any other read error stops it.
+func workerConfigBytes(o Options, h host) (data []byte, missing bool, err error) {
 	if len(o.WorkerConfig) > 0 || o.WorkerConfigPath == "" {
-		return o.WorkerConfig, nil
+		return o.WorkerConfig, false, nil
 	}
 	p := optionPath(o, h, o.WorkerConfigPath, "")
 	b, err := p.host.readFile(p.rel)
-	if err != nil {
-		return nil, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true, nil
 	}
-	return b, nil
+	if err != nil {
+		return nil, false, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+	}
+	return b, false, nil
 }
 
 // resolveArch defaults the architecture to the running one and checks it
@@ -273,12 +290,12 @@ func withDefaults(o Options) Options {
 // nodeFeature wraps the features and labels in a NodeFeature object.
 func nodeFeature(o Options, f v1alpha1.Features, labels map[string]string) *v1alpha1.NodeFeature {
 	nf := &v1alpha1.NodeFeature{
-		APIVersion: "nfd.k8s-sigs.io/v1alpha1",
-		Kind:       "NodeFeature",
+		APIVersion: v1alpha1.APIVersion,
+		Kind:       v1alpha1.KindNodeFeature,
 		Metadata: v1alpha1.ObjectMeta{
 			Name:        o.NodeName,
 			Namespace:   o.Namespace,
-			Labels:      map[string]string{NodeNameLabel: o.NodeName},
+			Labels:      map[string]string{v1alpha1.NodeNameLabel: o.NodeName},
 			Annotations: map[string]string{VersionAnnotation: o.Version},
 		},
 		Spec: v1alpha1.NodeFeatureSpec{Features: f},

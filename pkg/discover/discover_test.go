@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 const fixtureDir = "../../testdata/discover"
@@ -67,10 +69,10 @@ func fixtureOptions(t testing.TB, name string) Options {
 }
 
 // warningsText renders warnings one per line with the fixture root hidden.
-func warningsText(ws []Warning, root string) []byte {
+func warningsText(ws diag.List, root string) []byte {
 	var b strings.Builder
 	for _, w := range ws {
-		b.WriteString(strings.ReplaceAll(w.String(), root, "<root>") + "\n")
+		b.WriteString(strings.ReplaceAll(w.Describe(), root, "<root>") + "\n")
 	}
 	return []byte(b.String())
 }
@@ -165,7 +167,7 @@ func TestDiscoverStopsWaitingWhenContextEnds(t *testing.T) {
 	}
 	found := false
 	for _, w := range warnings {
-		found = found || (w.Source == "cpu" && strings.Contains(w.Msg, "did not finish"))
+		found = found || (w.Field == "cpu" && strings.Contains(w.Message, "did not finish"))
 	}
 	if !found {
 		t.Errorf("no warning for the unfinished cpu source in %v", warnings)
@@ -188,7 +190,7 @@ func TestDiscoverRecoversFromPanickingSource(t *testing.T) {
 }
 
 // warningsAsText joins warnings for substring checks.
-func warningsAsText(ws []Warning) string {
+func warningsAsText(ws diag.List) string {
 	return string(warningsText(ws, "\x00"))
 }
 

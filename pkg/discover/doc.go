@@ -24,7 +24,7 @@
 // each phase under Options.SourceTimeout; a source that fails, panics or
 // outlives the deadline only loses its own features or labels (exactly
 // the ones nfd-worker would lose, where it has such a failure) and adds a
-// Warning. A key or value the YAML output cannot carry (a DEL, U+0085,
+// warning diagnostic (pkg/diag; its Field names the source). A key or value the YAML output cannot carry (a DEL, U+0085,
 // U+FFFE...) loses its line or element with a warning naming file and
 // line; invalid UTF-8 becomes U+FFFD as in nfd-worker's JSON.
 //

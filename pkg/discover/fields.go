@@ -32,13 +32,23 @@ type shape struct {
 	pick func(n *yaml.Node) *shape
 	// hint explains what an unknown key of this mapping means, or "".
 	hint func(key string) string
+	// scalar says how nfd-worker turns a scalar here into a string; an
+	// unquoted scalar whose string is not its text is reported.
+	scalar scalarKind
+	// convKeys marks a mapping with free keys (values set) whose keys
+	// become strings as YAML 1.1 resolves them; such keys are reported too.
+	convKeys bool
 }
 
-// fieldProblem is an unknown key at a field path.
+// fieldProblem is an unknown key, or a scalar nfd-worker reads otherwise
+// than it is written (reread), at a field path.
 type fieldProblem struct {
-	path string
-	line int
-	msg  string
+	path   string
+	line   int
+	msg    string
+	reread bool
+	// who is the reader, "nfd-worker v0.19".
+	who string
 }
 
 // String formats the problem as "line N: path: message".
@@ -46,16 +56,37 @@ func (p fieldProblem) String() string {
 	return fmt.Sprintf("line %d: %s: %s", p.line, p.path, p.msg)
 }
 
-// checkFields walks n and returns the keys s does not know, in document
-// order.
-func checkFields(n *yaml.Node, s *shape, path string) []fieldProblem {
-	var out []fieldProblem
-	walkFields(n, s, path, &out)
-	return out
+// brief is the problem without the file's contents: only its line and
+// its kind.
+func (p fieldProblem) brief() string {
+	if p.reread {
+		return fmt.Sprintf("line %d: an unquoted value %s reads otherwise than written (YAML 1.1): quote it", p.line, p.who)
+	}
+	return fmt.Sprintf("line %d: a field %s ignores", p.line, p.who)
 }
 
-// walkFields implements checkFields.
-func walkFields(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
+// checkFields walks n and returns the keys s does not know, in document
+// order, as problems of the reader who ("nfd-worker v0.19").
+func checkFields(n *yaml.Node, s *shape, path, who string) []fieldProblem {
+	w := &fieldWalker{who: who}
+	w.walk(n, s, path)
+	return w.out
+}
+
+// fieldWalker collects the problems of one document for the reader who.
+type fieldWalker struct {
+	who string
+	out []fieldProblem
+}
+
+// add records a problem.
+func (w *fieldWalker) add(p fieldProblem) {
+	p.who = w.who
+	w.out = append(w.out, p)
+}
+
+// walk checks n against s at path.
+func (w *fieldWalker) walk(n *yaml.Node, s *shape, path string) {
 	for n != nil && (n.Kind == yaml.AliasNode || n.Kind == yaml.DocumentNode) {
 		if n.Kind == yaml.AliasNode {
 			n = n.Alias
@@ -75,40 +106,77 @@ func walkFields(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
 		}
 	}
 	switch n.Kind {
+	case yaml.ScalarNode:
+		if p, ok := rereadProblem(n, s.scalar, path); ok {
+			w.add(p)
+		}
 	case yaml.MappingNode:
-		walkMapping(n, s, path, out)
+		w.mapping(n, s, path)
 	case yaml.SequenceNode:
 		if s.items != nil {
 			for i, c := range n.Content {
-				walkFields(c, s.items, fmt.Sprintf("%s[%d]", path, i), out)
+				w.walk(c, s.items, fmt.Sprintf("%s[%d]", path, i))
 			}
 		}
 	}
 }
 
-// walkMapping checks the keys of one mapping.
-func walkMapping(n *yaml.Node, s *shape, path string, out *[]fieldProblem) {
+// mapping checks the keys of one mapping.
+func (w *fieldWalker) mapping(n *yaml.Node, s *shape, path string) {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
+		case k.Tag == "!!merge":
+			// A merge key (<<: *anchor, or a list of them) brings the keys
+			// of other mappings into this one, as in nfd-worker's YAML
+			// reader.
+			for _, m := range mergedMappings(v) {
+				w.mapping(m, s, path)
+			}
 		case s.values != nil:
-			walkFields(v, s.values, yamlstrict.JoinKey(path, k.Value), out)
+			if s.convKeys {
+				if p, ok := rereadProblem(k, scalarKey, path); ok {
+					w.add(p)
+				}
+			}
+			w.walk(v, s.values, yamlstrict.JoinKey(path, k.Value))
 		case s.sources:
 			sub := yamlstrict.JoinKey(path, k.Value)
 			if child, ok := s.fields[k.Value]; ok {
-				walkFields(v, child, sub, out)
+				w.walk(v, child, sub)
 			} else {
-				*out = append(*out, fieldProblem{sub, k.Line, unknownSourceMsg(k.Value, s.fields)})
+				w.add(fieldProblem{path: sub, line: k.Line, msg: unknownSourceMsg(w.who, k.Value, s.fields)})
 			}
 		case s.fields != nil:
 			sub := yamlstrict.JoinKey(path, k.Value)
 			if child, ok := lookupField(s.fields, k.Value); ok {
-				walkFields(v, child, sub, out)
+				w.walk(v, child, sub)
 			} else {
-				*out = append(*out, fieldProblem{sub, k.Line, unknownFieldMsg(k.Value, s)})
+				w.add(fieldProblem{path: sub, line: k.Line, msg: unknownFieldMsg(w.who, k.Value, s)})
 			}
 		}
 	}
+}
+
+// mergedMappings returns the mappings a merge key's value names: one
+// mapping, or a list of them, through aliases.
+func mergedMappings(v *yaml.Node) []*yaml.Node {
+	if v.Kind == yaml.AliasNode {
+		v = v.Alias
+	}
+	switch {
+	case v == nil:
+		return nil
+	case v.Kind == yaml.MappingNode:
+		return []*yaml.Node{v}
+	case v.Kind == yaml.SequenceNode:
+		var out []*yaml.Node
+		for _, c := range v.Content {
+			out = append(out, mergedMappings(c)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // lookupField finds key among fields the way encoding/json does: an exact
@@ -127,8 +195,8 @@ func lookupField(fields map[string]*shape, key string) (*shape, bool) {
 
 // unknownFieldMsg says a key is ignored, and why it matters or which known
 // key is close.
-func unknownFieldMsg(key string, s *shape) string {
-	msg := fmt.Sprintf("unknown field %q: nfd-worker v0.19 ignores it", key)
+func unknownFieldMsg(who, key string, s *shape) string {
+	msg := fmt.Sprintf("unknown field %q: %s ignores it", key, who)
 	if s.hint != nil {
 		if h := s.hint(key); h != "" {
 			return msg + "; " + h
@@ -141,42 +209,55 @@ func unknownFieldMsg(key string, s *shape) string {
 }
 
 // unknownSourceMsg says a sources.<name> section is ignored.
-func unknownSourceMsg(name string, fields map[string]*shape) string {
-	return fmt.Sprintf("nfd-worker v0.19 has no settings for a source %q and ignores them (configurable sources: %s)",
-		name, strings.Join(sortedKeys(fields), ", "))
+func unknownSourceMsg(who, name string, fields map[string]*shape) string {
+	return fmt.Sprintf("%s has no settings for a source %q and ignores them (configurable sources: %s)",
+		who, name, strings.Join(sortedKeys(fields), ", "))
 }
 
 // fieldsOf builds a struct shape.
 func fieldsOf(fields map[string]*shape) *shape { return &shape{fields: fields} }
 
-// keysOf builds a struct shape whose fields take any value.
-func keysOf(names ...string) *shape {
-	m := make(map[string]*shape, len(names))
-	for _, n := range names {
-		m[n] = nil
-	}
-	return fieldsOf(m)
-}
-
 // listOf builds a list shape.
 func listOf(items *shape) *shape { return &shape{items: items} }
 
-// workerConfigShape is the nfd-worker v0.19 configuration file.
-func workerConfigShape() *shape {
-	device := keysOf("deviceClassWhitelist", "deviceLabelFields")
+// workerConfigShape is the configuration file of an nfd-worker release.
+func workerConfigShape(rel release) *shape {
+	str, strs, strMap := stringShapes()
+	device := fieldsOf(map[string]*shape{"deviceClassWhitelist": strs, "deviceLabelFields": strs})
+	core := fieldsOf(map[string]*shape{
+		"klog": strMap, "labelWhiteList": nil, "noPublish": nil, "noOwnerRefs": nil, "ownerRefs": nil,
+		"featureSources": strs, "sources": strs, "labelSources": strs, "noPublishFeatures": strs, "sleepInterval": nil,
+	})
+	if !rel.publishControls {
+		delete(core.fields, "ownerRefs")
+		delete(core.fields, "noPublishFeatures")
+		core.hint = func(key string) string {
+			if strings.EqualFold(key, "ownerRefs") || strings.EqualFold(key, "noPublishFeatures") {
+				return "it exists from nfd-worker v0.19"
+			}
+			return ""
+		}
+	}
 	return fieldsOf(map[string]*shape{
-		"core": keysOf("klog", "labelWhiteList", "noPublish", "noOwnerRefs", "ownerRefs", "featureSources",
-			"sources", "labelSources", "noPublishFeatures", "sleepInterval"),
+		"core": core,
 		"sources": {sources: true, fields: map[string]*shape{
-			"cpu":    fieldsOf(map[string]*shape{"cpuid": keysOf("attributeBlacklist", "attributeWhitelist")}),
-			"kernel": keysOf("kconfigFile", "configOpts"),
+			"cpu":    fieldsOf(map[string]*shape{"cpuid": fieldsOf(map[string]*shape{"attributeBlacklist": strs, "attributeWhitelist": strs})}),
+			"kernel": fieldsOf(map[string]*shape{"kconfigFile": str, "configOpts": strs}),
 			"pci":    device,
 			"usb":    device,
 			"custom": customRulesShape(),
 			"local":  fieldsOf(map[string]*shape{}),
-			"fake":   nil,
+			"fake": fieldsOf(map[string]*shape{"labels": strMap, "flagFeatures": strs,
+				"attributeFeatures": strMap, "instanceFeatures": listOf(strMap)}),
 		}},
 	})
+}
+
+// stringShapes returns the shapes of a string, a list of strings and a
+// mapping of strings to strings, as sigs.k8s.io/yaml fills Go strings.
+func stringShapes() (str, strs, strMap *shape) {
+	str = &shape{scalar: scalarString}
+	return str, listOf(str), &shape{values: str, convKeys: true}
 }
 
 // customRulesShape is a list of custom rules (sources.custom or a custom.d
@@ -188,8 +269,9 @@ func customRulesShape() *shape {
 // customRuleShape is one rule of the worker's custom-rule API.
 func customRuleShape() *shape {
 	term := termShape()
+	str, _, strMap := stringShapes()
 	rule := fieldsOf(map[string]*shape{
-		"name": nil, "labels": nil, "labelsTemplate": nil, "vars": nil, "varsTemplate": nil,
+		"name": str, "labels": strMap, "labelsTemplate": str, "vars": strMap, "varsTemplate": str,
 		"matchFeatures": listOf(term),
 		"matchAny":      listOf(fieldsOf(map[string]*shape{"matchFeatures": listOf(term)})),
 	})
@@ -206,21 +288,27 @@ func customRuleShape() *shape {
 }
 
 // termShape is a matcher term: feature, matchExpressions (a map of
-// expressions or a list of names) and matchName.
+// expressions or a list of names) and matchName. An expression's scalar
+// form and its value are match values (numbers written in full).
 func termShape() *shape {
+	value := &shape{scalar: scalarMatchValue}
 	expr := &shape{pick: func(n *yaml.Node) *shape {
-		if n.Kind == yaml.MappingNode {
-			return keysOf("op", "value")
+		switch n.Kind {
+		case yaml.MappingNode:
+			return fieldsOf(map[string]*shape{"op": nil, "value": value})
+		case yaml.ScalarNode:
+			return value
 		}
 		return nil
 	}}
 	exprSet := &shape{pick: func(n *yaml.Node) *shape {
 		if n.Kind == yaml.MappingNode {
-			return &shape{values: expr}
+			return &shape{values: expr, convKeys: true}
 		}
 		return nil
 	}}
-	term := fieldsOf(map[string]*shape{"feature": nil, "matchExpressions": exprSet, "matchName": expr})
+	str, _, _ := stringShapes()
+	term := fieldsOf(map[string]*shape{"feature": str, "matchExpressions": exprSet, "matchName": expr})
 	term.hint = func(key string) string {
 		if strings.Contains(key, ".") {
 			return "there is no short form for a whole term (write feature: " + key + " and matchExpressions:), so this term has no feature and never matches"

@@ -122,7 +122,7 @@ func TestReadArm64CPUFromTheHostTree(t *testing.T) {
 				t.Fatalf("warnings = %v, want %v", c.warnings, tt.wantWarns)
 			}
 			for i, w := range tt.wantWarns {
-				if !strings.HasPrefix(c.warnings[i].String(), w) {
+				if !strings.HasPrefix(c.warnings[i].Describe(), w) {
 					t.Errorf("warning %q does not start with %q", c.warnings[i], w)
 				}
 			}

@@ -9,9 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// featureLabelNs is the namespace of built-in labels.
-const featureLabelNs = "feature.node.kubernetes.io"
-
 // labelPriority orders label sources as nfd-worker does: built-in sources
 // first, then custom, then local, so later ones win.
 func labelPriority(name string) int {
@@ -29,7 +26,7 @@ func labelPriority(name string) int {
 func publishableLabel(source, key, value string, cfg workerConfig, c *collector) (string, bool) {
 	name := key
 	if source != "local" && source != "custom" && !strings.Contains(name, "/") {
-		name = featureLabelNs + "/" + source + "-" + name
+		name = v1alpha1.FeatureLabelNs + "/" + source + "-" + name
 	}
 	if errs := validation.IsQualifiedName(name); len(errs) > 0 {
 		c.warnQuoting("ignoring a label with an invalid name", "ignoring label with invalid name %q: %s", name, strings.Join(errs, "; "))
@@ -53,7 +50,7 @@ func publishableLabel(source, key, value string, cfg workerConfig, c *collector)
 func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[string]string {
 	switch name {
 	case "cpu":
-		return cpuLabels(f, e.cfg.Sources.CPU, e.host)
+		return cpuLabels(f, e.cfg.Sources.CPU, e.host, e.rel)
 	case "kernel":
 		return kernelLabels(f, e.cfg.Sources.Kernel, e.legacyKconfig.get())
 	case "memory":
@@ -72,6 +69,8 @@ func sourceLabels(name string, e *env, f v1alpha1.Features, c *collector) map[st
 		return maps.Clone(f.Attributes["local.label"].Elements)
 	case "custom":
 		return customLabels(e, f, c)
+	case "fake":
+		return maps.Clone(e.cfg.Sources.Fake.Labels)
 	}
 	c.warn("unknown label source")
 	return nil
@@ -89,7 +88,7 @@ func prefixed(dst map[string]string, prefix string, elems map[string]string) {
 // sys/sys/devices/cpu_{atom,core}/cpus can be read: the hybrid-CPU probe
 // joins "sys/devices/..." to the sysfs directory, so the path it really
 // reads has sys twice and never exists on a real host.
-func cpuLabels(f v1alpha1.Features, cfg cpuConfig, h host) map[string]string {
+func cpuLabels(f v1alpha1.Features, cfg cpuConfig, h host, rel release) map[string]string {
 	l := map[string]string{}
 	for flag := range f.Flags["cpu.cpuid"].Elements {
 		if cpuidUnmasked(flag, cfg) {
@@ -115,6 +114,9 @@ func cpuLabels(f v1alpha1.Features, cfg cpuConfig, h host) map[string]string {
 		l["coprocessor.nx_gzip"] = v
 	}
 	for _, kind := range []string{"cpu_atom", "cpu_core"} {
+		if !rel.hybridCPULabels {
+			break
+		}
 		if _, err := h.readFile("sys/sys/devices/" + kind + "/cpus"); err == nil {
 			l[kind] = "true"
 		}

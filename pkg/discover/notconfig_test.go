@@ -22,7 +22,7 @@ func TestAFileThatIsNotAWorkerConfigIsNotEchoed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, warnings, err := parseWorkerConfig([]byte(tt.data), false)
+			_, warnings, err := parseWorkerConfig([]byte(tt.data), latestRelease(), false)
 			if err != nil {
 				t.Fatal(err)
 			}

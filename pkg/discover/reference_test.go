@@ -41,6 +41,9 @@ func referenceCases() map[string]referenceCase {
 		"bare-host":               {tree: "bare-host", reference: "bare-host.nfd-worker.json"},
 		"full-host":               {tree: "full-host", reference: "full-host.nfd-worker.json"},
 		"full-host-with-config":   {tree: "full-host", config: "full-host.worker-config.yaml", reference: "full-host.nfd-worker.with-config.json"},
+		// Derived from NFD v0.19.0's code, not run (testdata/discover/README.md).
+		"full-host-with-config-as-written": {tree: "full-host", config: "full-host.worker-config-as-written.yaml", reference: "full-host.nfd-worker.with-config-as-written.json"},
+		"configmap-host-with-config":       {tree: "configmap-host", config: "configmap-host/etc/kubernetes/node-feature-discovery/nfd-worker.conf", reference: "configmap-host.nfd-worker.with-config.json"},
 	}
 }
 

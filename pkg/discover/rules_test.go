@@ -82,7 +82,7 @@ func TestCustomRulesRunOnTheRuleEngine(t *testing.T) {
 }
 
 func TestCustomRuleExpressionShortForms(t *testing.T) {
-	cfg, _, err := parseWorkerConfig([]byte(`sources: {custom: [{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: ["8086"], device: "1234"}}, {feature: kernel.loadedmodule, matchExpressions: ["a", "b=c"]}, {feature: x.y, matchExpressions: {k: null, num: 5, b: true, any: {}}}, {pci.device: {vendor: "8086"}}]}]}`), false)
+	cfg, _, err := parseWorkerConfig([]byte(`sources: {custom: [{name: r, matchFeatures: [{feature: pci.device, matchExpressions: {vendor: ["8086"], device: "1234"}}, {feature: kernel.loadedmodule, matchExpressions: ["a", "b=c"]}, {feature: x.y, matchExpressions: {k: null, num: 5, b: true, any: {}}}, {pci.device: {vendor: "8086"}}]}]}`), latestRelease(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestLegacyMatchOnRulesMakeNoLabels(t *testing.T) {
 	if _, err := parseCustomFile([]byte(legacy)); err == nil || !strings.Contains(err.Error(), `unknown field "matchOn"`) {
 		t.Errorf("custom.d file with a matchOn rule: error = %v, want the file rejected", err)
 	}
-	cfg, warnings, err := parseWorkerConfig([]byte("sources: {custom: "+legacy+"}"), false)
+	cfg, warnings, err := parseWorkerConfig([]byte("sources: {custom: "+legacy+"}"), latestRelease(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestLegacyMatchOnRulesMakeNoLabels(t *testing.T) {
 }
 
 func TestWorkerConfigDefaultsAndOverrides(t *testing.T) {
-	cfg, warnings, err := parseWorkerConfig([]byte("core: {sources: [cpu]}\nsources: {pci: {deviceClassWhitelist: ['02']}, kernel: {kconfigFile: /x/config}}"), false)
+	cfg, warnings, err := parseWorkerConfig([]byte("core: {sources: [cpu]}\nsources: {pci: {deviceClassWhitelist: ['02']}, kernel: {kconfigFile: /x/config}}"), latestRelease(), false)
 	if err != nil || len(warnings) > 0 {
 		t.Fatal(err, warnings)
 	}

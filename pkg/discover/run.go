@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // outcome is what one source of a phase produced.
@@ -55,17 +56,17 @@ func phase[T any](ctx context.Context, e *env, names []string, run func(*env, st
 
 // runFeatureSources runs the feature sources and merges their features
 // in name order.
-func runFeatureSources(ctx context.Context, e *env, names []string) (v1alpha1.Features, []Warning) {
+func runFeatureSources(ctx context.Context, e *env, names []string) (v1alpha1.Features, diag.List) {
 	results, ctxErr := phase(ctx, e, names, func(e *env, n string, c *collector) struct{} {
 		featureSourceFunc(n)(e, c)
 		return struct{}{}
 	})
 	features := newFeatures()
-	var warnings []Warning
+	var warnings diag.List
 	for _, n := range sortedCopy(names) {
 		r, ok := results[n]
 		if !ok {
-			warnings = append(warnings, Warning{Source: n, Msg: fmt.Sprintf("did not finish: %v", ctxErr)})
+			warnings = append(warnings, warning(n, fmt.Sprintf("did not finish: %v", ctxErr)))
 			continue
 		}
 		mergeFeatures(&features, r.c.features)
@@ -77,18 +78,18 @@ func runFeatureSources(ctx context.Context, e *env, names []string) (v1alpha1.Fe
 // runLabelSources computes the NodeFeature spec.labels from the enabled
 // label sources, merged in nfd-worker's order (priority, then name) so
 // that later sources win.
-func runLabelSources(ctx context.Context, e *env, names []string, f v1alpha1.Features) (map[string]string, []Warning) {
+func runLabelSources(ctx context.Context, e *env, names []string, f v1alpha1.Features) (map[string]string, diag.List) {
 	results, ctxErr := phase(ctx, e, names, func(e *env, n string, c *collector) map[string]string {
 		return sourceLabels(n, e, f, c)
 	})
 	ordered := sortedCopy(names)
 	sort.SliceStable(ordered, func(i, j int) bool { return labelPriority(ordered[i]) < labelPriority(ordered[j]) })
 	labels := map[string]string{}
-	var warnings []Warning
+	var warnings diag.List
 	for _, n := range ordered {
 		r, ok := results[n]
 		if !ok {
-			warnings = append(warnings, Warning{Source: n, Msg: fmt.Sprintf("labels did not finish: %v", ctxErr)})
+			warnings = append(warnings, warning(n, fmt.Sprintf("labels did not finish: %v", ctxErr)))
 			continue
 		}
 		for _, k := range sortedKeys(r.v) {

@@ -13,20 +13,34 @@ type sourceKind int
 const (
 	featureKind sourceKind = 1 << iota
 	labelKind
+	// supplementalKind marks a source "all" leaves out: it runs only when
+	// core.featureSources or core.labelSources names it.
+	supplementalKind
 )
 
-// sourceKinds lists every source nfd-worker enables by default.
+// sourceKinds lists every source of nfd-worker v0.19: those it enables by
+// default and the fake source, which only its configuration enables.
 func sourceKinds() map[string]sourceKind {
 	both := featureKind | labelKind
 	return map[string]sourceKind{
 		"cpu": both, "kernel": both, "memory": both, "network": both, "pci": both,
 		"storage": both, "system": both, "usb": both, "local": both, "custom": labelKind,
+		"fake": both | supplementalKind,
 	}
 }
 
 // SourceNames lists, sorted, the sources Options.Sources and
-// Options.SkipSources may name.
-func SourceNames() []string { return sortedKeys(sourceKinds()) }
+// Options.SkipSources may name: every source nfd-worker enables by default.
+func SourceNames() []string {
+	var out []string
+	for name, kind := range sourceKinds() {
+		if kind&supplementalKind == 0 {
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
 
 // featureSourceFunc returns the discovery function of a feature source.
 func featureSourceFunc(name string) func(*env, *collector) {
@@ -49,6 +63,8 @@ func featureSourceFunc(name string) func(*env, *collector) {
 		return discoverUSB
 	case "local":
 		return discoverLocal
+	case "fake":
+		return discoverFake
 	}
 	return func(_ *env, c *collector) { c.warn("unknown feature source") }
 }
@@ -63,8 +79,8 @@ type selection struct {
 func selectSources(o Options, cfg workerConfig) (selection, error) {
 	kinds := sourceKinds()
 	for _, n := range append(slices.Clone(o.Sources), o.SkipSources...) {
-		if _, ok := kinds[n]; !ok {
-			return selection{}, fmt.Errorf("unknown source %q (known: %s)", n, strings.Join(sortedKeys(kinds), ", "))
+		if !slices.Contains(SourceNames(), n) {
+			return selection{}, fmt.Errorf("unknown source %q (known: %s)", n, strings.Join(SourceNames(), ", "))
 		}
 	}
 	keep := func(n string) bool {
@@ -85,7 +101,7 @@ func pickSources(list []string, kind sourceKind, kinds map[string]sourceKind, ke
 		switch {
 		case n == "all":
 			for k, v := range kinds {
-				if v&kind != 0 {
+				if v&kind != 0 && v&supplementalKind == 0 {
 					set[k] = true
 				}
 			}

@@ -23,11 +23,11 @@ func discoverCPU(e *env, c *collector) {
 	if !ok {
 		return
 	}
-	c.flags("cpuid", info.Flags)
+	c.flags("cpuid", e.rel.cpuidFlags(info.Flags))
 	if info.Attributes != nil {
 		c.attrs("cpuid", info.Attributes)
 	}
-	c.attrs("model", cpuModel(info, e.host))
+	c.attrs("model", cpuModel(info, e.host, e.rel))
 	if e.arch == "amd64" {
 		discoverX86(e, c, info)
 	} else {
@@ -79,15 +79,19 @@ func discoverX86(e *env, c *collector, info CPUInfo) {
 	c.attrs("sst", sst)
 }
 
-// cpuModel returns the cpu.model attributes.
-func cpuModel(info CPUInfo, h host) map[string]string {
+// cpuModel returns the cpu.model attributes, the hypervisor as the release
+// finds it.
+func cpuModel(info CPUInfo, h host, rel release) map[string]string {
 	m := map[string]string{
 		"vendor_id": info.VendorID,
 		"family":    strconv.Itoa(info.Family),
 		"id":        strconv.Itoa(info.Model),
 	}
-	sysinfo, _ := h.readFile("proc/sysinfo")
-	if hv := hypervisor(info, string(sysinfo)); hv != "" {
+	sysinfo, err := h.readFile("proc/sysinfo")
+	if err != nil {
+		sysinfo = nil
+	}
+	if hv := rel.hypervisorOf(info, sysinfo); hv != "" {
 		m["hypervisor"] = hv
 	}
 	return m

@@ -27,9 +27,9 @@ func discoverNetwork(e *env, c *collector) {
 		}
 		dir := base + "/" + name
 		if _, err := e.host.stat(dir + "/device"); err == nil {
-			devs = append(devs, readAttrFiles(e.host, dir, name, []string{"operstate", "speed", "device/sriov_numvfs", "device/sriov_totalvfs", "mtu"}, c))
+			devs = append(devs, readAttrFiles(e.host, dir, name, e.rel.netAttrFiles(true), c))
 		} else {
-			virts = append(virts, readAttrFiles(e.host, dir, name, []string{"operstate", "speed", "mtu"}, c))
+			virts = append(virts, readAttrFiles(e.host, dir, name, e.rel.netAttrFiles(false), c))
 		}
 	}
 	c.instances("device", devs)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -27,7 +28,7 @@ func discoverKernel(e *env, c *collector) {
 	} else {
 		c.attrs("version", parseKernelVersion(release))
 	}
-	if raw, err := readKconfig(h, e.cfg.Sources.Kernel.KconfigFile, release, relErr == nil); err != nil {
+	if raw, err := readKconfig(h, e.cfg.Sources.Kernel.KconfigFile, release, relErr == nil, e.rel); err != nil {
 		c.warn("config: %v", err)
 	} else {
 		real, legacy := parseKconfig(raw)
@@ -39,6 +40,9 @@ func discoverKernel(e *env, c *collector) {
 		c.warn("selinux: %v", err)
 	} else {
 		c.attrs("selinux", map[string]string{"enabled": strconv.FormatBool(on)})
+	}
+	if !e.rel.kvm {
+		return
 	}
 	if on, err := h.exists("sys/devices/virtual/misc/kvm"); err != nil {
 		c.warn("kvm: %v", err)
@@ -91,8 +95,8 @@ func kconfigPaths(configFile, release string, haveRelease bool) []string {
 }
 
 // readKconfig returns the first readable kernel config.
-func readKconfig(h host, configFile, release string, haveRelease bool) ([]byte, error) {
-	paths := kconfigPaths(configFile, release, haveRelease)
+func readKconfig(h host, configFile, kernelRelease string, haveRelease bool, rel release) ([]byte, error) {
+	paths := slices.DeleteFunc(kconfigPaths(configFile, kernelRelease, haveRelease), func(p string) bool { return !rel.keepKconfigPath(p) })
 	for _, p := range paths {
 		if p == "" {
 			continue

@@ -31,6 +31,9 @@ func discoverMemory(e *env, c *collector) {
 	} else {
 		c.instances("nv", nv)
 	}
+	if !e.rel.hugePages {
+		return
+	}
 	if hp, err := readHugePages(h, c); err != nil {
 		c.warn("hugepages: %v", err)
 	} else {

@@ -10,16 +10,6 @@ import (
 
 // dmiIDAttributes are the sys/devices/virtual/dmi/id files nfd-worker
 // v0.19 reads into system.dmiid.
-func dmiIDAttributes() []string {
-	return []string{
-		"bios_date", "bios_vendor", "bios_version",
-		"board_asset_tag", "board_name", "board_vendor", "board_version",
-		"chassis_asset_tag", "chassis_type", "chassis_vendor", "chassis_version",
-		"product_family", "product_name", "product_sku", "product_version",
-		"sys_vendor",
-	}
-}
-
 // discoverSystem is the system source of nfd-worker v0.19
 // (source/system/system.go): system.name (the node name),
 // system.osrelease from etc/os-release under the host root (symlinks such
@@ -38,7 +28,7 @@ func discoverSystem(e *env, c *collector) {
 		c.attrs("osrelease", release)
 	}
 	dmi := map[string]string{}
-	for _, name := range dmiIDAttributes() {
+	for _, name := range e.rel.dmiIDAttributes() {
 		if v, err := e.host.readTrim("sys/devices/virtual/dmi/id/" + name); err != nil {
 			c.warn("failed to get DMI entry %s: %v", name, err)
 		} else {
