@@ -38,12 +38,8 @@ func (c *checker) outputMap(r ruleAt, field, what string, m map[string]string, c
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		path := r.field + "." + field + "[" + strconv.Quote(k) + "]"
 		if v := check(k, m[k]); v != nil {
-			verb := "drops it as invalid"
-			if v.Severity == diag.Warning {
-				verb = "drops it by policy"
-			}
 			c.add(r.doc, r.ref, v.Severity, "output-"+strings.ReplaceAll(what, " ", "-"), path, true,
-				fmt.Sprintf("%s %q: %v; nfd-master %s", what, k, v.Err, verb))
+				fmt.Sprintf("%s %q: %v; nfd-master drops it", what, k, v.Err))
 		}
 		if refs && strings.HasPrefix(m[k], "@") {
 			c.reference(r, path, m[k])
