@@ -107,6 +107,8 @@ var Catalogue = []Check{
 		"`metadata: {name: ../../tmp/x}`, or a NodeFeatureRule without metadata", "Give the object a lowercase RFC 1123 name (a subdomain; a label for namespaces)."},
 	{"NFD048", "node-name", "A NodeFeature whose nfd.node.kubernetes.io/node-name label is not a valid node name, attached to no node",
 		"`nfd.node.kubernetes.io/node-name: ../../../../tmp/x`", "Label the NodeFeature with the node's name as the API server holds it."},
+	{"NFD049", "output-disabled", "An output that the given configuration's restrictions.disableLabels, disableAnnotations or disableExtendedResources switches off",
+		"`labels:` in a rule, with `disableLabels: \"true\"`", "Drop the output, or the restriction if nfd-master should write it."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

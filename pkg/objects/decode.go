@@ -249,17 +249,14 @@ func fieldErrors(d *Decoded, o Origin) diag.List {
 }
 
 func unknownNFD(d *Decoded, o Origin) diag.Diagnostic {
-	group, version, _ := strings.Cut(d.Ref.APIVersion, "/")
+	group := groupOf(d.Ref.APIVersion)
 	apiVersion := func(msg string) diag.Diagnostic {
 		return diag.Diagnostic{Severity: diag.Error, Check: "api-version", Object: d.Ref, Field: "apiVersion",
 			Pos: o.Position("apiVersion", true), Message: msg}
 	}
 	switch {
 	case group != api.Group && (group != "nfd.openshift.io" || !slices.Contains(nfdKinds, d.Ref.Kind)):
-		want := api.Group + "/" + version
-		if version == "" {
-			want = api.APIVersion
-		}
+		want := api.APIVersion
 		ds := apiVersion(fmt.Sprintf("API group %q is not NFD's, so nfd-master never reads this %s: did you mean %q?", group, d.Ref.Kind, want))
 		ds.Suggestion = want
 		return ds
