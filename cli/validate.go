@@ -108,11 +108,12 @@ func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
 	return s, 0
 }
 
-// validateExit prints a summary to stderr and picks the exit code.
+// validateExit prints a summary to stderr, errors first, then warnings,
+// then notes (info findings), and picks the exit code.
 func validateExit(findings diag.List, files int, strict bool, stderr io.Writer) int {
 	c := findings.Counts()
 	errs, warns := c[diag.Error], c[diag.Warning]
-	complain(stderr, "nfd-fn validate: %s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(files, "file"))
+	complain(stderr, "nfd-fn validate: %s, %s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(c[diag.Info], "note"), plural(files, "file"))
 	if errs > 0 || (strict && warns > 0) {
 		return 1
 	}
