@@ -92,6 +92,9 @@ func readmeValidateRows(t *testing.T, readme string) []readmeRow {
 
 // configArg is the --config file of a golden case's args, "" for none.
 func configArg(t *testing.T, dir string) string {
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return ""
+	}
 	args := caseArgs(t, dir)
 	for i, a := range args {
 		if a == "--config" && i+1 < len(args) {
@@ -99,4 +102,30 @@ func configArg(t *testing.T, dir string) string {
 		}
 	}
 	return ""
+}
+
+// TestValidateAndRenderGiveOneVerdictPerFile runs both commands on every
+// golden case under testdata/validate (with its --config, without
+// suppressions, which only validate's cases use) and on a binary .yaml:
+// both fail or both pass.
+func TestValidateAndRenderGiveOneVerdictPerFile(t *testing.T) {
+	cases, _ := filepath.Glob("../testdata/validate/*")
+	binary := filepath.Join(t.TempDir(), "binary.yaml")
+	if err := os.WriteFile(binary, []byte("\x7fELF\x02\x01\x01\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range append(cases, binary) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			var args []string
+			if c := configArg(t, path); c != "" {
+				args = []string{"--config", c}
+			}
+			var out, errOut strings.Builder
+			validate := Main(append(append([]string{"validate"}, args...), path), strings.NewReader(""), &out, &errOut)
+			render := Main(append(append([]string{"render"}, args...), path), strings.NewReader(""), &out, &errOut)
+			if validate != render {
+				t.Errorf("validate exits %d, render %d:\n%s", validate, render, errOut.String())
+			}
+		})
+	}
 }
