@@ -1,7 +1,6 @@
 package engine
 
 import (
-
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 

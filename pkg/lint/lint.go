@@ -40,6 +40,7 @@ func Static(set *objects.Set, opts Options) diag.List {
 		c.rejectedCompile()
 	}
 	c.catalogue()
+	c.mistakes()
 	if opts.Outputs {
 		c.outputs()
 	}

@@ -24,6 +24,7 @@ func (c *checker) outputs() {
 		c.outputMap(r, "annotations", "annotation", r.rule.Annotations, o.CheckAnnotation, false)
 		c.outputMap(r, "extendedResources", "extended resource", r.rule.ExtendedResources, o.CheckExtendedResource, true)
 		c.settingsDrop(r)
+		c.referenceValues(r)
 		for i, t := range r.rule.Taints {
 			if v := o.CheckTaint(t); v != nil {
 				c.add(r.doc, r.ref, v.Severity, "taint", fmt.Sprintf("%s.taints[%d]%s", r.field, i, taintPart(v.Err)), false,

@@ -253,7 +253,7 @@ func TestAddReportsUnknownNFDKindsAndVersionsAtTheirKeys(t *testing.T) {
 			yaml: "apiVersion: nfd.k8s-sigs.io/v1alpha1\nmetadata: {name: c}\nkind: NodeFeatureRules\n",
 			want: diag.Diagnostic{Severity: diag.Error, Check: "unknown-kind",
 				Object: diag.ObjectRef{APIVersion: api.APIVersion, Kind: "NodeFeatureRules", Name: "c"}, Field: "kind",
-				Pos:     diag.Position{File: "f.yaml", Index: 3, Line: 3, Column: 1}, Suggestion: "NodeFeatureRule",
+				Pos: diag.Position{File: "f.yaml", Index: 3, Line: 3, Column: 1}, Suggestion: "NodeFeatureRule",
 				Message: `unknown NFD kind "NodeFeatureRules": did you mean "NodeFeatureRule"? The API server has no such kind`},
 		},
 		{
@@ -261,7 +261,7 @@ func TestAddReportsUnknownNFDKindsAndVersionsAtTheirKeys(t *testing.T) {
 			yaml: "apiVersion: nfd.k8s.sigs.io/v1alpha1\nmetadata: {name: c}\nkind: NodeFeatureRule\n",
 			want: diag.Diagnostic{Severity: diag.Error, Check: "api-version",
 				Object: diag.ObjectRef{APIVersion: "nfd.k8s.sigs.io/v1alpha1", Kind: "NodeFeatureRule", Name: "c"}, Field: "apiVersion",
-				Pos:     diag.Position{File: "f.yaml", Index: 3, Line: 1, Column: 1}, Suggestion: api.APIVersion,
+				Pos: diag.Position{File: "f.yaml", Index: 3, Line: 1, Column: 1}, Suggestion: api.APIVersion,
 				Message: `API group "nfd.k8s.sigs.io" is not NFD's, so nfd-master never reads this NodeFeatureRule: did you mean "nfd.k8s-sigs.io/v1alpha1"?`},
 		},
 		{
@@ -269,7 +269,7 @@ func TestAddReportsUnknownNFDKindsAndVersionsAtTheirKeys(t *testing.T) {
 			yaml: "apiVersion: example.com/v1\nmetadata: {name: c}\nkind: NodeFeatureGroup\n",
 			want: diag.Diagnostic{Severity: diag.Error, Check: "api-version",
 				Object: diag.ObjectRef{APIVersion: "example.com/v1", Kind: "NodeFeatureGroup", Name: "c"}, Field: "apiVersion",
-				Pos:     diag.Position{File: "f.yaml", Index: 3, Line: 1, Column: 1}, Suggestion: api.APIVersion,
+				Pos: diag.Position{File: "f.yaml", Index: 3, Line: 1, Column: 1}, Suggestion: api.APIVersion,
 				Message: `API group "example.com" is not NFD's, so nfd-master never reads this NodeFeatureGroup: did you mean "nfd.k8s-sigs.io/v1alpha1"?`},
 		},
 	}
