@@ -49,7 +49,11 @@ func TestSeverityRuleKeepsReadmeChecksDocAndCodeInStep(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: bad config", dir)
 		}
-		ds, _, err := validateFiles([]string{dir}, "", s)
+		wc, err := readWorkerConfig(argOf(t, dir, "--worker-config"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ds, _, err := validateFiles([]string{dir}, "", s, wc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,13 +95,16 @@ func readmeValidateRows(t *testing.T, readme string) []readmeRow {
 }
 
 // configArg is the --config file of a golden case's args, "" for none.
-func configArg(t *testing.T, dir string) string {
+func configArg(t *testing.T, dir string) string { return argOf(t, dir, "--config") }
+
+// argOf is the value of flag in a golden case's args, "" for none.
+func argOf(t *testing.T, dir, flag string) string {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return ""
 	}
 	args := caseArgs(t, dir)
 	for i, a := range args {
-		if a == "--config" && i+1 < len(args) {
+		if a == flag && i+1 < len(args) {
 			return args[i+1]
 		}
 	}

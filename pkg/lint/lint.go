@@ -30,6 +30,10 @@ type Options struct {
 	// render both want it, so that they give one verdict on one file
 	// (render drops the per-node findings it covers: Uncovered).
 	Outputs bool
+	// Worker, when set, is the nfd-worker configuration the fleet runs
+	// with: rules consuming features it withholds and custom rules its
+	// custom source refuses are errors.
+	Worker *WorkerConfig
 }
 
 // Static runs every check that needs no fleet.
@@ -45,6 +49,9 @@ func Static(set *objects.Set, opts Options) diag.List {
 		c.outputs()
 	}
 	c.backrefs()
+	if opts.Worker != nil {
+		c.workerChecks(opts.Worker)
+	}
 	return c.findings
 }
 
