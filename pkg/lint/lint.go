@@ -45,6 +45,8 @@ func Static(set *objects.Set, opts Options) diag.List {
 	}
 	c.catalogue()
 	c.mistakes()
+	c.templatePaths()
+	c.templateLabels()
 	if opts.Outputs {
 		c.outputs()
 	}

@@ -137,3 +137,26 @@ func TestDuplicateObjectIsOneFindingNotOnePerRule(t *testing.T) {
 		t.Errorf("the copy's rules are reported as duplicates of themselves: %q", got)
 	}
 }
+
+func TestTemplateIndexOfADottedFeatureNameNeverHoldsData(t *testing.T) {
+	runMistakeCases(t, "template", []mistakeCase{
+		{"index-dotted-name", "  - name: a\n    labelsTemplate: '{{ range index . \"pci.device\" }}vendor-{{ .vendor }}=true\n{{ end }}'\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n",
+			`error spec.rules[0].labelsTemplate: template reads index . "pci.device", a key the template data never has`},
+		{"index-then-index", "  - name: a\n    varsTemplate: '{{ with index . \"kernel.version\" }}{{ index . \"major\" }}{{ end }}'\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n",
+			`write .kernel.version or index . "kernel" "version"`},
+		{"nested-index-is-fine", "  - name: a\n    labelsTemplate: '{{ range index . \"pci\" \"device\" }}vendor-{{ .vendor }}=true\n{{ end }}'\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n", ""},
+	})
+}
+
+func TestTemplateLabelsRunOnFeaturesMadeFromTheMatcher(t *testing.T) {
+	runMistakeCases(t, "template-labels", []mistakeCase{
+		{"space-in-key", "  - name: a\n    labelsTemplate: '{{ range .pci.device }}vendor {{ .vendor }}=true\n{{ end }}'\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n",
+			`the template writes label "vendor 8086"="true"`},
+		{"not-key-value", "  - name: a\n    labelsTemplate: '{{ range .pci.device }}vendor-{{ .vendor }}\n{{ end }}'\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n",
+			"not a key=value line"},
+		{"value-from-a-dmi-string", "  - name: a\n    labelsTemplate: 'vendor={{ range .system.dmiid }}{{ .Value }}{{ end }}'\n    matchFeatures: [{feature: system.dmiid, matchExpressions: {sys_vendor: {op: In, value: [\"Dell Inc.\"]}}}]\n",
+			`invalid value`},
+		{"good-template", "  - name: a\n    labelsTemplate: '{{ range .pci.device }}vendor-{{ .vendor }}=true\n{{ end }}'\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n", ""},
+		{"each-matchany-element", "  - name: a\n    labelsTemplate: '{{ range .kernel.loadedmodule }}mod {{ .Name }}=true\n{{ end }}'\n    matchAny:\n    - matchFeatures: [{feature: kernel.loadedmodule, matchExpressions: {nvidia: {op: Exists}}}]\n", `"mod nvidia"`},
+	})
+}
