@@ -317,6 +317,8 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	}
 	problems = append(problems, fc.applyGates(s.Gates)...)
 	o.Given = fc.namesMasterSettings()
+	_, named := fc.FeatureGates[featuregate.NodeFeatureGroupAPI]
+	o.GroupGateNamed = named
 	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
 	o.NodeFeatureGroups = s.Gates.Enabled(featuregate.NodeFeatureGroupAPI)
 	var novaProblems diag.List

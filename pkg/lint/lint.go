@@ -47,6 +47,7 @@ func Static(set *objects.Set, opts Options) diag.List {
 	c.mistakes()
 	c.templatePaths()
 	c.templateLabels()
+	c.groups()
 	if opts.Outputs {
 		c.outputs()
 	}

@@ -160,3 +160,32 @@ func TestTemplateLabelsRunOnFeaturesMadeFromTheMatcher(t *testing.T) {
 		{"each-matchany-element", "  - name: a\n    labelsTemplate: '{{ range .kernel.loadedmodule }}mod {{ .Name }}=true\n{{ end }}'\n    matchAny:\n    - matchFeatures: [{feature: kernel.loadedmodule, matchExpressions: {nvidia: {op: Exists}}}]\n", `"mod nvidia"`},
 	})
 }
+
+func TestGroupNamespaceOutsideNfdMastersIsNeverWritten(t *testing.T) {
+	group := func(ns string) string {
+		return "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureGroup\nmetadata: {name: g, namespace: " + ns + "}\nspec:\n  featureGroupRules:\n  - name: a\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n"
+	}
+	opts := master.DefaultOptions()
+	opts.NodeFeatureGroups = true
+	for _, tc := range []struct {
+		ns         string
+		gateNamed  bool
+		want, note int
+	}{{"default", false, 1, 1}, {master.DefaultNamespace, false, 0, 1}, {"default", true, 1, 0}} {
+		set := &objects.Set{}
+		set.ReadBytes([]byte(group(tc.ns)), "g.yaml", false)
+		o := opts
+		o.GroupGateNamed = tc.gateNamed
+		var warn, info int
+		for _, d := range Static(set, Options{Master: o}) {
+			if d.Check == "group-namespace" && d.Severity == diag.Warning {
+				warn++
+			} else if d.Check == "group-namespace" && d.Severity == diag.Info {
+				info++
+			}
+		}
+		if warn != tc.want || info != tc.note {
+			t.Errorf("namespace %s, gate named %v: %d warnings, %d notes; want %d, %d", tc.ns, tc.gateNamed, warn, info, tc.want, tc.note)
+		}
+	}
+}

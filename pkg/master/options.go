@@ -67,6 +67,10 @@ type Options struct {
 	// restrictions) is then certain, so its drops are errors, not
 	// warnings.
 	Given bool
+	// GroupGateNamed says the configuration names the NodeFeatureGroupAPI
+	// gate; otherwise NodeFeatureGroups runs on nfd-fn's default, which
+	// differs from NFD v0.19.0's (off).
+	GroupGateNamed bool
 }
 
 // PolicySeverity grades what nfd-master drops by a setting: certain (an
