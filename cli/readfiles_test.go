@@ -152,12 +152,12 @@ spec:
 			fmt.Sprintf("export.yaml:%d:7: warning: NodeFeature/stray metadata.labels: NodeFeature has no nfd.node.kubernetes.io/node-name label, so nfd-master attaches it to no node [NFD026]", e.stray),
 			noNode,
 		},
-		summary: "nfd-fn validate: 1 error, 2 warnings in 2 files",
+		summary: "nfd-fn validate: 1 error, 2 warnings, 0 notes in 2 files",
 	}, {
 		name:    "rules-with-the-export-as-context",
 		args:    []string{"--context", ".", "rules.yaml"},
 		stdout:  []string{noNode},
-		summary: "nfd-fn validate: 0 errors, 1 warning in 1 file",
+		summary: "nfd-fn validate: 0 errors, 1 warning, 0 notes in 1 file",
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -291,12 +291,12 @@ spec:
 		summary string
 		exit    int
 	}{
-		{"reference-resolves-against-the-context", []string{"--context", ".", "rules/20-cuda.yaml"}, "", "0 errors, 0 warnings in 1 file", 0},
+		{"reference-resolves-against-the-context", []string{"--context", ".", "rules/20-cuda.yaml"}, "", "0 errors, 0 warnings, 0 notes in 1 file", 0},
 		{"reference-unresolved-without-the-context", []string{"rules/20-cuda.yaml"},
 			"rules/20-cuda.yaml:13:9: warning: NodeFeatureRule/b-cuda spec.rules[0].matchFeatures[0].matchExpressions.gpu-present: no rule produces a label or var \"gpu-present\" for rule.matched to match [NFD017]\n",
-			"0 errors, 1 warning in 1 file", 0},
-		{"problems-of-the-given-file-reported", []string{"--context", ".", "rules/30-broken.yaml"}, broken + "\n", "1 error, 1 warning in 1 file", 1},
-		{"problems-of-the-context-not-reported", []string{"--context", ".", "rules/10-gpu.yaml", "rules/20-cuda.yaml"}, "", "0 errors, 0 warnings in 2 files", 0},
+			"0 errors, 1 warning, 0 notes in 1 file", 0},
+		{"problems-of-the-given-file-reported", []string{"--context", ".", "rules/30-broken.yaml"}, broken + "\n", "1 error, 1 warning, 0 notes in 1 file", 1},
+		{"problems-of-the-context-not-reported", []string{"--context", ".", "rules/10-gpu.yaml", "rules/20-cuda.yaml"}, "", "0 errors, 0 warnings, 0 notes in 2 files", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

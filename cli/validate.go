@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -36,12 +37,13 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
+	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap, or Helm values with worker.config): rules consuming features its core.noPublishFeatures withholds, and custom rules its custom source refuses, are errors")
 	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" {
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" {
 		return runFunction("validate", nil, nil, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
@@ -62,7 +64,12 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if *ignore != "" {
 		opts.Ignore = strings.Trim(opts.Ignore+","+*ignore, ",")
 	}
-	findings, files, err := validateFiles(paths, *context, opts, in)
+	wc, err := readWorkerConfig(*worker)
+	if err != nil {
+		complain(stderr, "nfd-fn validate: %v", err)
+		return 2
+	}
+	findings, files, err := validateFiles(paths, *context, opts, in, wc)
 	if err != nil {
 		complain(stderr, "nfd-fn validate: %v", err)
 		return 2
@@ -119,11 +126,12 @@ func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings
 	return s, 0
 }
 
-// validateExit prints a summary to stderr and picks the exit code.
+// validateExit prints a summary to stderr, errors first, then warnings,
+// then notes (info findings), and picks the exit code.
 func validateExit(findings diag.List, files int, strict bool, stderr io.Writer) int {
 	c := findings.Counts()
 	errs, warns := c[diag.Error], c[diag.Warning]
-	complain(stderr, "nfd-fn validate: %s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(files, "file"))
+	complain(stderr, "nfd-fn validate: %s, %s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(c[diag.Info], "note"), plural(files, "file"))
 	if errs > 0 || (strict && warns > 0) {
 		return 1
 	}
@@ -135,6 +143,18 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// readWorkerConfig reads the --worker-config file (nil for path "").
+func readWorkerConfig(path string) (*lint.WorkerConfig, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := objects.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %q: %w", path, err)
+	}
+	return lint.ReadWorkerConfig(b, path)
 }
 
 // readConfig reads a functionConfig file (nil for path "").

@@ -16,10 +16,11 @@ import (
 // are found. The files under context (a repository, when pre-commit passes
 // only the staged files) are read too, so that references resolve against
 // every rule file, but only problems in the files under paths are
-// reported. It returns the diagnostics and the number of files checked.
+// reported. With worker (--worker-config), rules are also checked against
+// that nfd-worker configuration. It returns the diagnostics and the number of files checked.
 // The files are read as render reads them (fn.FileReader): a cluster's
 // export of any size is read.
-func validateFiles(paths []string, context string, s config.Settings, stdin *fn.Stdin) (diag.List, int, error) {
+func validateFiles(paths []string, context string, s config.Settings, stdin *fn.Stdin, worker *lint.WorkerConfig) (diag.List, int, error) {
 	set := s.NewSet()
 	set.OnlyNFDFiles = true
 	in := fn.NewFileReader(set)
@@ -34,7 +35,7 @@ func validateFiles(paths []string, context string, s config.Settings, stdin *fn.
 			return nil, 0, err
 		}
 	}
-	more := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
+	more := lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker})
 	ds = append(ds, more...)
 	if context != "" {
 		ds = onlyIn(ds, paths)

@@ -137,7 +137,7 @@ func fleetObject(o *objects.Decoded) bool {
 func mentioningNFD(files []krm.File, release func([]byte)) []krm.File {
 	out := files[:0]
 	for _, f := range files {
-		if objects.MentionsNFD(f.Data) {
+		if objects.MentionsNFD(f.Data) || objects.NotText(f.Data) {
 			out = append(out, f)
 			continue
 		}

@@ -100,7 +100,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	finish = func() {
 		fleet := st.Finish()
-		findings := lint.Static(set, lint.Options{Master: s.Options})
+		findings := lint.Static(set, lint.Options{Master: s.Options, Outputs: true})
 		findings = append(findings, check.Findings()...)
 		set.Place(findings)
 		findings.SortByPosition()
@@ -108,7 +108,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		r.extend(findings)
 		explainNode(p, s, r)
 		renderNova(rl, s, fleet.Nodes, r)
-		r.extend(fleet.NodeDiagnostics)
+		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
 		set.Place(r.list)
 		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
 	}

@@ -320,6 +320,9 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 		}
 	}
 	problems = append(problems, fc.applyGates(s.Gates)...)
+	o.Given = fc.namesMasterSettings()
+	_, named := fc.FeatureGates[featuregate.NodeFeatureGroupAPI]
+	o.GroupGateNamed = named
 	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
 	o.NodeFeatureGroups = s.Gates.Enabled(featuregate.NodeFeatureGroupAPI)
 	var novaProblems diag.List
@@ -327,6 +330,21 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	problems = append(problems, novaProblems...)
 	problems = append(problems, fc.resolveDiscover(&s)...)
 	return s, problems
+}
+
+// namesMasterSettings reports whether the functionConfig sets any of
+// nfd-master's settings: then it describes the cluster's nfd-master, and
+// what it decides (defaults included) is certain (master.Options.Given).
+// A functionConfig that only picks the mode or suppressions does not.
+func (fc *FunctionConfig) namesMasterSettings() bool {
+	bools := []*bool{fc.EnableTaints, fc.DisableLabels, fc.DisableExtendedResources, fc.DisableAnnotations, fc.DenyNodeFeatureLabels, fc.AllowOverwrite}
+	for _, b := range bools {
+		if b != nil {
+			return true
+		}
+	}
+	return fc.DenyLabelNs != nil || fc.ExtraLabelNs != nil || fc.LabelWhiteList != "" || len(fc.FeatureGates) > 0 ||
+		fc.NfdNamespace != "" || fc.Instance != "" || fc.NodeFeatureNamespaceSelector != ""
 }
 
 func (fc *FunctionConfig) applyGates(g *featuregate.Gates) diag.List {

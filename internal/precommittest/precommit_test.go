@@ -46,7 +46,7 @@ spec:
 // line and column of the offending nodes.
 var wantBad = []string{
 	`bad.yaml:13:26: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.vendor.op: op "in" is not a match operator: did you mean "In"?`,
-	`bad.yaml:14:42: warning: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.class.value: op InRegexp needs regular expressions, and [^(02] has one that does not compile`,
+	"bad.yaml:14:42: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.class.value: op InRegexp needs regular expressions, and \"^(02\" in [^(02] does not compile: error parsing regexp: missing closing ): `^(02`",
 }
 
 func TestPreCommitHookPassesGoodAndFailsBadRules(t *testing.T) {

@@ -17,13 +17,7 @@ a short name, in the text output (` + "`... [NFD020]`" + `), in KRM results (tag
 
 ## Severity
 
-A rule nfd-master fails on a node of the given fleet is an **error** naming the nodes. A static
-finding that only *could* fail on some fleet (a bad regexp, a wrong value count, a template
-reference missing from one matchAny element) is a **warning**, unless it fails wherever the rule
-runs (an unknown operator, a template that does not parse in a rule with matchers). What
-nfd-master refuses by policy and carries on (a label or taint in a denied namespace) is a
-warning; what the API server would refuse is an error. ` + "`--strict`" + ` (validate) fails on
-warnings too.
+` + SeverityRule + `
 
 ## Accepting known findings
 
@@ -38,19 +32,21 @@ warnings too.
 
 Entries are check IDs or names, comma-separated, optionally ` + "`CHECK:rule name`" + `. A suppression
 that silences nothing, or names no check, is itself reported (NFD040), so stale ones do not pile
-up. NFD's own sample rules validate with exit 0 once their known template findings are accepted
-in one line: ` + "`nfd-fn validate --ignore NFD006 samples/`" + `.
+up. NFD's own sample rules validate clean once their known findings are accepted in one line:
+` + "`nfd-fn validate --ignore NFD006,NFD011 samples/`" + ` (NFD006: cpu templates reading features their
+matchers do not provide; NFD011: the network sample's ` + "`network-sriov_numvfs`" + `, an element nfd-worker
+publishes as ` + "`sriov_numvfs`" + `, so that rule never matches).
 
 ## The checks
 
-| ID | name | finds |
-|---|---|---|
+| ID | name | finds | severity |
+|---|---|---|---|
 `)
 	for _, c := range Catalogue {
-		fmt.Fprintf(&b, "| %s | `%s` | %s |\n", c.ID, c.Name, c.Summary)
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s |\n", c.ID, c.Name, c.Summary, SeverityText(c.ID))
 	}
 	for _, c := range Catalogue {
-		fmt.Fprintf(&b, "\n### %s %s\n\n%s.\n\n- Example: %s\n- Fix: %s\n", c.ID, c.Name, c.Summary, c.Example, c.Fix)
+		fmt.Fprintf(&b, "\n### %s %s\n\n%s.\n\n- Severity: %s\n- Example: %s\n- Fix: %s\n", c.ID, c.Name, c.Summary, SeverityText(c.ID), c.Example, c.Fix)
 	}
 	return b.String()
 }

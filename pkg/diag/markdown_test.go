@@ -28,3 +28,18 @@ func TestCatalogueIDsAreStableAndUnique(t *testing.T) {
 		names[c.Name] = true
 	}
 }
+
+// TestEveryCheckHasItsSeverities checks that the severity table covers
+// exactly the catalogue, so docs/checks.md states every check's severity.
+func TestEveryCheckHasItsSeverities(t *testing.T) {
+	for _, c := range Catalogue {
+		if len(Severities[c.ID]) == 0 {
+			t.Errorf("check %s %s has no severity in Severities", c.ID, c.Name)
+		}
+	}
+	for id := range Severities {
+		if _, ok := Lookup(id); !ok {
+			t.Errorf("Severities names %s, which is not in the catalogue", id)
+		}
+	}
+}

@@ -57,19 +57,29 @@ func compileRule(src *api.Rule, ref ObjectRef, field string, env *lazyEnv) (*rul
 		r.matchAny = append(r.matchAny, compileMatcher(src.MatchAny[i].MatchFeatures, indexField(field+".matchAny", i)+".matchFeatures"))
 	}
 	var diags []Diagnostic
+	runs := len(src.MatchFeatures) > 0 || len(src.MatchAny) > 0
 	report := func(sev Severity, f, format string, args ...any) {
-		diags = append(diags, Diagnostic{Severity: sev, Object: ref, Field: f, Message: fmt.Sprintf(format, args...)})
+		d := Diagnostic{Severity: sev, Object: ref, Field: f, Message: fmt.Sprintf(format, args...)}
+		// A template nfd-master never runs (no matchers) is broken for
+		// certain but does not fail the rule's static outputs.
+		if sev == SeverityError && r.fatal == nil && (runs || !strings.HasSuffix(f, "Template")) {
+			r.fatal = fmt.Errorf("%s: %s", f, d.Message)
+		}
+		diags = append(diags, d)
 	}
 	if src.Name == "" {
 		report(SeverityError, field+".name", "rule name is required")
 	}
-	runs := len(src.MatchFeatures) > 0 || len(src.MatchAny) > 0
 	r.labelsTemplate = compileTemplate(src.LabelsTemplate, field+".labelsTemplate", runs, env, report)
 	r.varsTemplate = compileTemplate(src.VarsTemplate, field+".varsTemplate", runs, env, report)
 	templateRefDiagnostics(r, report)
-	diags = append(diags, matcherDiagnostics(ref, r.matchFeatures)...)
-	for _, m := range r.matchAny {
-		diags = append(diags, matcherDiagnostics(ref, m)...)
+	for _, m := range append([]matcher{r.matchFeatures}, r.matchAny...) {
+		for _, d := range matcherDiagnostics(ref, m) {
+			if r.fatal == nil && d.Severity == SeverityError && m.failsAlways(d.Field) {
+				r.fatal = fmt.Errorf("%s: %s", d.Field, d.Message)
+			}
+			diags = append(diags, d)
+		}
 	}
 	return r, diags
 }
@@ -77,9 +87,10 @@ func compileRule(src *api.Rule, ref ObjectRef, field string, env *lazyEnv) (*rul
 type reportFunc func(sev Severity, field, format string, args ...any)
 
 // compileTemplate parses one template. nfd-master runs templates only on a
-// match: a template that does not parse is an error when the rule has
-// matchers (it fails wherever it matches) and a warning when it has none
-// (nfd-master never runs it, and applies the rule's static outputs).
+// match: a template that does not parse is an error, certain to fail
+// wherever the rule matches; in a rule without matchers nfd-master never
+// runs it (and applies the rule's static outputs), so it never does what
+// it asks either.
 func compileTemplate(text, field string, runs bool, env *lazyEnv, report reportFunc) *kvTemplate {
 	if text == "" {
 		return nil
@@ -89,7 +100,7 @@ func compileTemplate(text, field string, runs bool, env *lazyEnv, report reportF
 	case err != nil && runs:
 		report(SeverityError, field, "%v%s; the rule fails on every node where it matches", err, removedFuncHint(err))
 	case err != nil:
-		report(SeverityWarning, field, "%v%s; nfd-master never runs it, since the rule has no matchFeatures or matchAny", err, removedFuncHint(err))
+		report(SeverityError, field, "%v%s; nfd-master never runs it, since the rule has no matchFeatures or matchAny", err, removedFuncHint(err))
 	case runs:
 		nondeterministicDiagnostics(t, field, report)
 	}
@@ -125,10 +136,10 @@ func matcherDiagnostics(ref ObjectRef, m matcher) []Diagnostic {
 	return diags
 }
 
-// exprDiagnostics reports an expression that cannot evaluate cleanly. An
-// error when it fails wherever nfd-master evaluates it; a warning when it
-// only fails on nodes where the element is present with a value, since
-// nfd-master applies the rule without error where it is not.
+// exprDiagnostics reports an expression that cannot evaluate cleanly: an
+// error whether it fails wherever nfd-master evaluates it or only on nodes
+// where the element is present with a value, since either way it never
+// does what it asks (severity is the certainty of the defect).
 func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 	d := Diagnostic{Severity: SeverityError, Object: ref}
 	switch {
@@ -143,13 +154,13 @@ func exprDiagnostics(ref ObjectRef, field string, e *expr) []Diagnostic {
 	case e.alwaysErr != nil:
 		d.Field, d.Message = field+".value", fmt.Sprintf("%v; the rule fails on every node where this expression is evaluated", e.alwaysErr)
 	case e.presentErr != nil && e.errAt == "type":
-		d.Severity, d.Field = SeverityWarning, field+".type"
+		d.Field = field + ".type"
 		d.Message = fmt.Sprintf("%v; the rule fails on every node where the element is present with a value", e.presentErr)
 	case e.presentErr != nil:
-		d.Severity, d.Field = SeverityWarning, field+".value"
+		d.Field = field + ".value"
 		d.Message = fmt.Sprintf("%v; the rule fails on every node where the element is present with a value", e.presentErr)
 	case e.operandErr != nil:
-		d.Severity, d.Field = SeverityWarning, field+".value"
+		d.Field = field + ".value"
 		d.Message = fmt.Sprintf("%v; the rule fails on every node where the element is present with a value", e.operandErr)
 	default:
 		return nil

@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"fmt"
-
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
@@ -68,11 +66,9 @@ func evalError(ref ObjectRef, r *rule, err error) *EvalError {
 // back rule.matched, for callers that manage back-references themselves
 // (nfd-worker's custom source). Static problems surface as the error.
 func EvaluateRule(r *api.Rule, f *api.Features) (Output, bool, error) {
-	cr, diags := compileRule(r, ObjectRef{}, "rule", &lazyEnv{})
-	for _, d := range diags {
-		if d.Severity == SeverityError {
-			return Output{}, false, fmt.Errorf("%s: %s", d.Field, d.Message)
-		}
+	cr, _ := compileRule(r, ObjectRef{}, "rule", &lazyEnv{})
+	if cr.fatal != nil {
+		return Output{}, false, cr.fatal
 	}
 	out, matched, err := cr.execute(f)
 	if te, ok := err.(*termError); ok {

@@ -135,7 +135,7 @@ func (e *expr) compileRegexps() {
 	for i, v := range e.values {
 		re, err := regexp.Compile(v)
 		if err != nil {
-			e.presentErr = fmt.Errorf("op %s needs regular expressions, and %v has one that does not compile", e.op, e.values)
+			e.presentErr = fmt.Errorf("op %s needs regular expressions, and %q in %v does not compile: %v", e.op, v, e.values, err)
 			return
 		}
 		e.regexps[i] = re

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"strings"
+
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
@@ -52,3 +54,26 @@ type termError struct {
 
 func (e *termError) Error() string { return e.err.Error() }
 func (e *termError) Unwrap() error { return e.err }
+
+// failsAlways reports whether the diagnostic at field is about an
+// expression of m that fails wherever it is evaluated (an unknown
+// operator, values given to a presence operator), rather than only where
+// its element is present with a value.
+func (m matcher) failsAlways(field string) bool {
+	for _, t := range m {
+		for _, ne := range t.exprs {
+			if ne.expr.alwaysErr != nil && isExprField(field, t.field+".matchExpressions."+ne.name) {
+				return true
+			}
+		}
+		if t.matchName != nil && t.matchName.alwaysErr != nil && isExprField(field, t.field+".matchName") {
+			return true
+		}
+	}
+	return false
+}
+
+func isExprField(field, expr string) bool {
+	rest, ok := strings.CutPrefix(field, expr)
+	return ok && (rest == ".op" || rest == ".value" || rest == ".type")
+}

@@ -20,6 +20,9 @@ type rule struct {
 	// wherever it matches, since that is when nfd-master parses it.
 	labelsTemplate *kvTemplate
 	varsTemplate   *kvTemplate
+	// fatal is the first compile problem that fails the rule wherever it
+	// is evaluated, nil when there is none.
+	fatal error
 }
 
 // Output is what one rule produced on one node.

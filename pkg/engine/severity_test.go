@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -21,20 +22,20 @@ func TestCompileSeverityReflectsCertainty(t *testing.T) {
 			"spec.rules[0].labelsTemplate", SeverityError},
 		{"broken-template-with-matchany-is-error", api.Rule{Name: "r", VarsTemplate: "{{ if }}", MatchAny: []api.MatchAnyElem{{MatchFeatures: kernel}}},
 			"spec.rules[0].varsTemplate", SeverityError},
-		{"broken-template-without-matchers-is-warning", api.Rule{Name: "r", Labels: map[string]string{"a": "b"}, LabelsTemplate: "{{ if }}"},
-			"spec.rules[0].labelsTemplate", SeverityWarning},
-		{"oversized-template-without-matchers-is-warning", api.Rule{Name: "r", VarsTemplate: string(make([]byte, MaxTemplateSize+1))},
-			"spec.rules[0].varsTemplate", SeverityWarning},
+		{"broken-template-without-matchers-is-error", api.Rule{Name: "r", Labels: map[string]string{"a": "b"}, LabelsTemplate: "{{ if }}"},
+			"spec.rules[0].labelsTemplate", SeverityError},
+		{"oversized-template-without-matchers-is-error", api.Rule{Name: "r", VarsTemplate: string(make([]byte, MaxTemplateSize+1))},
+			"spec.rules[0].varsTemplate", SeverityError},
 		{"invalid-op-is-error", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: "Bigger"})},
 			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.op", SeverityError},
 		{"exists-with-values-is-error", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: api.MatchExists, Value: []string{"x"}})},
 			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.value", SeverityError},
-		{"bad-regexp-on-an-element-that-may-not-exist-is-warning", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: api.MatchInRegexp, Value: []string{"["}})},
-			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.value", SeverityWarning},
-		{"bad-type-is-warning-at-type", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: api.MatchGt, Value: []string{"1"}, Type: "int"})},
-			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.type", SeverityWarning},
-		{"reversed-integer-range-is-warning", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: api.MatchGtLt, Value: []string{"5", "1"}})},
-			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.value", SeverityWarning},
+		{"bad-regexp-on-an-element-that-may-not-exist-is-error", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: api.MatchInRegexp, Value: []string{"["}})},
+			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.value", SeverityError},
+		{"bad-type-is-error-at-type", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: api.MatchGt, Value: []string{"1"}, Type: "int"})},
+			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.type", SeverityError},
+		{"reversed-integer-range-is-error", api.Rule{Name: "r", MatchFeatures: withExpr(&api.MatchExpression{Op: api.MatchGtLt, Value: []string{"5", "1"}})},
+			"spec.rules[0].matchFeatures[0].matchExpressions.nosuch.value", SeverityError},
 		{"unconditional-missing-template-ref-is-error", api.Rule{Name: "r", LabelsTemplate: "{{ .cpu.cpuid }}", MatchFeatures: kernel},
 			"spec.rules[0].labelsTemplate", SeverityError},
 		{"conditional-missing-template-ref-is-warning", api.Rule{Name: "r", LabelsTemplate: "{{ if false }}{{ .cpu.cpuid }}{{ end }}", MatchFeatures: kernel},
@@ -61,6 +62,22 @@ func TestCompileAcceptsWhatNFDRunsCleanly(t *testing.T) {
 	_, diags := Compile([]*api.NodeFeatureRule{ruleObject("obj", rules...)})
 	if len(diags) != 0 {
 		t.Fatalf("diagnostics: %v", diags)
+	}
+}
+
+// TestCertainButPresenceDependentErrorsKeepNFDEvaluation checks that a
+// bad regexp, an error for certain, still fails a rule only where its
+// element is present, as nfd-master (and nfd-worker's custom source)
+// evaluates it: severity changes the verdict, not the rendering.
+func TestCertainButPresenceDependentErrorsKeepNFDEvaluation(t *testing.T) {
+	r := api.Rule{Name: "r", Labels: map[string]string{"a": "b"}, MatchFeatures: api.FeatureMatcher{{Feature: "kernel.version",
+		MatchExpressions: &api.MatchExpressionSet{"nosuch": {Op: api.MatchInRegexp, Value: []string{"(a"}}}}}}
+	_, diags := Compile([]*api.NodeFeatureRule{ruleObject("obj", r)})
+	if len(diags) != 1 || diags[0].Severity != SeverityError || !strings.Contains(diags[0].Message, "missing closing )") {
+		t.Fatalf("diagnostics = %v; want one error with Go's reason", diags)
+	}
+	if _, matched, err := EvaluateRule(&r, testFeatures()); err != nil || matched {
+		t.Fatalf("EvaluateRule = %v, %v; want no match and no error where the element is absent", matched, err)
 	}
 }
 

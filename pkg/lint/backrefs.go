@@ -18,7 +18,9 @@ type producer struct {
 }
 
 // backrefs checks that every rule.matched element a rule matches on can be
-// produced by a rule nfd-master runs before it. NodeFeatureRule outputs
+// produced by a rule nfd-master runs before it. Produced only by a rule it
+// runs later is certain never to match (an error); produced by no rule in
+// the files may be another object's doing (a warning). NodeFeatureRule outputs
 // accumulate over all objects in name order; a group sees all of them plus
 // the vars of its own earlier rules. A template can produce any name, so
 // names after a rule with a template are not judged.
@@ -27,7 +29,7 @@ func (c *checker) backrefs() {
 	produced := map[string]producer{}
 	firstTemplate := -1
 	for i, r := range rules {
-		if r.ref.Kind != api.KindNodeFeatureRule {
+		if r.ref.Kind != api.KindNodeFeatureRule || r.rejected {
 			continue
 		}
 		if firstTemplate < 0 && (r.rule.LabelsTemplate != "" || r.rule.VarsTemplate != "") {
@@ -54,7 +56,7 @@ func (c *checker) backrefs() {
 				case ok && p.pos < i:
 				case firstTemplate >= 0 && firstTemplate < i:
 				case ok:
-					c.add(r.doc, r.ref, diag.Warning, "backref", t.field+".matchExpressions."+name, true,
+					c.add(r.doc, r.ref, diag.Error, "backref", t.field+".matchExpressions."+name, true,
 						fmt.Sprintf("rule.matched %q is produced only by rule %q of %s, which nfd-master runs after this rule (rules run in order, objects in name order): this expression never sees it", name, p.rule.rule.Name, p.rule.ref))
 				default:
 					c.add(r.doc, r.ref, diag.Warning, "backref", t.field+".matchExpressions."+name, true,

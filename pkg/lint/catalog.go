@@ -53,15 +53,25 @@ var catalogue = map[string]catalogueEntry{
 	"memory.swap":          attrs("enabled"),
 	"memory.hugepages":     {kinds: []featureKind{attributeFeature}},
 	"memory.nv":            instances("devtype", "mode", "name"),
-	"network.device":       {kinds: []featureKind{instanceFeature}},
-	"network.virtual":      {kinds: []featureKind{instanceFeature}},
+	"network.device":       instances("name", "operstate", "speed", "sriov_numvfs", "sriov_totalvfs", "mtu"),
+	"network.virtual":      instances("name", "operstate", "speed", "mtu"),
 	"pci.device":           instances("class", "vendor", "device", "subsystem_vendor", "subsystem_device", "sriov_totalvfs", "iommu_group/type", "iommu/intel-iommu/version"),
 	"storage.block":        instances("name", "dax", "rotational", "nr_zones", "zoned"),
 	"system.osrelease":     {kinds: []featureKind{attributeFeature}},
 	"system.name":          attrs("nodename"),
-	"system.dmiid":         {kinds: []featureKind{attributeFeature}},
-	"usb.device":           instances("class", "vendor", "device", "serial"),
-	"rule.matched":         {kinds: []featureKind{attributeFeature}},
+	"system.dmiid": attrs("bios_date", "bios_vendor", "bios_version", "board_asset_tag", "board_name", "board_vendor",
+		"board_version", "chassis_asset_tag", "chassis_type", "chassis_vendor", "chassis_version", "product_family",
+		"product_name", "product_sku", "product_version", "sys_vendor"),
+	"usb.device":   instances("class", "vendor", "device", "serial"),
+	"rule.matched": {kinds: []featureKind{attributeFeature}},
+}
+
+// elementAliases are element names people write for what a feature holds
+// under another name (system.name has the node's name as nodename, as
+// uname calls it; storage.block says rotational, 0 for an SSD).
+var elementAliases = map[string]string{
+	"hostname": "nodename", "node_name": "nodename", "nodeName": "nodename",
+	"nonrotational": "rotational", "nonrotationaldisk": "rotational", "ssd": "rotational",
 }
 
 // renamedFeatures are names from older NFD releases and documentation.

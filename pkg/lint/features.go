@@ -123,6 +123,46 @@ func unknownFeature(feature string, known map[string]bool) string {
 	case builtinDomains[domain]:
 		return fmt.Sprintf("nfd-worker never produces feature %q; its %s features are %s", feature, domain, strings.Join(domainFeatures(domain), ", "))
 	}
+	msg := fmt.Sprintf("no NFD source publishes features in domain %q (nfd-worker's domains are %s), so only a third-party NodeFeature could provide %q, and none in the input does", domain, strings.Join(sortedDomains(), ", "), feature)
+	if near := nearestByName(name); near != "" {
+		msg += fmt.Sprintf("; the closest feature is %s", near)
+	}
+	return msg
+}
+
+func sortedDomains() []string {
+	out := make([]string, 0, len(builtinDomains))
+	for d := range builtinDomains {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// nearestByName is the catalogue feature whose own name (after the
+// domain) is closest to feature's: kubernetes.label gives local.label.
+func nearestByName(feature string) string {
+	_, part, ok := strings.Cut(feature, ".")
+	if !ok || part == "" {
+		return ""
+	}
+	for _, n := range catalogueNames() {
+		if _, p, _ := strings.Cut(n, "."); p == part {
+			return n
+		}
+	}
+	parts := map[string]string{}
+	var names []string
+	for _, n := range catalogueNames() {
+		_, p, _ := strings.Cut(n, ".")
+		if _, dup := parts[p]; !dup {
+			parts[p] = n
+			names = append(names, p)
+		}
+	}
+	if best := suggest.Closest(part, names); best != "" {
+		return parts[best]
+	}
 	return ""
 }
 
@@ -152,6 +192,12 @@ func (c *checker) elements(r ruleAt, t termAt, entry catalogueEntry) {
 		}
 		msg := fmt.Sprintf("feature %s has no element %q: its elements are %s", t.term.Feature, n, strings.Join(entry.elements, ", "))
 		best := suggest.Closest(n, entry.elements)
+		if alias, ok := elementAliases[n]; ok && entry.hasElement(alias) {
+			best = alias
+		}
+		if _, rest, ok := strings.Cut(n, "-"); ok && best == "" && entry.hasElement(rest) {
+			best = rest // network-sriov_numvfs: a label's name, not the element's
+		}
 		if best != "" {
 			msg = fmt.Sprintf("feature %s has no element %q: did you mean %q?", t.term.Feature, n, best)
 		}

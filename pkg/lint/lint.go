@@ -11,6 +11,8 @@
 package lint
 
 import (
+	"strings"
+
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
@@ -23,10 +25,15 @@ type Options struct {
 	// Master are nfd-master's settings, for judging rule outputs.
 	Master master.Options
 	// Outputs judges what rules write (labels, annotations, extended
-	// resources, taints, @ references) from the rules alone. Validate
-	// wants it; render leaves it off because the pipeline reports what
-	// nfd-master drops on each node instead.
+	// resources, taints, @ references) from the rules alone, and the
+	// compile problems of objects the pipeline leaves out. Validate and
+	// render both want it, so that they give one verdict on one file
+	// (render drops the per-node findings it covers: Uncovered).
 	Outputs bool
+	// Worker, when set, is the nfd-worker configuration the fleet runs
+	// with: rules consuming features it withholds and custom rules its
+	// custom source refuses are errors.
+	Worker *WorkerConfig
 }
 
 // Static runs every check that needs no fleet.
@@ -37,10 +44,17 @@ func Static(set *objects.Set, opts Options) diag.List {
 		c.rejectedCompile()
 	}
 	c.catalogue()
+	c.mistakes()
+	c.templatePaths()
+	c.templateLabels()
+	c.groups()
 	if opts.Outputs {
 		c.outputs()
 	}
 	c.backrefs()
+	if opts.Worker != nil {
+		c.workerChecks(opts.Worker)
+	}
 	return c.findings
 }
 
@@ -59,6 +73,43 @@ func (c *checker) add(o objects.Origin, ref diag.ObjectRef, sev diag.Severity, c
 	c.findings = append(c.findings, diag.Diagnostic{Severity: sev, Check: check, Object: ref, Field: field,
 		Pos: o.Position(field, key), Message: msg})
 	return &c.findings[len(c.findings)-1]
+}
+
+// Uncovered returns the per-node findings (a render's) that no static
+// finding already reports at the same output: a label, annotation,
+// extended resource or taint the rules write literally is judged once,
+// statically, not again on every node that drops it.
+func Uncovered(perNode, static diag.List) diag.List {
+	covered := map[diag.ObjectRef][]string{}
+	for _, s := range static {
+		switch s.Check {
+		case "output-label", "output-annotation", "output-extended-resource", "taint", "taint-disabled", "output-disabled":
+			covered[s.Object] = append(covered[s.Object], s.Field)
+		}
+	}
+	if len(covered) == 0 {
+		return perNode
+	}
+	out := perNode[:0:0]
+	for _, d := range perNode {
+		if !coveredField(d.Field, covered[d.Object]) || (d.Check != "output-dropped" && d.Check != "taint-disabled") {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// coveredField reports whether a per-node finding at field is about the
+// output a static finding at one of fields names: the same field, a part
+// of it (taints[0].key for taints[0]) or the list holding it (taints for
+// taints[0]).
+func coveredField(field string, fields []string) bool {
+	for _, f := range fields {
+		if f == field || strings.HasPrefix(f, field+".") || strings.HasPrefix(field, f+"[") {
+			return true
+		}
+	}
+	return false
 }
 
 // rejectedCompile reports the compile diagnostics of the objects the

@@ -23,10 +23,50 @@ func (c *checker) outputs() {
 		c.outputMap(r, "labels", "label", r.rule.Labels, o.CheckLabel, true)
 		c.outputMap(r, "annotations", "annotation", r.rule.Annotations, o.CheckAnnotation, false)
 		c.outputMap(r, "extendedResources", "extended resource", r.rule.ExtendedResources, o.CheckExtendedResource, true)
+		c.settingsDrop(r)
+		c.referenceValues(r)
 		for i, t := range r.rule.Taints {
 			if v := o.CheckTaint(t); v != nil {
 				c.add(r.doc, r.ref, v.Severity, "taint", fmt.Sprintf("%s.taints[%d]%s", r.field, i, taintPart(v.Err)), false,
 					fmt.Sprintf("taint %q: %v; nfd-master drops it", t.Key, v.Err))
+			}
+		}
+	}
+}
+
+// settingsDrop reports outputs nfd-master's settings switch off: taints
+// while enableTaints is off, and what restrictions.disableLabels,
+// disableAnnotations and disableExtendedResources drop. Given settings
+// make it certain (an error); nfd-master's defaults only say what an
+// unconfigured cluster does (a warning).
+func (c *checker) settingsDrop(r ruleAt) {
+	o := &c.opts
+	if len(r.rule.Taints) > 0 && !o.EnableTaints {
+		msg := "nfd-master applies taints only with enableTaints on, which is off by default and set by no configuration given (pass --config with nfd-master's settings): on a default nfd-master these taints are never applied"
+		if o.Given {
+			msg = "enableTaints is off in the given configuration: nfd-master never applies these taints"
+		}
+		c.add(r.doc, r.ref, o.PolicySeverity(), "taint-disabled", r.field+".taints", true, msg)
+	}
+	disabled := []struct {
+		on     bool
+		fields []string
+		what   string
+		key    string
+	}{
+		{o.DisableLabels, []string{"labels", "labelsTemplate"}, "labels", "disableLabels"},
+		{o.DisableAnnotations, []string{"annotations"}, "annotations", "disableAnnotations"},
+		{o.DisableExtendedResources, []string{"extendedResources"}, "extended resources", "disableExtendedResources"},
+	}
+	for _, d := range disabled {
+		if !d.on {
+			continue
+		}
+		for _, f := range d.fields {
+			if (f == "labels" && len(r.rule.Labels) > 0) || (f == "labelsTemplate" && r.rule.LabelsTemplate != "") ||
+				(f == "annotations" && len(r.rule.Annotations) > 0) || (f == "extendedResources" && len(r.rule.ExtendedResources) > 0) {
+				c.add(r.doc, r.ref, diag.Error, "output-disabled", r.field+"."+f, true,
+					fmt.Sprintf("restrictions.%s is on in the given configuration: nfd-master writes no %s, so this rule's are never applied", d.key, d.what))
 			}
 		}
 	}
@@ -38,12 +78,8 @@ func (c *checker) outputMap(r ruleAt, field, what string, m map[string]string, c
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		path := r.field + "." + field + "[" + strconv.Quote(k) + "]"
 		if v := check(k, m[k]); v != nil {
-			verb := "drops it as invalid"
-			if v.Severity == diag.Warning {
-				verb = "drops it by policy"
-			}
 			c.add(r.doc, r.ref, v.Severity, "output-"+strings.ReplaceAll(what, " ", "-"), path, true,
-				fmt.Sprintf("%s %q: %v; nfd-master %s", what, k, v.Err, verb))
+				fmt.Sprintf("%s %q: %v; nfd-master drops it", what, k, v.Err))
 		}
 		if refs && strings.HasPrefix(m[k], "@") {
 			c.reference(r, path, m[k])

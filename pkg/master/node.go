@@ -223,31 +223,30 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 }
 
 // labelPolicy applies validation, denyLabelNs/extraLabelNs and the label
-// whitelist, in nfd-master's order. Policy drops are warnings.
+// whitelist, in nfd-master's order. Policy drops are warnings (errors
+// when the settings were given: PolicySeverity).
 func (o *Options) labelPolicy(key, value string) (diag.Severity, error) {
 	ns, base := splitNs(key)
 	err := o.validateLabel(key, value)
 	if errors.Is(err, errNSNotAllowed) || o.isDeniedNs(ns) {
 		if !o.isExtraNs(ns) {
-			return diag.Warning, fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns)
+			return o.PolicySeverity(), fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns)
 		}
 	} else if err != nil {
 		return diag.Error, err
 	}
 	if o.LabelWhiteList != nil && !o.LabelWhiteList.MatchString(base) {
-		return diag.Warning, fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String())
+		return o.PolicySeverity(), fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String())
 	}
 	return "", nil
 }
 
-// dropSeverity grades an output nfd-master refuses: a policy drop (a
-// namespace it does not allow, an unprefixed name) is a warning, as for
-// labels, since nfd-master logs it and carries on; an invalid name or
-// value is an error.
-func dropSeverity(err error) diag.Severity {
-	if errors.Is(err, errNSNotAllowed) || errors.Is(err, errUnprefixedKey) {
-		return diag.Warning
-	}
+// dropSeverity grades an annotation, extended resource or taint nfd-master
+// refuses: always an error, since no setting lets a kubernetes.io
+// namespace, an unprefixed taint key, or an invalid name or value
+// through (labels, whose namespaces extraLabelNs can allow, are graded by
+// labelPolicy).
+func dropSeverity(error) diag.Severity {
 	return diag.Error
 }
 
@@ -288,7 +287,7 @@ func (r *Renderer) filterAnnotations(annotations map[string]string, orig map[str
 func (r *Renderer) filterTaints(taints []api.Taint, orig []origin, res *NodeResult) []api.Taint {
 	if !r.opts.EnableTaints {
 		for i := range taints {
-			res.Problems = append(res.Problems, diag.Diagnostic{Severity: diag.Info, Check: "taint-disabled", Object: orig[i].object, Field: orig[i].field,
+			res.Problems = append(res.Problems, diag.Diagnostic{Severity: r.opts.PolicySeverity(), Check: "taint-disabled", Object: orig[i].object, Field: orig[i].field,
 				Message: fmt.Sprintf("taint %s ignored: enableTaints is false", taintString(taints[i]))})
 		}
 		return nil

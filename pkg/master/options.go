@@ -12,6 +12,8 @@ package master
 import (
 	"regexp"
 
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+
 	"k8s.io/apimachinery/pkg/labels"
 )
 
@@ -59,6 +61,26 @@ type Options struct {
 	// value the server rejects): nfd-master's update of such a node fails
 	// at that patch, as it would in the cluster.
 	ValidateNodes bool
+	// Given says the settings come from a configuration the user gave
+	// (--config, a functionConfig naming nfd-master settings): what they
+	// decide (denied namespaces, labelWhiteList, enableTaints, the
+	// restrictions) is then certain, so its drops are errors, not
+	// warnings.
+	Given bool
+	// GroupGateNamed says the configuration names the NodeFeatureGroupAPI
+	// gate; otherwise NodeFeatureGroups runs on nfd-fn's default, which
+	// differs from NFD v0.19.0's (off).
+	GroupGateNamed bool
+}
+
+// PolicySeverity grades what nfd-master drops by a setting: certain (an
+// error) when the settings were given, a warning when they are only
+// nfd-master's defaults and the cluster's may differ.
+func (o *Options) PolicySeverity() diag.Severity {
+	if o.Given {
+		return diag.Error
+	}
+	return diag.Warning
 }
 
 // DefaultOptions returns nfd-master's defaults.

@@ -64,31 +64,44 @@ func TestFailedStatusPatchLeavesTheNodeAsItWas(t *testing.T) {
 	}
 }
 
-// TestPolicyDropsAreWarningsLikeDroppedLabels covers point 9: what
-// nfd-master's filters refuse by policy it logs and skips.
-func TestPolicyDropsAreWarningsLikeDroppedLabels(t *testing.T) {
-	opts := DefaultOptions()
-	opts.EnableTaints = true
+// TestDropsNoSettingAllowsAreErrorsLabelPolicyIsCertainOnlyWhenGiven
+// covers point 9 with issue 27's rule (severity is the certainty of the
+// defect): an annotation, extended resource or taint in a kubernetes.io
+// namespace, or an unprefixed taint key, is dropped whatever nfd-master's
+// settings, so it is an error; a label in a denied namespace could be
+// allowed by extraLabelNs, so it is a warning, and an error once the
+// settings are given.
+func TestDropsNoSettingAllowsAreErrorsLabelPolicyIsCertainOnlyWhenGiven(t *testing.T) {
 	rules := `  - name: r
+    labels: {kubernetes.io/role: gpu}
     annotations: {kubernetes.io/owner: me, nfd.node.kubernetes.io/x: y}
     extendedResources: {kubernetes.io/gpus: "1"}
     taints: [{key: dedicated, effect: NoSchedule}, {key: node.kubernetes.io/x, effect: NoSchedule}, {key: example.com/bad, effect: Sometimes}]
 `
-	res := renderExisting(t, opts, kubeNode("a", "", "", ""), rules)
-	sev := map[string]diag.Severity{}
-	for _, d := range res.Problems {
-		sev[d.Field] = d.Severity
-	}
-	want := map[string]diag.Severity{
-		`spec.rules[0].annotations["kubernetes.io/owner"]`:      diag.Warning,
-		`spec.rules[0].annotations["nfd.node.kubernetes.io/x"]`: diag.Warning,
-		`spec.rules[0].extendedResources["kubernetes.io/gpus"]`: diag.Warning,
-		`spec.rules[0].taints[0]`:                               diag.Warning,
-		`spec.rules[0].taints[1]`:                               diag.Warning,
-		`spec.rules[0].taints[2]`:                               diag.Error,
-	}
-	if !reflect.DeepEqual(sev, want) {
-		t.Errorf("severities by field = %v\nwant %v", sev, want)
+	for _, given := range []bool{false, true} {
+		opts := DefaultOptions()
+		opts.EnableTaints, opts.Given = true, given
+		res := renderExisting(t, opts, kubeNode("a", "", "", ""), rules)
+		sev := map[string]diag.Severity{}
+		for _, d := range res.Problems {
+			sev[d.Field] = d.Severity
+		}
+		label := diag.Warning
+		if given {
+			label = diag.Error
+		}
+		want := map[string]diag.Severity{
+			`spec.rules[0].labels["kubernetes.io/role"]`:            label,
+			`spec.rules[0].annotations["kubernetes.io/owner"]`:      diag.Error,
+			`spec.rules[0].annotations["nfd.node.kubernetes.io/x"]`: diag.Error,
+			`spec.rules[0].extendedResources["kubernetes.io/gpus"]`: diag.Error,
+			`spec.rules[0].taints[0]`:                               diag.Error,
+			`spec.rules[0].taints[1]`:                               diag.Error,
+			`spec.rules[0].taints[2]`:                               diag.Error,
+		}
+		if !reflect.DeepEqual(sev, want) {
+			t.Errorf("given=%v: severities by field = %v\nwant %v", given, sev, want)
+		}
 	}
 }
 

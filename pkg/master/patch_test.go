@@ -153,8 +153,8 @@ func TestPatchTaints(t *testing.T) {
 			},
 			annotation: "",
 			problems: []string{
-				"info taint-disabled NodeFeatureRule r spec.rules[0].taints[0]: taint example.com/gpu=yes:NoSchedule ignored: enableTaints is false",
-				"info taint-disabled NodeFeatureRule r spec.rules[0].taints[1]: taint example.com/new:PreferNoSchedule ignored: enableTaints is false",
+				"warning taint-disabled NodeFeatureRule r spec.rules[0].taints[0]: taint example.com/gpu=yes:NoSchedule ignored: enableTaints is false",
+				"warning taint-disabled NodeFeatureRule r spec.rules[0].taints[1]: taint example.com/new:PreferNoSchedule ignored: enableTaints is false",
 			},
 		},
 	}

@@ -2,12 +2,14 @@ package objects
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
@@ -69,7 +71,7 @@ func Decode(n *yaml.Node) *Decoded {
 	case d.openShiftAlias():
 		d.decodeNFD(n)
 		d.Alias = true
-	case groupOf(d.Ref.APIVersion) == api.Group:
+	case meantNFD(d.Ref):
 		d.Class = UnknownNFD
 	}
 	if d.Class == NFD || d.Class == KubeNode || d.Class == KubeNamespace {
@@ -108,6 +110,18 @@ func (d *Decoded) decodeNFD(n *yaml.Node) {
 	}
 	d.Class, d.Obj = NFD, out
 	d.Errs = decoder.Decode(n, out, "")
+}
+
+// nfdKinds are the kinds nfd-master serves.
+var nfdKinds = []string{api.KindNodeFeature, api.KindNodeFeatureGroup, api.KindNodeFeatureRule}
+
+// meantNFD reports an object meant for NFD outside its API: in NFD's
+// group, in a group one typo away from it (nfd.k8s.sigs.io), or of an NFD
+// kind in another group (the OpenShift alias aside, which Decode reads).
+func meantNFD(ref diag.ObjectRef) bool {
+	group := groupOf(ref.APIVersion)
+	return group == api.Group || suggest.Closest(group, []string{api.Group}) != "" ||
+		slices.Contains(nfdKinds, ref.Kind)
 }
 
 func groupOf(apiVersion string) string {
@@ -235,14 +249,27 @@ func fieldErrors(d *Decoded, o Origin) diag.List {
 }
 
 func unknownNFD(d *Decoded, o Origin) diag.Diagnostic {
-	if d.Ref.APIVersion != api.APIVersion {
+	group := groupOf(d.Ref.APIVersion)
+	apiVersion := func(msg string) diag.Diagnostic {
 		return diag.Diagnostic{Severity: diag.Error, Check: "api-version", Object: d.Ref, Field: "apiVersion",
-			Pos:     o.Position("apiVersion", true),
-			Message: fmt.Sprintf("unknown NFD API version %q: nfd-master serves %s", d.Ref.APIVersion, api.APIVersion)}
+			Pos: o.Position("apiVersion", true), Message: msg}
 	}
-	return diag.Diagnostic{Severity: diag.Warning, Check: "unknown-kind", Object: d.Ref, Field: "kind",
-		Pos:     o.Position("kind", true),
-		Message: fmt.Sprintf("unknown NFD kind %q: nfd-fn checks NodeFeatureRule, NodeFeatureGroup and NodeFeature", d.Ref.Kind)}
+	switch {
+	case group != api.Group && (group != "nfd.openshift.io" || !slices.Contains(nfdKinds, d.Ref.Kind)):
+		want := api.APIVersion
+		ds := apiVersion(fmt.Sprintf("API group %q is not NFD's, so nfd-master never reads this %s: did you mean %q?", group, d.Ref.Kind, want))
+		ds.Suggestion = want
+		return ds
+	case d.Ref.APIVersion != api.APIVersion:
+		return apiVersion(fmt.Sprintf("unknown NFD API version %q: nfd-master serves %s", d.Ref.APIVersion, api.APIVersion))
+	}
+	ds := diag.Diagnostic{Severity: diag.Error, Check: "unknown-kind", Object: d.Ref, Field: "kind", Pos: o.Position("kind", true),
+		Message: fmt.Sprintf("unknown NFD kind %q: the API server has no such kind (NFD's are %s)", d.Ref.Kind, strings.Join(nfdKinds, ", "))}
+	if best := suggest.Closest(d.Ref.Kind, nfdKinds); best != "" {
+		ds.Message = fmt.Sprintf("unknown NFD kind %q: did you mean %q? The API server has no such kind", d.Ref.Kind, best)
+		ds.Suggestion = best
+	}
+	return ds
 }
 
 // notObject is the error for a document or item that is not a mapping (a

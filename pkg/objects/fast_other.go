@@ -40,7 +40,7 @@ func readKind(ref diag.ObjectRef) bool {
 		}
 	}
 	group, _, _ := strings.Cut(ref.APIVersion, "/")
-	return group == api.Group || group == groupOf(OpenShiftAPIVersion)
+	return group == api.Group || group == groupOf(OpenShiftAPIVersion) || meantNFD(ref)
 }
 
 // otherObject reads an object's identity and annotations from the

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -52,7 +53,7 @@ func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		if s.OnlyNFDFiles && !MentionsNFD(data) {
+		if s.OnlyNFDFiles && !MentionsNFD(data) && !NotText(data) {
 			continue
 		}
 		read++
@@ -75,6 +76,14 @@ func MentionsNFD(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// NotText reports a file that is not text (a NUL byte, invalid UTF-8): a
+// .yaml file that no YAML reader accepts, whatever it mentions. Callers
+// that skip files not mentioning NFD still read it, so that it fails
+// validate as it fails render.
+func NotText(data []byte) bool {
+	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }
 
 // TemplateNote recognises a template (Helm's {{ }}) that is not YAML until

@@ -162,6 +162,9 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 	seen := make(map[string]bool, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], resolveAlias(n.Content[i+1])
+		if s.nonScalarKey(k, path) {
+			continue
+		}
 		key := k.Value
 		sub := Join(path, key)
 		if seen[key] {
@@ -241,6 +244,22 @@ func structFields(t reflect.Type) map[string]int {
 	return m
 }
 
+// nonScalarKey reports a mapping key that is not a scalar ({a: b}: ..., or
+// a Helm line "{{ .Values.x }}:", which YAML reads as a flow mapping): it
+// has no name (YAML libraries read it as ""), and the API server's JSON
+// cannot hold it. It is an error at the key.
+func (s *state) nonScalarKey(k *yaml.Node, path string) bool {
+	if resolveAlias(k).Kind == yaml.ScalarNode {
+		return false
+	}
+	hint := ""
+	if k.Kind == yaml.MappingNode && len(k.Content) > 0 && k.Content[0].Kind == yaml.MappingNode {
+		hint = " ({{ }} is a Helm template expression: check what helm template renders)"
+	}
+	s.fail(k, path, "a key here must be a string, got %s%s: the key has no name", Describe(k), hint)
+	return true
+}
+
 func (s *state) decodeMap(n *yaml.Node, v reflect.Value, path string) {
 	if n.Kind != yaml.MappingNode {
 		s.wrongKind(n, v.Type(), path, "a mapping")
@@ -250,6 +269,9 @@ func (s *state) decodeMap(n *yaml.Node, v reflect.Value, path string) {
 	et := v.Type().Elem()
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], resolveAlias(n.Content[i+1])
+		if s.nonScalarKey(k, path) {
+			continue
+		}
 		sub := JoinKey(path, k.Value)
 		if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
 			s.fail(k, sub, "duplicate key %q", k.Value)

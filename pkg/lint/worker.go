@@ -1,0 +1,184 @@
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+)
+
+// WorkerConfig is what lint reads of an nfd-worker configuration:
+// core.noPublishFeatures and the sources.custom rules, with where they
+// are. Read it with ReadWorkerConfig.
+type WorkerConfig struct {
+	// File is where the configuration was read from.
+	File string
+	// NoPublish are core.noPublishFeatures' patterns ("pci.device",
+	// "pci.*").
+	NoPublish []string
+	// custom is sources.custom, the custom rules.
+	custom *yaml.Node
+	// lineOffset and indent are added to the lines and columns of the
+	// configuration's text when it sits in a ConfigMap's block scalar.
+	lineOffset, indent int
+}
+
+// ReadWorkerConfig reads an nfd-worker configuration file: the
+// configuration itself (nfd-worker.conf), a ConfigMap holding it under
+// data["nfd-worker.conf"], or Helm values holding it under worker.config.
+// Keys are matched case-insensitively, as nfd-worker's decoding does.
+func ReadWorkerConfig(data []byte, file string) (*WorkerConfig, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: not YAML: %w", file, err)
+	}
+	wc := &WorkerConfig{File: file}
+	root := first(&doc)
+	if conf := lookup(lookup(root, "data"), "nfd-worker.conf"); conf != nil && conf.Kind == yaml.ScalarNode {
+		var inner yaml.Node
+		if err := yaml.Unmarshal([]byte(conf.Value), &inner); err != nil {
+			return nil, fmt.Errorf("%s: data[\"nfd-worker.conf\"] is not YAML: %w", file, err)
+		}
+		root, wc.lineOffset = first(&inner), conf.Line
+		wc.indent = blockIndent(data, conf.Line)
+	} else if conf := lookup(lookup(root, "worker"), "config"); conf != nil {
+		root = conf
+	}
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("%s: not an nfd-worker configuration (a mapping with core and sources)", file)
+	}
+	if np := lookup(lookup(root, "core"), "noPublishFeatures"); np != nil {
+		for _, n := range np.Content {
+			if n.Kind == yaml.ScalarNode {
+				wc.NoPublish = append(wc.NoPublish, n.Value)
+			}
+		}
+	}
+	wc.custom = lookup(lookup(root, "sources"), "custom")
+	return wc, nil
+}
+
+// blockIndent is the indentation of the first non-blank line after line
+// (1-based) of data: where a block scalar's text starts.
+func blockIndent(data []byte, line int) int {
+	lines := strings.Split(string(data), "\n")
+	for i := line; i < len(lines); i++ {
+		if t := strings.TrimLeft(lines[i], " "); t != "" {
+			return len(lines[i]) - len(t)
+		}
+	}
+	return 0
+}
+
+func first(doc *yaml.Node) *yaml.Node {
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		return doc.Content[0]
+	}
+	return nil
+}
+
+// lookup finds key in mapping m, case-insensitively.
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if strings.EqualFold(m.Content[i].Value, key) {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// withholds reports whether the configuration's noPublishFeatures leaves
+// feature out of the published NodeFeature: a pattern matches the key
+// exactly, or as a prefix when it ends in "*".
+func (wc *WorkerConfig) withholds(feature string) (string, bool) {
+	for _, p := range wc.NoPublish {
+		if prefix, ok := strings.CutSuffix(p, "*"); (ok && strings.HasPrefix(feature, prefix)) || (!ok && feature == p) {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+// customOps are the operators nfd-worker v0.19's custom source accepts.
+var customOps = []string{"In", "NotIn", "InRegexp", "Exists", "DoesNotExist", "Gt", "Lt", "GtLt", "IsTrue", "IsFalse"}
+
+// workerChecks checks the rules against the worker configuration: rules
+// consuming a withheld feature (no-publish-feature), and custom rules the
+// custom source refuses or misreads (worker-custom-rule).
+func (c *checker) workerChecks(wc *WorkerConfig) {
+	known := c.inputFeatures()
+	for _, r := range c.allRules() {
+		for _, t := range r.terms() {
+			name := strings.ToLower(t.term.Feature)
+			if strings.HasPrefix(name, "rule.") || known[name] {
+				continue
+			}
+			if p, ok := wc.withholds(name); ok {
+				c.add(r.doc, r.ref, diag.Error, "no-publish-feature", t.field+".feature", false,
+					fmt.Sprintf("the nfd-worker configuration %s withholds %s (core.noPublishFeatures %q): nfd-master never sees it, so this term never matches", wc.File, t.term.Feature, p))
+			}
+		}
+	}
+	if wc.custom == nil {
+		return
+	}
+	for i, rule := range wc.custom.Content {
+		path := fmt.Sprintf("sources.custom[%d]", i)
+		for _, m := range matchers(rule, path) {
+			c.customTerms(wc, m.node, m.path)
+		}
+	}
+}
+
+type pathNode struct {
+	node *yaml.Node
+	path string
+}
+
+// matchers are a custom rule's matchFeatures and matchAny[].matchFeatures.
+func matchers(rule *yaml.Node, path string) []pathNode {
+	var out []pathNode
+	if m := lookup(rule, "matchFeatures"); m != nil {
+		out = append(out, pathNode{m, path + ".matchFeatures"})
+	}
+	if any := lookup(rule, "matchAny"); any != nil {
+		for j, e := range any.Content {
+			if m := lookup(e, "matchFeatures"); m != nil {
+				out = append(out, pathNode{m, fmt.Sprintf("%s.matchAny[%d].matchFeatures", path, j)})
+			}
+		}
+	}
+	return out
+}
+
+// customTerms checks the expressions of one custom-rule matcher.
+func (c *checker) customTerms(wc *WorkerConfig, terms *yaml.Node, path string) {
+	for k, term := range terms.Content {
+		exprs := lookup(term, "matchExpressions")
+		if exprs == nil || exprs.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(exprs.Content); i += 2 {
+			name, e := exprs.Content[i].Value, exprs.Content[i+1]
+			field := fmt.Sprintf("%s[%d].matchExpressions.%s", path, k, name)
+			if op := lookup(e, "op"); op != nil && !slices.Contains(customOps, op.Value) {
+				c.workerFinding(wc, op, field+".op", fmt.Sprintf("op %q is not an operator of nfd-worker's custom source (%s): nfd-worker refuses the configuration", op.Value, strings.Join(customOps, ", ")))
+			}
+			if typ := lookup(e, "type"); typ != nil {
+				c.workerFinding(wc, typ, field+".type", fmt.Sprintf("nfd-worker's custom source has no type field: it ignores type %q and compares the values as integers", typ.Value))
+			}
+		}
+	}
+}
+
+// workerFinding is an error at a node of the worker configuration.
+func (c *checker) workerFinding(wc *WorkerConfig, n *yaml.Node, field, msg string) {
+	pos := diag.Position{File: wc.File, Line: n.Line + wc.lineOffset, Column: n.Column + wc.indent}
+	c.findings = append(c.findings, diag.Diagnostic{Severity: diag.Error, Check: "worker-custom-rule", Field: field, Pos: pos, Message: msg})
+}
