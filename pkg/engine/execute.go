@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // RuleResult is the output of one rule that matched on a node.
@@ -68,7 +69,7 @@ func evalError(ref ObjectRef, r *rule, err error) *EvalError {
 // back rule.matched, for callers that manage back-references themselves
 // (nfd-worker's custom source). Static problems surface as the error.
 func EvaluateRule(r *api.Rule, f *api.Features) (Output, bool, error) {
-	cr, diags := compileRule(r, ObjectRef{}, "rule", &lazyEnv{})
+	cr, diags := compileRule(r, ObjectRef{}, "rule", &lazyEnv{rel: release.Default()})
 	for _, d := range diags {
 		if d.Severity == SeverityError {
 			return Output{}, false, fmt.Errorf("%s: %s", d.Field, d.Message)

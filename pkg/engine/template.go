@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // kvTemplate is a labelsTemplate or varsTemplate. parseErr is set when the
@@ -45,7 +47,7 @@ func parseKVTemplate(text string, env *templateEnv) (*kvTemplate, error) {
 // parsing one, hence the cache.
 func parseNewKVTemplate(text string, env *templateEnv) (*kvTemplate, error) {
 	kt := &kvTemplate{env: env}
-	if len(text) > MaxTemplateSize {
+	if len(text) > MaxTemplateSize && env.rel.Has(release.TemplateSizeCap) {
 		kt.parseErr = fmt.Errorf("%w: %d bytes > %d limit", errTemplateTooLarge, len(text), MaxTemplateSize)
 		return kt, kt.parseErr
 	}

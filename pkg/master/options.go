@@ -13,6 +13,8 @@ import (
 	"regexp"
 
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // DefaultNamespace is nfd-master's default namespace.
@@ -59,6 +61,24 @@ type Options struct {
 	// value the server rejects): nfd-master's update of such a node fails
 	// at that patch, as it would in the cluster.
 	ValidateNodes bool
+	// Release is the NFD release whose nfd-master is reproduced; the zero
+	// Release means release.Default() (NFDRelease).
+	Release release.Release
+}
+
+// NFDRelease is the release whose nfd-master is reproduced.
+func (o *Options) NFDRelease() release.Release {
+	if o.Release.Name == "" {
+		return release.Default()
+	}
+	return o.Release
+}
+
+// EvaluatesGroups reports whether NodeFeatureGroups are evaluated: with
+// the NodeFeatureGroupAPI gate on, or on a release that ignores the gate
+// (v0.16.0-.7, v0.17.0-.2).
+func (o *Options) EvaluatesGroups() bool {
+	return o.NodeFeatureGroups || !o.NFDRelease().Has(release.GroupGate)
 }
 
 // DefaultOptions returns nfd-master's defaults.

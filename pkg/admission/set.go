@@ -1,0 +1,129 @@
+package admission
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
+)
+
+// The checks admission reports under.
+const (
+	CheckRejected = "admission-rejected"
+	CheckPruned   = "admission-pruned"
+)
+
+// Admit judges the set's NodeFeatureRules and NodeFeatureGroups in use as
+// the API server of rel does, from its CRDs: an object the schema refuses
+// is marked Rejected (an error per refused field, naming the value, the
+// release and the first release that accepts it); fields the schema does
+// not know are pruned from the object nfd-master sees, with a warning, or
+// with strict (kubectl's --validate=strict) reject it. Objects read
+// without their YAML (Origin.Node nil) are left as they are.
+func Admit(set *objects.Set, rel release.Release, strict bool) diag.List {
+	var out diag.List
+	for i := range set.Rules {
+		o := &set.Rules[i]
+		if !o.Used() || o.Origin.Node == nil {
+			continue
+		}
+		ds, pruned, rejected := admit(api.KindNodeFeatureRule, objects.RuleRef(o.Obj), o.Origin, rel, strict)
+		out = append(out, ds...)
+		o.Rejected = rejected
+		if obj, ok := pruned.(*api.NodeFeatureRule); ok {
+			o.Obj = obj
+		}
+	}
+	for i := range set.Groups {
+		o := &set.Groups[i]
+		if !o.Used() || o.Origin.Node == nil {
+			continue
+		}
+		ds, pruned, rejected := admit(api.KindNodeFeatureGroup, objects.GroupRef(o.Obj), o.Origin, rel, strict)
+		out = append(out, ds...)
+		o.Rejected = rejected
+		if obj, ok := pruned.(*api.NodeFeatureGroup); ok {
+			o.Obj = obj
+		}
+	}
+	return out
+}
+
+// admit judges one object; pruned is the object decoded again without the
+// pruned fields (nil when none were).
+func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Release, strict bool) (ds diag.List, pruned any, rejected bool) {
+	s, err := SchemaFor(rel.Schema, kind)
+	if err != nil || s == nil {
+		return nil, nil, false
+	}
+	v := Check(s, o.Node)
+	for _, p := range v.Problems {
+		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: p.Field,
+			Pos: o.Position(p.Field, false),
+			Message: fmt.Sprintf("the API server of NFD %s refuses this %s whole (%s's CRD schema): %s; %s",
+				rel, kind, rel.Schema, p, acceptedFrom(kind, o.Node, rel.Schema, p.Field, false))})
+	}
+	for _, path := range v.Pruned {
+		d := diag.Diagnostic{Severity: diag.Warning, Check: CheckPruned, Object: ref, Field: path, Pos: o.Position(path, true),
+			Message: fmt.Sprintf("unknown field %q in NFD %s's CRD schema (%s): the API server prunes it, so nfd-master never sees it; %s",
+				path, rel, rel.Schema, acceptedFrom(kind, o.Node, rel.Schema, path, true))}
+		if strict {
+			d.Severity, d.Check = diag.Error, CheckRejected
+			d.Message += "; with strictFieldValidation (kubectl apply --validate=strict) the object is refused whole"
+		}
+		ds = append(ds, d)
+	}
+	switch {
+	case v.Rejected() || (strict && len(v.Pruned) > 0):
+		return ds, nil, true
+	case len(v.Pruned) > 0:
+		if d := objects.Decode(v.Prune(o.Node)); len(d.Errs) == 0 {
+			pruned = d.Obj
+		}
+	}
+	return ds, pruned, false
+}
+
+// acceptedFrom names the first release after from whose schema accepts
+// the field (knows it, with pruned): "first accepted by v0.18.0".
+func acceptedFrom(kind string, obj *yaml.Node, from release.Version, field string, pruned bool) string {
+	for _, minor := range sortedMinors() {
+		if minor <= from.Minor {
+			continue
+		}
+		s, err := SchemaFor(release.Version{Minor: minor}, kind)
+		if err != nil || s == nil {
+			continue
+		}
+		v := Check(s, obj)
+		if !v.refuses(field, pruned) {
+			return fmt.Sprintf("NFD v0.%d.0 is the first release that accepts it", minor)
+		}
+	}
+	return "no NFD release accepts it"
+}
+
+func (v *Verdict) refuses(field string, pruned bool) bool {
+	if pruned {
+		for _, p := range v.Pruned {
+			if p == field {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range v.Problems {
+		if p.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedMinors() []int {
+	return []int{16, 17, 18, 19}
+}
