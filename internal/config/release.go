@@ -59,6 +59,17 @@ func (fc *FunctionConfig) resolveRelease(s *Settings) diag.List {
 	return append(problems, s.SetRelease(rel)...)
 }
 
+// UseRelease makes the release named (the command line's --nfd-version)
+// the one rendered as, whatever nfdVersion says.
+func (s *Settings) UseRelease(name string) diag.List {
+	rel, err := release.Parse(name)
+	if err != nil {
+		return diag.List{cfgError("nfdVersion", err.Error())}
+	}
+	s.ReleaseGiven = true
+	return s.SetRelease(rel)
+}
+
 // SetRelease makes rel the release rendered as: the settings its
 // nfd-master does not have are errors (naming the releases that have
 // them) and are not applied; autoDefaultNs: false turns auto-prefixing
