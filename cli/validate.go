@@ -33,13 +33,14 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
+	nfdVersion := releaseFlag(fs)
 	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
 	}
 	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" {
-		return runFunction("validate", nil, nil, stdin, stdout, stderr)
+		return runFunction("validate", nil, nil, *nfdVersion, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
 		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
@@ -50,7 +51,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif", *output)
 		return 2
 	}
-	opts, code := validateOptions(*config, stderr)
+	opts, code := validateOptions(*config, *nfdVersion, stderr)
 	if code != 0 {
 		return code
 	}
@@ -79,13 +80,26 @@ var writers = map[string]func(io.Writer, diag.List) error{
 
 // validateOptions reads the settings (nfd-master's among them) from a
 // functionConfig file.
-func validateOptions(path string, stderr io.Writer) (config.Settings, int) {
-	return settingsFrom("validate", path, stderr)
+func validateOptions(path, nfdVersion string, stderr io.Writer) (config.Settings, int) {
+	return settingsFrom("validate", path, nfdVersion, stderr)
 }
 
 // settingsFrom is validateOptions for the subcommand cmd, named in its
-// messages.
-func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
+// messages; nfdVersion (--nfd-version) overrides the file's.
+func settingsFrom(cmd, path, nfdVersion string, stderr io.Writer) (config.Settings, int) {
+	s, code := settingsFromFile(cmd, path, stderr)
+	if code != 0 || nfdVersion == "" {
+		return s, code
+	}
+	for _, p := range s.UseRelease(nfdVersion) {
+		complain(stderr, "nfd-fn %s: --nfd-version: %s", cmd, p.Message)
+		code = 2
+	}
+	return s, code
+}
+
+// settingsFromFile reads the settings of a functionConfig file.
+func settingsFromFile(cmd, path string, stderr io.Writer) (config.Settings, int) {
 	if path == "" {
 		s, _, _ := config.LoadSettings(nil)
 		return s, 0

@@ -28,29 +28,55 @@ const (
 // worker.version annotation), with an info result saying so; a release
 // given that the input contradicts is a warning.
 func admitAsRelease(rl *krm.ResourceList, set *objects.Set, s *config.Settings, r *report) {
-	seen := releasesShown(rl, set)
-	if len(seen) > 0 {
-		first := seen[0]
-		switch given := s.Options.NFDRelease(); {
-		case !s.ReleaseGiven:
-			for _, p := range s.SetRelease(first.rel) {
-				r.config(rl.FunctionConfig, p)
-			}
-			r.addAt(nil, "", diag.Diagnostic{Severity: diag.Info, Check: checkReleaseAssumed,
-				Message: fmt.Sprintf("rendering as NFD %s, the release %s shows (set nfdVersion to choose another)", first.rel, first.where)})
-		case first.rel.Name != given.Name:
-			r.addAt(nil, "", diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
-				Message: fmt.Sprintf("rendering as NFD %s (nfdVersion), but %s shows %s", given, first.where, first.rel)})
-		}
-		for _, other := range seen[1:] {
-			if other.rel.Name != first.rel.Name {
-				r.addAt(nil, "", diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
-					Message: fmt.Sprintf("the input shows two NFD releases: %s in %s, %s in %s", first.rel, first.where, other.rel, other.where)})
-				break
-			}
+	notes, problems := settleRelease(releasesShown(rl, set), s)
+	for _, p := range problems {
+		r.config(rl.FunctionConfig, p)
+	}
+	r.extend(notes)
+	r.extend(admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation))
+}
+
+// Admit is admitAsRelease for the files read (validate, explain and plan
+// over files): the release the NodeFeatures' worker.version annotation
+// shows is used when s names none; s is updated. It returns the notes and
+// the problems of settings the release does not have, and admission's
+// findings; it must run once every file has been read.
+func (fr *FileReader) Admit(s *config.Settings) diag.List {
+	notes, problems := settleRelease(workerAnnotations(fr.set), s)
+	out := append(notes, problems...)
+	out = append(out, admission.Admit(fr.set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
+	fr.Locate(out)
+	return out
+}
+
+// settleRelease picks the release to render as: the one given, else the
+// first the input shows (an info note), and warns when the input
+// contradicts the release given or itself. problems are those of the
+// settings the release picked does not have.
+func settleRelease(seen []shown, s *config.Settings) (notes, problems diag.List) {
+	if len(seen) == 0 {
+		return nil, nil
+	}
+	first := seen[0]
+	switch given := s.Options.NFDRelease(); {
+	case !s.ReleaseGiven && first.rel.Name == given.Name:
+		// The input shows the default release: nothing changes.
+	case !s.ReleaseGiven:
+		problems = s.SetRelease(first.rel)
+		notes = append(notes, diag.Diagnostic{Severity: diag.Info, Check: checkReleaseAssumed,
+			Message: fmt.Sprintf("rendering as NFD %s, the release %s shows (set nfdVersion to choose another)", first.rel, first.where)})
+	case first.rel.Name != given.Name:
+		notes = append(notes, diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
+			Message: fmt.Sprintf("rendering as NFD %s (nfdVersion), but %s shows %s", given, first.where, first.rel)})
+	}
+	for _, other := range seen[1:] {
+		if other.rel.Name != first.rel.Name {
+			notes = append(notes, diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
+				Message: fmt.Sprintf("the input shows two NFD releases: %s in %s, %s in %s", first.rel, first.where, other.rel, other.where)})
+			break
 		}
 	}
-	r.extend(admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation))
+	return notes, problems
 }
 
 // shown is a release the input shows, and where.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -225,6 +226,7 @@ func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, &s, r)
 	findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
 	r.extend(findings)
+	r.list = admission.DropCovered(r.list)
 	findProviderConfigs(rl, r)
 	set.Place(r.list)
 	r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))

@@ -127,3 +127,24 @@ func (v *Verdict) refuses(field string, pruned bool) bool {
 func sortedMinors() []int {
 	return []int{16, 17, 18, 19}
 }
+
+// DropCovered removes the admission errors about a field another check
+// already reports as an error (the rule engine's invalid-op with its
+// did-you-mean, its rule-name): one problem, one result. Release
+// differences (Ge on v0.17) are admission's alone and stay.
+func DropCovered(ds diag.List) diag.List {
+	covered := map[[2]string]bool{}
+	for _, d := range ds {
+		if d.Severity == diag.Error && d.Check != CheckRejected && d.Field != "" {
+			covered[[2]string{d.Object.Key().String(), d.Field}] = true
+		}
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Check == CheckRejected && covered[[2]string{d.Object.Key().String(), d.Field}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"maps"
+	"net"
 	"os"
 	"reflect"
 	"strings"
@@ -55,13 +56,24 @@ func undefinedFunc(err error) (string, bool) {
 // hostEnvFuncs stand in for Sprig's env, expandenv and getHostByName on
 // the releases that have them (v0.18): nfd-master's environment and
 // resolver are not known offline, so every variable reads as unset and
-// no host name resolves.
+// only what resolves the same everywhere does (an IP address, localhost).
 var hostEnvFuncs = template.FuncMap{
-	"env":       func(string) string { return "" },
-	"expandenv": func(s string) string { return os.Expand(s, func(string) string { return "" }) },
-	"getHostByName": func(name string) (string, error) {
-		return "", fmt.Errorf("getHostByName %q: nfd-fn cannot resolve names as nfd-master's pod would", name)
-	},
+	"env":           func(string) string { return "" },
+	"expandenv":     func(s string) string { return os.Expand(s, func(string) string { return "" }) },
+	"getHostByName": getHostByName,
+}
+
+// getHostByName resolves what needs no resolver: an IP address is itself,
+// localhost 127.0.0.1. Any other name fails the template, as it does in
+// Sprig where the name does not resolve.
+func getHostByName(name string) (string, error) {
+	if ip := net.ParseIP(name); ip != nil {
+		return ip.String(), nil
+	}
+	if strings.EqualFold(name, "localhost") {
+		return "127.0.0.1", nil
+	}
+	return "", fmt.Errorf("getHostByName %q: nfd-fn cannot resolve names as nfd-master's pod would", name)
 }
 
 // hostEnvDiagnostics warns about calls of the host environment functions:
