@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"slices"
 
 	"go.yaml.in/yaml/v3"
 
@@ -124,8 +125,14 @@ func (v *Verdict) refuses(field string, pruned bool) bool {
 	return false
 }
 
+// sortedMinors are the minor releases whose CRDs are kept, oldest first.
 func sortedMinors() []int {
-	return []int{16, 17, 18, 19}
+	out := make([]int, 0, len(crdTag))
+	for minor := range crdTag {
+		out = append(out, minor)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // DropCovered removes the admission errors about a field another check
