@@ -3,6 +3,7 @@ package admission
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -154,4 +155,33 @@ func DropCovered(ds diag.List) diag.List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// Need is what an older release's API server refuses or prunes in an
+// object: the field, and what about it ("Ge", "type").
+type Need struct{ Field, What string }
+
+// FirstAccepting is the oldest release whose API server takes the object
+// as written (nothing refused, nothing pruned), and what the release
+// before it refuses or prunes; ok is false when no release takes it.
+func FirstAccepting(kind string, obj *yaml.Node) (first release.Version, why []Need, ok bool) {
+	for _, minor := range sortedMinors() {
+		v := release.Version{Minor: minor}
+		s, err := SchemaFor(v, kind)
+		if err != nil || s == nil {
+			continue
+		}
+		verdict := Check(s, obj)
+		if !verdict.Rejected() && len(verdict.Pruned) == 0 {
+			return v, why, true
+		}
+		why = why[:0]
+		for _, p := range verdict.Problems {
+			why = append(why, Need{Field: p.Field, What: p.Value})
+		}
+		for _, path := range verdict.Pruned {
+			why = append(why, Need{Field: path, What: path[strings.LastIndex(path, ".")+1:]})
+		}
+	}
+	return release.Version{}, why, false
 }

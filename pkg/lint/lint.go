@@ -41,6 +41,7 @@ func Static(set *objects.Set, opts Options) diag.List {
 		c.outputs()
 	}
 	c.backrefs()
+	c.releaseNeeds()
 	return c.findings
 }
 
