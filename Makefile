@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --dirty --match "v[0-9]*" 2>/dev/null || 
 LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
 IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
 
-.PHONY: all build test vet conformance bench bench-go bench-fleet clean image e2e fuzz
+.PHONY: all build test vet conformance conformance-versions bench bench-go bench-fleet clean image e2e fuzz
 
 all: vet test build
 
@@ -33,6 +33,12 @@ conformance: build
 	$(need-shared)
 	cd $(SHARED)/tools && go run ./conformance -bin $(CURDIR)/nfd-fn -cases ../conformance/cases
 	cd $(SHARED)/tools && go run ./conformance -bin $(CURDIR)/nfd-fn -cases ../conformance/wild
+
+# Scores the per-release version cases (../shared/conformance/versions)
+# with nfdVersion set to each release, one line per release.
+conformance-versions: build
+	$(need-shared)
+	bash hack/conformance-versions.sh $(CURDIR)/nfd-fn $(SHARED)/conformance/versions $(SHARED)/tools
 
 # Speed and memory: Go benchmarks plus the whole-process fleet milestone.
 bench: bench-go bench-fleet

@@ -31,6 +31,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	node := fs.String("node", "", "the node to explain (required)")
 	rule := fs.String("rule", "", "explain only this rule (its name, or <object>/<rule name>)")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
+	nfdVersion := releaseFlag(fs)
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
@@ -42,7 +43,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	st := fn.NewStdin(stdin)
 	defer st.Close()
-	opts, code := runSettings("explain", *config, paths, st, stderr)
+	opts, code := runSettings("explain", *config, *nfdVersion, paths, st, stderr)
 	if code != 0 {
 		return code
 	}
@@ -52,6 +53,11 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer in.Close()
 	if code := readInput(in, paths, stderr); code != 0 {
 		return code
+	}
+	for _, d := range in.Admit(&opts) {
+		if d.Severity != diag.Info {
+			fmt.Fprintln(stderr, d.Text())
+		}
 	}
 	p := master.Prepare(set, opts.Options)
 	res, traces, ok := p.Explain(*node)

@@ -15,6 +15,12 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
+// releaseFlag adds --nfd-version, the NFD release to render as, to a
+// command's flags.
+func releaseFlag(fs *flag.FlagSet) *string {
+	return fs.String("nfd-version", "", "render as this NFD release: v0.16.x, v0.17.x, v0.18.x, v0.19.0 or an OpenShift profile such as openshift-5.0 (docs/releases.md; default: the release the input shows, else v0.19.0)")
+}
+
 // parseArgs parses the flags of a subcommand, wherever they stand among
 // the positional arguments (pre-commit appends file names after them).
 // -h or --help prints the usage on stdout: done, exit 0. A bad flag prints

@@ -20,9 +20,9 @@ var labelWriters = map[string]func(io.Writer, []labelview.Node) error{
 // runLabels renders the objects in files and directories, or the
 // ResourceList on stdin without them, and writes what NFD gives each node
 // instead of the Nodes.
-func runLabels(paths []string, config string, write func(io.Writer, []labelview.Node) error, shard *master.Shard, stdin io.Reader, stdout, stderr io.Writer) int {
+func runLabels(paths []string, config string, write func(io.Writer, []labelview.Node) error, shard *master.Shard, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var nodes []labelview.Node
-	opts := fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, Summary: stderr, Progress: terminal(stderr), Shard: shard, Labels: &nodes}
+	opts := fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, Summary: stderr, Progress: terminal(stderr), Shard: shard, Labels: &nodes, NFDVersion: nfdVersion}
 	var code int
 	var err error
 	if len(paths) > 0 {

@@ -10,15 +10,16 @@ import (
 // runSettings reads the settings of validate, explain and plan: from the
 // --config file (configPath), or from the functionConfig of a ResourceList
 // among the files under paths ("-" is stdin), never from both: nfd-fn
-// would have to pick one silently (fn.ConfigFor).
-func runSettings(cmd, configPath string, paths []string, stdin *fn.Stdin, stderr io.Writer) (config.Settings, int) {
+// would have to pick one silently (fn.ConfigFor). nfdVersion
+// (--nfd-version) overrides the settings' own release.
+func runSettings(cmd, configPath, nfdVersion string, paths []string, stdin *fn.Stdin, stderr io.Writer) (config.Settings, int) {
 	list, from, err := fn.ListConfig(paths, stdin)
 	if err != nil {
 		complain(stderr, "nfd-fn %s: %v", cmd, err)
 		return config.Settings{}, 2
 	}
 	if list == nil {
-		return settingsFrom(cmd, configPath, stderr)
+		return settingsFrom(cmd, configPath, nfdVersion, stderr)
 	}
 	if configPath != "" {
 		given, err := readConfig(configPath)
@@ -30,7 +31,11 @@ func runSettings(cmd, configPath string, paths []string, stdin *fn.Stdin, stderr
 			return config.Settings{}, 2
 		}
 	}
-	return settingsOf(from, list, stderr)
+	s, code := settingsOf(from, list, stderr)
+	if code != 0 {
+		return s, code
+	}
+	return s, useRelease(cmd, &s, nfdVersion, stderr)
 }
 
 // withoutStdin is paths without "-" (stdin), for what walks the paths

@@ -46,6 +46,7 @@ func (l *pathList) Set(s string) error { *l = append(*l, s); return nil }
 type planFlags struct {
 	base, workloads pathList
 	output, config  string
+	nfdVersion      string
 	detailed        bool
 }
 
@@ -91,6 +92,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	fs.StringVar(&f.output, "o", "text", "short for --output")
 	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors (bad usage and unreadable paths included)")
 	fs.StringVar(&f.config, "config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
+	fs.StringVar(&f.nfdVersion, "nfd-version", "", "render as this NFD release (see nfd-fn render --help; docs/releases.md)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code, false
@@ -132,7 +134,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 // workloads; problems in the files become the plan's. The readers of the
 // sides' files stay open while the plan is made, for the caller to close.
 func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) (plan.Input, []*fn.FileReader, int) {
-	opts, code := runSettings("plan", f.config, paths, stdin, stderr)
+	opts, code := runSettings("plan", f.config, f.nfdVersion, paths, stdin, stderr)
 	if code != 0 {
 		return plan.Input{}, nil, code
 	}
@@ -145,7 +147,8 @@ func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) 
 		complain(stderr, "nfd-fn plan: %v", err)
 		return in, files, 2
 	}
-	in.Problems = ds
+	in.Problems = append(ds, head.Admit(&opts)...)
+	in.Options = opts.Options
 	if len(f.base) > 0 {
 		in.Base = opts.NewSet()
 		base := fn.NewFileReader(in.Base)
@@ -156,6 +159,7 @@ func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) 
 			complain(stderr, "nfd-fn plan: --base: %v", err)
 			return in, files, 2
 		}
+		ds = append(ds, base.Admit(&opts)...)
 		in.Problems = append(append(in.Problems, plan.BaseSide(ds)...), plan.SnapshotOnly(in.Base)...)
 	}
 	if len(f.workloads) > 0 {

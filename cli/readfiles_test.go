@@ -276,14 +276,14 @@ spec:
 	writeFile(t, filepath.Join(repo, "rules", "20-cuda.yaml"), rule("b-cuda", "cuda", "cuda-ready",
 		"    - feature: rule.matched\n      matchExpressions:\n        gpu-present: {op: IsTrue}\n"))
 	writeFile(t, filepath.Join(repo, "rules", "30-broken.yaml"), rule("c-broken", "broken", "broken",
-		"    - feature: kernel.version\n      matchExpressions:\n        major: {op: gt, value: [\"5\"]}\n"))
+		"    - feature: kernel.version\n      matchExpressions:\n        major: {op: Gt, value: [\"five\"]}\n"))
 	writeFile(t, filepath.Join(repo, "cluster", "export.yaml"), "apiVersion: v1\nitems:\n"+
 		exportedFeature("worker-1", "nfd.node.kubernetes.io/node-name: worker-1")+
 		exportedFeature("worker-1", "nfd.node.kubernetes.io/node-name: worker-1")+"kind: List\nmetadata:\n  resourceVersion: \"\"\n")
 	writeFile(t, filepath.Join(repo, "chart", "templates", "rule.yaml"), rule("{{ .Release.Name }}", "x", "x", "    {{- toYaml .Values.match | nindent 4 }}\n"))
 	broken := "rules/30-broken.yaml:7:5: warning: NodeFeatureRule/c-broken spec.rules[0]: rule \"broken\" matches none of the 1 nodes in the input [NFD020]\n" +
-		"rules/30-broken.yaml:13:21: error: NodeFeatureRule/c-broken spec.rules[0].matchFeatures[0].matchExpressions.major.op: op \"gt\" is not a match operator: did you mean \"Gt\"? " +
-		"The rule fails on every node where this expression is evaluated (hit on node worker-1) [NFD004]"
+		"rules/30-broken.yaml:13:32: error: NodeFeatureRule/c-broken spec.rules[0].matchFeatures[0].matchExpressions.major.value: not a number \"five\" in {op: \"Gt\", value: [\"five\"]}; " +
+		"the rule fails on every node where the element is present with a value (hit on node worker-1) [NFD005]"
 	tests := []struct {
 		name    string
 		args    []string

@@ -44,6 +44,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
 	shardFlag := fs.String("shard", "", "render only the nodes whose names hash to shard I of N (I/N, from 0/N; README: Sharding)")
 	outPath := fs.String("out", "", "write the output to FILE instead of stdout: whole, and only when the run has no error, else FILE is left as it was (for Jobs in images without a shell)")
+	nfdVersion := releaseFlag(fs)
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
@@ -79,9 +80,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
 		return 2
 	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
-		return runFiles(paths, *config, *output == "apply", shard, stdin, stdout, stderr)
+		return runFiles(paths, *config, *output == "apply", shard, *nfdVersion, stdin, stdout, stderr)
 	case labelWriters[*output] != nil:
-		return runLabels(paths, *config, labelWriters[*output], shard, stdin, stdout, stderr)
+		return runLabels(paths, *config, labelWriters[*output], shard, *nfdVersion, stdin, stdout, stderr)
 	case *output == "apply":
 		complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
 		return 2
@@ -89,9 +90,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
 		return 2
 	case *output == "resourcelist":
-		return runFunction("render", nil, shard, stdin, stdout, stderr)
+		return runFunction("render", nil, shard, *nfdVersion, stdin, stdout, stderr)
 	case *output == "nova":
-		return runNovaOutput(paths, stdin, stdout, stderr)
+		return runNovaOutput(paths, *nfdVersion, stdin, stdout, stderr)
 	}
 	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, nova, labels or labels-json", *output)
 	return 2
@@ -108,7 +109,7 @@ var failsClosed = map[string]string{
 // runNovaOutput renders the ResourceList on stdin and writes the Nova
 // provider config file that a deployment tool drops into
 // /etc/nova/provider_config/.
-func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runNovaOutput(args []string, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		complain(stderr, "nfd-fn render: unexpected arguments %q", args)
 		return 2
@@ -118,7 +119,7 @@ func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		complain(stderr, "nfd-fn: reading stdin: %v", err)
 		return 1
 	}
-	file, diags, code, err := fn.RenderNova(input, fn.RunOptions{Discover: hostDiscover})
+	file, diags, code, err := fn.RenderNova(input, fn.RunOptions{Discover: hostDiscover, NFDVersion: nfdVersion})
 	if err != nil {
 		complain(stderr, "nfd-fn: %v", err)
 		return 1
@@ -135,7 +136,7 @@ func runNovaOutput(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 // runFunction runs the KRM function on stdin. "validate" forces the
 // validate mode whatever the functionConfig says.
-func runFunction(cmd string, args []string, shard *master.Shard, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFunction(cmd string, args []string, shard *master.Shard, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		complain(stderr, "nfd-fn %s: unexpected arguments %q", cmd, args)
 		return 2
@@ -152,7 +153,7 @@ func runFunction(cmd string, args []string, shard *master.Shard, stdin io.Reader
 	}
 	defer input.Close()
 	out := &stdoutWriter{w: stdout}
-	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr), Release: input.Release, Shard: shard}
+	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr), Release: input.Release, Shard: shard, NFDVersion: nfdVersion}
 	if opts.Progress != nil {
 		// A person at a terminal, not kpt or kustomize: end with the summary.
 		opts.Summary = stderr
@@ -200,7 +201,7 @@ func modeFor(cmd string) string {
 }
 
 // runFiles renders the objects in files and directories.
-func runFiles(paths []string, config string, apply bool, shard *master.Shard, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFiles(paths []string, config string, apply bool, shard *master.Shard, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fc, err := readConfig(config)
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
@@ -208,7 +209,7 @@ func runFiles(paths []string, config string, apply bool, shard *master.Shard, st
 	}
 	out := &stdoutWriter{w: stdout}
 	code, err := fn.RunFiles(paths, stdin, fc, out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply,
-		Summary: stderr, Progress: terminal(stderr), Shard: shard})
+		Summary: stderr, Progress: terminal(stderr), Shard: shard, NFDVersion: nfdVersion})
 	return out.exit(code, err, "nfd-fn render", stderr)
 }
 

@@ -38,13 +38,14 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
 	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap, or Helm values with worker.config): rules consuming features its core.noPublishFeatures withholds, and custom rules its custom source refuses, are errors")
+	nfdVersion := releaseFlag(fs)
 	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
 	}
 	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" {
-		return runFunction("validate", nil, nil, stdin, stdout, stderr)
+		return runFunction("validate", nil, nil, *nfdVersion, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
 		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
@@ -57,7 +58,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	in := fn.NewStdin(stdin)
 	defer in.Close()
-	opts, code := runSettings("validate", *config, paths, in, stderr)
+	opts, code := runSettings("validate", *config, *nfdVersion, paths, in, stderr)
 	if code != 0 {
 		return code
 	}
@@ -91,13 +92,36 @@ var writers = map[string]func(io.Writer, diag.List) error{
 
 // validateOptions reads the settings (nfd-master's among them) from a
 // functionConfig file.
-func validateOptions(path string, stderr io.Writer) (config.Settings, int) {
-	return settingsFrom("validate", path, stderr)
+func validateOptions(path, nfdVersion string, stderr io.Writer) (config.Settings, int) {
+	return settingsFrom("validate", path, nfdVersion, stderr)
 }
 
 // settingsFrom is validateOptions for the subcommand cmd, named in its
-// messages.
-func settingsFrom(cmd, path string, stderr io.Writer) (config.Settings, int) {
+// messages; nfdVersion (--nfd-version) overrides the file's.
+func settingsFrom(cmd, path, nfdVersion string, stderr io.Writer) (config.Settings, int) {
+	s, code := settingsFromFile(cmd, path, stderr)
+	if code != 0 {
+		return s, code
+	}
+	return s, useRelease(cmd, &s, nfdVersion, stderr)
+}
+
+// useRelease applies --nfd-version (when given) over the settings' own
+// nfdVersion, printing why a value is refused; it returns the exit code.
+func useRelease(cmd string, s *config.Settings, nfdVersion string, stderr io.Writer) int {
+	if nfdVersion == "" {
+		return 0
+	}
+	code := 0
+	for _, p := range s.UseRelease(nfdVersion) {
+		complain(stderr, "nfd-fn %s: --nfd-version: %s", cmd, p.Message)
+		code = 2
+	}
+	return code
+}
+
+// settingsFromFile reads the settings of a functionConfig file.
+func settingsFromFile(cmd, path string, stderr io.Writer) (config.Settings, int) {
 	if path == "" {
 		s, _, _ := config.LoadSettings(nil)
 		return s, 0

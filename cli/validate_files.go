@@ -5,6 +5,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -35,8 +36,9 @@ func validateFiles(paths []string, context string, s config.Settings, stdin *fn.
 			return nil, 0, err
 		}
 	}
+	ds = append(ds, in.Admit(&s)...)
 	more := lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker})
-	ds = append(ds, more...)
+	ds = admission.DropCovered(append(ds, more...))
 	if context != "" {
 		ds = onlyIn(ds, paths)
 	}

@@ -87,6 +87,9 @@ func keepItemNode(it *krm.Item) bool {
 		if _, group := o.Obj.(*api.NodeFeatureGroup); group {
 			return true
 		}
+		if _, rule := o.Obj.(*api.NodeFeatureRule); rule {
+			return true // admission reads its fields (admitAsRelease); rules are few and small
+		}
 		if o.Class == objects.KubeNode && (it.Raw == nil || it.Kind != "Node") {
 			return true
 		}
@@ -109,10 +112,13 @@ func unreadable(it *krm.Item, r *report) {
 // readSet builds the object set of a ResourceList and reports the items
 // that cannot be read: those that do not parse, items (or items of a List
 // item) that are not objects, and objects nfd-fn reads that do not decode
-// cleanly or have no valid name (objects.Set.Add says which).
-func readSet(rl *krm.ResourceList, s config.Settings, r *report) *objects.Set {
+// cleanly or have no valid name (objects.Set.Add says which). It then
+// settles the NFD release rendered as (into s) and has that release's API
+// server admit the rules and groups (admitAsRelease).
+func readSet(rl *krm.ResourceList, s *config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
 	addItems(set, rl, r, nil)
+	admitAsRelease(rl, set, s, r)
 	return set
 }
 

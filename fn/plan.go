@@ -21,7 +21,7 @@ import (
 // the plan itself comes as info results: a summary, one per distinct
 // change and one per workload whose eligible nodes change.
 func planList(rl *krm.ResourceList, s config.Settings, r *report) {
-	set := readSet(rl, s, r)
+	set := readSet(rl, &s, r)
 	r.list = dropWorkloadNotes(r.list)
 	ws, problems := readWorkloads(rl)
 	p := plan.Make(plan.Input{Head: set, Workloads: ws, Options: s.Options, Problems: problems})

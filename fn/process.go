@@ -69,6 +69,9 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.Shard != nil {
 		settings.Shard = *opts.Shard
 	}
+	if opts.NFDVersion != "" {
+		problems = append(problems, settings.UseRelease(opts.NFDVersion)...)
+	}
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
 	}
@@ -176,6 +179,9 @@ type RunOptions struct {
 	// Shard, when set, overrides the functionConfig's shard
 	// (nfd-fn render --shard I/N).
 	Shard *master.Shard
+	// NFDVersion, when set, overrides the functionConfig's nfdVersion
+	// (nfd-fn --nfd-version).
+	NFDVersion string
 	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
 	// as a YAML stream for kubectl apply --server-side (nfd-fn render
 	// --output apply); the results go to ErrorLog only.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -31,7 +32,7 @@ import (
 // rendered: renderList returns finish, which adds them to r and must run
 // once the items have been written (it is nil when they are in r already).
 func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer, stream bool) (finish func()) {
-	set := readSet(rl, s, r)
+	set := readSet(rl, &s, r)
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
 	}
@@ -229,9 +230,10 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 // checks; hand-written Nova provider configs in the package are checked
 // against Nova's schema. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
-	set := readSet(rl, s, r)
+	set := readSet(rl, &s, r)
 	findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
 	r.extend(findings)
+	r.list = admission.DropCovered(r.list)
 	findProviderConfigs(rl, r)
 	set.Place(r.list)
 	r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))

@@ -99,9 +99,17 @@ type FunctionConfig struct {
 	SkipSources  []string `json:"skipSources,omitempty" mode:"discover"`
 	WorkerConfig string   `json:"workerConfig,omitempty" mode:"discover"`
 	Arch         string   `json:"arch,omitempty" mode:"discover"`
-	// NfdVersion is the nfd-worker release discover reproduces (v0.17.x,
-	// v0.18.x, v0.19.0).
-	NfdVersion string `json:"nfdVersion,omitempty" mode:"discover"`
+	// NfdVersion is the NFD release to render as (docs/releases.md):
+	// v0.17.1, v0.18, openshift-5.0, ...; unset, the release the input
+	// shows, else v0.19.0.
+	NfdVersion string `json:"nfdVersion,omitempty"`
+	// StrictFieldValidation rejects objects with fields the release's
+	// CRDs do not know, as kubectl apply --validate=strict does, instead
+	// of pruning them.
+	StrictFieldValidation *bool `json:"strictFieldValidation,omitempty"`
+	// AutoDefaultNs is nfd-master's autoDefaultNs (NFD v0.17 and
+	// earlier): false leaves unprefixed names unprefixed.
+	AutoDefaultNs *bool `json:"autoDefaultNs,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -127,6 +135,16 @@ type Settings struct {
 	Nova NovaSettings
 	// Discover holds the mode discover settings.
 	Discover DiscoverOptions
+	// ReleaseGiven reports a release named by nfdVersion rather than
+	// assumed; Options.Release is the release (see SetRelease).
+	ReleaseGiven bool
+	// StrictFieldValidation rejects objects with unknown fields rather
+	// than pruning them (admission).
+	StrictFieldValidation bool
+	// releaseKeys are the settings given that only some releases have;
+	// autoDefaultNs is the autoDefaultNs setting.
+	releaseKeys   []givenKey
+	autoDefaultNs *bool
 }
 
 // cfgError and cfgWarning are problems in the functionConfig at a field
@@ -329,6 +347,7 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	s.Nova, novaProblems = fc.resolveNova()
 	problems = append(problems, novaProblems...)
 	problems = append(problems, fc.resolveDiscover(&s)...)
+	problems = append(problems, fc.resolveRelease(&s)...)
 	return s, problems
 }
 

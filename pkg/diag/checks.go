@@ -127,6 +127,17 @@ var Catalogue = []Check{
 		"`- feature: pci.device` alone", "Name the elements the term should test."},
 	{"NFD058", "no-publish-feature", "A rule consuming a feature the given nfd-worker configuration withholds (core.noPublishFeatures)",
 		"`feature: pci.device` with `noPublishFeatures: [\"pci.*\"]`", "Stop withholding the feature, or match another one."},
+	// NFD300-NFD319: the NFD release rendered as (docs/releases.md).
+	{"NFD300", "admission-rejected", "An object the API server of the NFD release rendered as refuses whole (its CRD schema: an operator, a required field, a type); nfd-master never sees it",
+		"`op: Ge` with `nfdVersion: v0.17.1`", "Write what that release accepts (the message names the first release that accepts it), or upgrade NFD."},
+	{"NFD301", "admission-pruned", "A field the release's CRD schema does not know: the API server drops it (with strictFieldValidation, refuses the object)",
+		"`type: version` on a match expression with `nfdVersion: v0.17.1`", "Drop the field, or upgrade NFD; the rule runs as if it were not there."},
+	{"NFD302", "release-assumed", "The NFD release rendered as, taken from the input (an nfd-master or nfd-worker image, the NodeFeatures' worker.version annotation)",
+		"an export holding the nfd-master Deployment at v0.17.1", "Nothing to fix; set nfdVersion to choose the release."},
+	{"NFD303", "release-mismatch", "The input shows another NFD release than the one given, or two releases",
+		"`nfdVersion: v0.19.0` with NodeFeatures written by nfd-worker v0.17.1", "Set nfdVersion to the release the cluster runs."},
+	{"NFD304", "needs-release", "With nfdVersion unset, a rule or group that needs a recent NFD release (Ge, Le, GeLe, type, group vars, Sprig functions)",
+		"`op: Ge` in a repository whose clusters run NFD v0.17", "Set nfdVersion to the cluster's release to check the rule against it, or write it for older releases (Gt, Lt, In)."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nfd-fn/nfd-fn/pkg/release"
+
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
@@ -93,7 +95,7 @@ func TestTemplateBudgetCaps(t *testing.T) {
 
 func TestTemplateSizeCapMatchesNFD(t *testing.T) {
 	pad := func(n int) string { return "x=y" + strings.Repeat(" ", n-3) }
-	env := newTemplateEnv()
+	env := newTemplateEnv(release.Default())
 	if _, err := parseKVTemplate(pad(MaxTemplateSize), env); err != nil {
 		t.Errorf("template of %d bytes: %v", MaxTemplateSize, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
@@ -28,14 +29,21 @@ type Source struct {
 	RuleName string
 }
 
-// Compile validates and compiles NodeFeatureRule objects. Problems that
-// would make a rule fail on any node where it is evaluated are returned as
+// Compile validates and compiles NodeFeatureRule objects as nfd-master
+// v0.19.0 runs them (CompileAs release.Default()). Problems that would
+// make a rule fail on any node where it is evaluated are returned as
 // diagnostics once, here, rather than once per node.
 func Compile(objs []*api.NodeFeatureRule) (*RuleSet, []Diagnostic) {
+	return CompileAs(release.Default(), objs)
+}
+
+// CompileAs is Compile for the nfd-master of release rel: its template
+// functions and size limit, its handling of missing features.
+func CompileAs(rel release.Release, objs []*api.NodeFeatureRule) (*RuleSet, []Diagnostic) {
 	sorted := append([]*api.NodeFeatureRule(nil), objs...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Metadata.Name < sorted[j].Metadata.Name })
 	rs := &RuleSet{}
-	env := &lazyEnv{}
+	env := &lazyEnv{rel: rel}
 	var diags []Diagnostic
 	for _, o := range sorted {
 		ref := ObjectRef{Kind: api.KindNodeFeatureRule, Namespace: o.Metadata.Namespace, Name: o.Metadata.Name}
@@ -52,9 +60,10 @@ func Compile(objs []*api.NodeFeatureRule) (*RuleSet, []Diagnostic) {
 
 func compileRule(src *api.Rule, ref ObjectRef, field string, env *lazyEnv) (*rule, []Diagnostic) {
 	r := &rule{name: src.Name, field: field, src: src}
-	r.matchFeatures = compileMatcher(src.MatchFeatures, field+".matchFeatures")
+	missingFails := env.rel.Has(release.MissingFeatureFails)
+	r.matchFeatures = compileMatcher(src.MatchFeatures, field+".matchFeatures", missingFails)
 	for i := range src.MatchAny {
-		r.matchAny = append(r.matchAny, compileMatcher(src.MatchAny[i].MatchFeatures, indexField(field+".matchAny", i)+".matchFeatures"))
+		r.matchAny = append(r.matchAny, compileMatcher(src.MatchAny[i].MatchFeatures, indexField(field+".matchAny", i)+".matchFeatures", missingFails))
 	}
 	var diags []Diagnostic
 	runs := len(src.MatchFeatures) > 0 || len(src.MatchAny) > 0
@@ -98,11 +107,12 @@ func compileTemplate(text, field string, runs bool, env *lazyEnv, report reportF
 	t, err := parseKVTemplate(text, env.get())
 	switch {
 	case err != nil && runs:
-		report(SeverityError, field, "%v%s; the rule fails on every node where it matches", err, removedFuncHint(err))
+		report(SeverityError, field, "%v%s; the rule fails on every node where it matches", err, removedFuncHint(err, env.rel))
 	case err != nil:
-		report(SeverityError, field, "%v%s; nfd-master never runs it, since the rule has no matchFeatures or matchAny", err, removedFuncHint(err))
+		report(SeverityError, field, "%v%s; nfd-master never runs it, since the rule has no matchFeatures or matchAny", err, removedFuncHint(err, env.rel))
 	case runs:
 		nondeterministicDiagnostics(t, field, report)
+		hostEnvDiagnostics(t, field, report)
 	}
 	return t
 }

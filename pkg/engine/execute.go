@@ -2,6 +2,7 @@ package engine
 
 import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // RuleResult is the output of one rule that matched on a node.
@@ -66,7 +67,7 @@ func evalError(ref ObjectRef, r *rule, err error) *EvalError {
 // back rule.matched, for callers that manage back-references themselves
 // (nfd-worker's custom source). Static problems surface as the error.
 func EvaluateRule(r *api.Rule, f *api.Features) (Output, bool, error) {
-	cr, _ := compileRule(r, ObjectRef{}, "rule", &lazyEnv{})
+	cr, _ := compileRule(r, ObjectRef{}, "rule", &lazyEnv{rel: release.Default()})
 	if cr.fatal != nil {
 		return Output{}, false, cr.fatal
 	}

@@ -2,25 +2,91 @@ package engine
 
 import (
 	"fmt"
+	"maps"
+	"net"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
 	"text/template"
 
 	"github.com/Masterminds/sprig/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
-// removedTemplateFuncs are the sprig functions nfd-master takes out.
+// removedTemplateFuncs are the sprig functions nfd-master takes out
+// (v0.19 on; v0.18 has them: release.HostEnvFuncs).
 var removedTemplateFuncs = []string{"env", "expandenv", "getHostByName"}
 
-// removedFuncHint explains a parse error caused by a removed function.
-func removedFuncHint(err error) string {
+// removedFuncHint explains a parse error caused by a function the
+// release's nfd-master does not have: a Sprig function before v0.18, or
+// one of those v0.19 removes.
+func removedFuncHint(err error, rel release.Release) string {
+	undefined, ok := undefinedFunc(err)
+	if !ok {
+		return ""
+	}
+	if !rel.Has(release.SprigFuncs) {
+		if _, sprigHas := sprig.TxtFuncMap()[undefined]; sprigHas {
+			first, _ := release.SprigFuncs.First()
+			return fmt.Sprintf(" (%s is a Sprig function: nfd-master %s has none, they arrive in %s)", undefined, rel, first)
+		}
+		return ""
+	}
 	for _, name := range removedTemplateFuncs {
-		if strings.Contains(err.Error(), fmt.Sprintf("function %q not defined", name)) {
+		if name == undefined && !rel.Has(release.HostEnvFuncs) {
 			return fmt.Sprintf(" (%s is one of the sprig functions nfd-master removes from templates: %s)", name, strings.Join(removedTemplateFuncs, ", "))
 		}
 	}
 	return ""
+}
+
+// undefinedFunc is the function a "function %q not defined" parse error
+// names.
+func undefinedFunc(err error) (string, bool) {
+	_, rest, ok := strings.Cut(err.Error(), "function \"")
+	if !ok {
+		return "", false
+	}
+	name, rest, ok := strings.Cut(rest, "\"")
+	return name, ok && strings.HasPrefix(rest, " not defined")
+}
+
+// hostEnvFuncs stand in for Sprig's env, expandenv and getHostByName on
+// the releases that have them (v0.18): nfd-master's environment and
+// resolver are not known offline, so every variable reads as unset and
+// only what resolves the same everywhere does (an IP address, localhost).
+var hostEnvFuncs = template.FuncMap{
+	"env":           func(string) string { return "" },
+	"expandenv":     func(s string) string { return os.Expand(s, func(string) string { return "" }) },
+	"getHostByName": getHostByName,
+}
+
+// getHostByName resolves what needs no resolver: an IP address is itself,
+// localhost 127.0.0.1. Any other name fails the template, as it does in
+// Sprig where the name does not resolve.
+func getHostByName(name string) (string, error) {
+	if ip := net.ParseIP(name); ip != nil {
+		return ip.String(), nil
+	}
+	if strings.EqualFold(name, "localhost") {
+		return "127.0.0.1", nil
+	}
+	return "", fmt.Errorf("getHostByName %q: nfd-fn cannot resolve names as nfd-master's pod would", name)
+}
+
+// hostEnvDiagnostics warns about calls of the host environment functions:
+// nfd-fn renders them as in an empty environment.
+func hostEnvDiagnostics(t *kvTemplate, field string, report reportFunc) {
+	if !t.env.rel.Has(release.HostEnvFuncs) {
+		return
+	}
+	for _, name := range t.funcNames() {
+		if _, ok := hostEnvFuncs[name]; ok {
+			report(SeverityWarning, field, "template calls %s, which reads nfd-master's pod (its environment or resolver): nfd-fn renders every variable as unset and fails every host name lookup", name)
+		}
+	}
 }
 
 // shallowFuncs only move references around (build a list or dict from
@@ -82,15 +148,21 @@ type templateEnv struct {
 	scalar map[string]bool
 	// parsed caches the templates of the rule set by their text.
 	parsed map[string]*kvTemplate
+	// rel is the release whose functions and limits apply.
+	rel release.Release
 }
 
 // lazyEnv makes the template environment of a rule set on first use:
 // rule sets without templates do not pay for it.
-type lazyEnv struct{ env *templateEnv }
+type lazyEnv struct {
+	env *templateEnv
+	// rel is the release whose template functions the rules get.
+	rel release.Release
+}
 
 func (l *lazyEnv) get() *templateEnv {
 	if l.env == nil {
-		l.env = newTemplateEnv()
+		l.env = newTemplateEnv(l.rel)
 	}
 	return l.env
 }
@@ -100,12 +172,21 @@ const (
 	emitFunc = "nfdfnBudgetEmit"
 )
 
-func newTemplateEnv() *templateEnv {
-	env := &templateEnv{}
+// newTemplateEnv makes the function map of release rel's templates:
+// text/template's own functions, and from v0.18 Sprig's (v0.19 without
+// the host environment functions).
+func newTemplateEnv(rel release.Release) *templateEnv {
+	env := &templateEnv{rel: rel}
 	env.b.reset()
-	fm := sprig.TxtFuncMap()
+	fm := template.FuncMap{}
+	if rel.Has(release.SprigFuncs) {
+		fm = sprig.TxtFuncMap()
+	}
 	for _, name := range removedTemplateFuncs {
 		delete(fm, name)
+	}
+	if rel.Has(release.HostEnvFuncs) {
+		maps.Copy(fm, hostEnvFuncs)
 	}
 	for name, fn := range builtinOverrides {
 		fm[name] = fn

@@ -2,6 +2,7 @@ package engine
 
 import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // Group is a compiled NodeFeatureGroup.
@@ -13,10 +14,16 @@ type Group struct {
 // Ref names the group.
 func (g *Group) Ref() ObjectRef { return g.ref }
 
-// CompileGroup validates and compiles a NodeFeatureGroup.
+// CompileGroup validates and compiles a NodeFeatureGroup as nfd-master
+// v0.19.0 runs it (CompileGroupAs release.Default()).
 func CompileGroup(obj *api.NodeFeatureGroup) (*Group, []Diagnostic) {
+	return CompileGroupAs(release.Default(), obj)
+}
+
+// CompileGroupAs is CompileGroup for the nfd-master of release rel.
+func CompileGroupAs(rel release.Release, obj *api.NodeFeatureGroup) (*Group, []Diagnostic) {
 	g := &Group{ref: ObjectRef{Kind: api.KindNodeFeatureGroup, Namespace: obj.Metadata.Namespace, Name: obj.Metadata.Name}}
-	env := &lazyEnv{}
+	env := &lazyEnv{rel: rel}
 	var diags []Diagnostic
 	for i := range obj.Spec.Rules {
 		gr := &obj.Spec.Rules[i]

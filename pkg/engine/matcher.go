@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -13,10 +14,13 @@ type templateData map[string]map[string][]Element
 // matcher is a compiled FeatureMatcher: a logical AND over its terms.
 type matcher []*term
 
-func compileMatcher(fm api.FeatureMatcher, field string) matcher {
+// compileMatcher compiles a FeatureMatcher; with missingFails (NFD v0.16)
+// a term on a feature the node does not have fails the rule.
+func compileMatcher(fm api.FeatureMatcher, field string, missingFails bool) matcher {
 	m := make(matcher, len(fm))
 	for i := range fm {
 		m[i] = compileTerm(&fm[i], indexField(field, i))
+		m[i].missingFails = missingFails
 	}
 	return m
 }
@@ -27,6 +31,9 @@ func (m matcher) eval(f *api.Features) (bool, templateData, error) {
 	data := make(templateData, len(m))
 	for _, t := range m {
 		present, ok, elems, err := t.eval(f)
+		if !present && t.missingFails {
+			return false, nil, &termError{field: t.field, err: fmt.Errorf("feature %q not available", t.feature)}
+		}
 		if !present {
 			return false, nil, nil
 		}

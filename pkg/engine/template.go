@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // kvTemplate is a labelsTemplate or varsTemplate. parseErr is set when the
@@ -16,6 +18,8 @@ type kvTemplate struct {
 	tmpl     *template.Template
 	env      *templateEnv
 	parseErr error
+	// size is the template text's length.
+	size int
 }
 
 // errTemplateTooLarge is nfd-master's error for a template over
@@ -44,8 +48,8 @@ func parseKVTemplate(text string, env *templateEnv) (*kvTemplate, error) {
 // Installing the functions in a new template is most of the cost of
 // parsing one, hence the cache.
 func parseNewKVTemplate(text string, env *templateEnv) (*kvTemplate, error) {
-	kt := &kvTemplate{env: env}
-	if len(text) > MaxTemplateSize {
+	kt := &kvTemplate{env: env, size: len(text)}
+	if len(text) > MaxTemplateSize && env.rel.Has(release.TemplateSizeCap) {
 		kt.parseErr = fmt.Errorf("%w: %d bytes > %d limit", errTemplateTooLarge, len(text), MaxTemplateSize)
 		return kt, kt.parseErr
 	}
@@ -163,14 +167,24 @@ func internalAction(pos parse.Pos, fn string) *parse.ActionNode {
 		Pipe: &parse.PipeNode{NodeType: parse.NodePipe, Pos: pos, Cmds: []*parse.CommandNode{internalCommand(pos, fn)}}}
 }
 
-// cappedBuffer refuses writes past MaxTemplateOutput.
-type cappedBuffer struct{ bytes.Buffer }
+// cappedBuffer refuses writes past limit.
+type cappedBuffer struct {
+	bytes.Buffer
+	limit int
+}
 
 func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if c.Len()+len(p) > MaxTemplateOutput {
-		return 0, &BudgetError{Limit: "output", Detail: fmt.Sprintf("more than %d bytes", MaxTemplateOutput)}
+	if c.Len()+len(p) > c.limit {
+		return 0, &BudgetError{Limit: "output", Detail: fmt.Sprintf("more than %d bytes", c.limit)}
 	}
 	return c.Buffer.Write(p)
+}
+
+// outputLimit is MaxTemplateOutput, or the template's own size when it is
+// larger (a release without the size cap, v0.18 and earlier, runs
+// templates of any size, and their text alone can be printed).
+func (t *kvTemplate) outputLimit() int {
+	return max(MaxTemplateOutput, t.size)
 }
 
 // execute runs the template on data within a fresh budget. A budget error
@@ -180,7 +194,7 @@ func (t *kvTemplate) execute(data any) (string, error) {
 	env.mu.Lock()
 	defer env.mu.Unlock()
 	env.b.reset()
-	var buf cappedBuffer
+	buf := cappedBuffer{limit: t.outputLimit()}
 	err := t.tmpl.Execute(&buf, data)
 	if env.b.err != nil {
 		return "", env.b.err

@@ -29,6 +29,8 @@ type term struct {
 	hasExprs  bool
 	matchName *expr
 	field     string
+	// missingFails makes a missing feature an error (NFD v0.16).
+	missingFails bool
 }
 
 func compileTerm(t *api.FeatureMatcherTerm, field string) *term {

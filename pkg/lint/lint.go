@@ -55,6 +55,7 @@ func Static(set *objects.Set, opts Options) diag.List {
 	if opts.Worker != nil {
 		c.workerChecks(opts.Worker)
 	}
+	c.releaseNeeds()
 	return c.findings
 }
 

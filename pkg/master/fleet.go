@@ -67,7 +67,7 @@ func Prepare(set *objects.Set, opts Options) *Pipeline {
 	p.attachFeatures()
 	p.attachNodes()
 	p.names = p.nodeNames()
-	rules, diags := engine.Compile(set.AcceptedRules())
+	rules, diags := engine.CompileAs(opts.NFDRelease(), set.AcceptedRules())
 	p.diags = append(p.diags, WithChecks(diags)...)
 	p.renderer = NewRenderer(opts, rules)
 	return p

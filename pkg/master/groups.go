@@ -25,7 +25,7 @@ func (p *Pipeline) compileGroups(f *Fleet) []compiledGroup {
 		if !g.Used() {
 			continue
 		}
-		cg, diags := engine.CompileGroup(g.Obj)
+		cg, diags := engine.CompileGroupAs(p.opts.NFDRelease(), g.Obj)
 		f.Diagnostics = append(f.Diagnostics, WithChecks(diags)...)
 		out = append(out, compiledGroup{group: g, cg: cg})
 	}

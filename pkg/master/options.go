@@ -12,9 +12,10 @@ package master
 import (
 	"regexp"
 
-	"github.com/nfd-fn/nfd-fn/pkg/diag"
-
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // DefaultNamespace is nfd-master's default namespace.
@@ -71,6 +72,9 @@ type Options struct {
 	// gate; otherwise NodeFeatureGroups runs on nfd-fn's default, which
 	// differs from NFD v0.19.0's (off).
 	GroupGateNamed bool
+	// Release is the NFD release whose nfd-master is reproduced; the zero
+	// Release means release.Default() (NFDRelease).
+	Release release.Release
 }
 
 // PolicySeverity grades what nfd-master drops by a setting: certain (an
@@ -81,6 +85,21 @@ func (o *Options) PolicySeverity() diag.Severity {
 		return diag.Error
 	}
 	return diag.Warning
+}
+
+// NFDRelease is the release whose nfd-master is reproduced.
+func (o *Options) NFDRelease() release.Release {
+	if o.Release.Name == "" {
+		return release.Default()
+	}
+	return o.Release
+}
+
+// EvaluatesGroups reports whether NodeFeatureGroups are evaluated: with
+// the NodeFeatureGroupAPI gate on, or on a release that ignores the gate
+// (v0.16.0-.7, v0.17.0-.2).
+func (o *Options) EvaluatesGroups() bool {
+	return o.NodeFeatureGroups || !o.NFDRelease().Has(release.GroupGate)
 }
 
 // DefaultOptions returns nfd-master's defaults.

@@ -47,7 +47,7 @@ type StreamOptions struct {
 func (p *Pipeline) Stream(opts StreamOptions) *Stream {
 	f := &Fleet{Diagnostics: append(diag.List(nil), p.diags...)}
 	s := &Stream{p: p, opts: opts, f: f, seen: make([]bool, len(p.names))}
-	if p.opts.NodeFeatureGroups {
+	if p.opts.EvaluatesGroups() {
 		s.groups = p.compileGroups(f)
 		s.member = make([][]groupMatch, len(p.names))
 	}

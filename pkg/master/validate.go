@@ -9,6 +9,7 @@ import (
 	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // The validation errors nfd-master tells apart.
@@ -49,7 +50,7 @@ func (o *Options) validateLabel(key, value string) error {
 	}
 	ns, _ := splitNs(key)
 	if ns == "" {
-		return o.unprefixed()
+		return o.unprefixed(release.UnprefixedNames)
 	}
 	if isKubernetesNs(ns) && !isFeatureNs(ns) && ns != api.ProfileLabelNs && !strings.HasSuffix(ns, profileSubNsSuffix) {
 		return errNSNotAllowed
@@ -66,7 +67,7 @@ func (o *Options) validateAnnotation(key, value string) error {
 	}
 	ns, _ := splitNs(key)
 	if ns == "" {
-		return o.unprefixed()
+		return o.unprefixed(release.UnprefixedAnnotations)
 	}
 	if isKubernetesNs(ns) && !isFeatureNs(ns) {
 		return errNSNotAllowed
@@ -100,7 +101,7 @@ func (o *Options) validateExtendedResource(key, value string) error {
 	}
 	ns, _ := splitNs(key)
 	if ns == "" {
-		return o.unprefixed()
+		return o.unprefixed(release.UnprefixedNames)
 	}
 	if isKubernetesNs(ns) && !isFeatureNs(ns) {
 		return errNSNotAllowed
@@ -112,10 +113,11 @@ func (o *Options) validateExtendedResource(key, value string) error {
 }
 
 // unprefixed is the verdict on an unprefixed name: an error normally; with
-// auto-prefixing disabled nfd-master accepts the name without checking the
+// auto-prefixing disabled, on the releases whose nfd-master has kept
+// (capability kept), nfd-master accepts the name without checking the
 // value any further.
-func (o *Options) unprefixed() error {
-	if o.AutoPrefix {
+func (o *Options) unprefixed(kept release.Capability) error {
+	if o.AutoPrefix || !o.NFDRelease().Has(kept) {
 		return errUnprefixedKey
 	}
 	return nil

@@ -1,0 +1,165 @@
+package fn
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/admission"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
+)
+
+// The checks of the release in use.
+const (
+	checkReleaseAssumed  = "release-assumed"
+	checkReleaseMismatch = "release-mismatch"
+)
+
+// admitAsRelease settles the NFD release the run renders as and has its
+// API server admit the set's rules and groups (admission.Admit). Without
+// nfdVersion the release the input shows is used (the nfd-master
+// Deployment's or nfd-worker DaemonSet's image, the NodeFeatures'
+// worker.version annotation), with an info result saying so; a release
+// given that the input contradicts is a warning.
+func admitAsRelease(rl *krm.ResourceList, set *objects.Set, s *config.Settings, r *report) {
+	notes, problems := settleRelease(releasesShown(rl, set), s)
+	for _, p := range problems {
+		r.config(rl.FunctionConfig, p)
+	}
+	r.extend(notes)
+	r.extend(admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation))
+}
+
+// Admit is admitAsRelease for the files read (validate, explain and plan
+// over files): the release the NodeFeatures' worker.version annotation
+// shows is used when s names none; s is updated. It returns the notes and
+// the problems of settings the release does not have, and admission's
+// findings; it must run once every file has been read.
+func (fr *FileReader) Admit(s *config.Settings) diag.List {
+	notes, problems := settleRelease(workerAnnotations(fr.set), s)
+	out := append(notes, problems...)
+	out = append(out, admission.Admit(fr.set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
+	fr.Locate(out)
+	return out
+}
+
+// settleRelease picks the release to render as: the one given, else the
+// first the input shows (an info note), and warns when the input
+// contradicts the release given or itself. problems are those of the
+// settings the release picked does not have.
+func settleRelease(seen []shown, s *config.Settings) (notes, problems diag.List) {
+	if len(seen) == 0 {
+		return nil, nil
+	}
+	first := seen[0]
+	switch given := s.Options.NFDRelease(); {
+	case !s.ReleaseGiven && first.rel.Name == given.Name:
+		// The input shows the default release: nothing changes.
+	case !s.ReleaseGiven:
+		problems = s.SetRelease(first.rel)
+		notes = append(notes, diag.Diagnostic{Severity: diag.Info, Check: checkReleaseAssumed,
+			Message: fmt.Sprintf("rendering as NFD %s, the release %s shows (set nfdVersion to choose another)", first.rel, first.where)})
+	case first.rel.Name != given.Name:
+		notes = append(notes, diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
+			Message: fmt.Sprintf("rendering as NFD %s (nfdVersion), but %s shows %s", given, first.where, first.rel)})
+	}
+	for _, other := range seen[1:] {
+		if other.rel.Name != first.rel.Name {
+			notes = append(notes, diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
+				Message: fmt.Sprintf("the input shows two NFD releases: %s in %s, %s in %s", first.rel, first.where, other.rel, other.where)})
+			break
+		}
+	}
+	return notes, problems
+}
+
+// shown is a release the input shows, and where.
+type shown struct {
+	rel   release.Release
+	where string
+}
+
+// releasesShown lists the releases the input shows, the most telling
+// first: nfd-master Deployments, nfd-worker DaemonSets, then the
+// NodeFeatures' worker.version annotation (the most common value).
+func releasesShown(rl *krm.ResourceList, set *objects.Set) []shown {
+	var masters, workers []shown
+	for _, it := range rl.Items {
+		if it.Kind != "Deployment" && it.Kind != "DaemonSet" {
+			continue
+		}
+		for _, img := range nfdImages(it) {
+			rel, ok := release.FromImage(img)
+			if !ok {
+				continue
+			}
+			s := shown{rel, fmt.Sprintf("the %s %s (image %s)", it.Kind, it.Name, img)}
+			if it.Kind == "Deployment" {
+				masters = append(masters, s)
+			} else {
+				workers = append(workers, s)
+			}
+		}
+	}
+	return append(append(masters, workers...), workerAnnotations(set)...)
+}
+
+// nfdImages are the container images of a workload item that are NFD's.
+func nfdImages(it *krm.Item) []string {
+	n := it.Node
+	if n == nil && it.Raw != nil {
+		n, _ = it.ParseTree()
+	}
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	spec := krm.MapAt(krm.MapAt(krm.MapAt(n, "spec"), "template"), "spec")
+	var out []string
+	for _, key := range []string{"containers", "initContainers"} {
+		list := krm.ValueAt(spec, key)
+		if list == nil || list.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, c := range list.Content {
+			if img := krm.ScalarAt(c, "image"); strings.Contains(img, "node-feature-discovery") {
+				out = append(out, img)
+			}
+		}
+	}
+	return out
+}
+
+// workerAnnotations is the release most of the NodeFeatures' nfd-worker
+// annotation names, if any.
+func workerAnnotations(set *objects.Set) []shown {
+	count := map[string]int{}
+	rels := map[string]release.Release{}
+	for i := range set.Features {
+		v := set.Features[i].Obj.Metadata.Annotations[release.WorkerVersionAnnotation]
+		if rel, ok := release.FromBuildVersion(v); ok {
+			count[rel.Name]++
+			rels[rel.Name] = rel
+		}
+	}
+	if len(count) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(count))
+	for n := range count {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if count[a] != count[b] {
+			return count[b] - count[a]
+		}
+		return strings.Compare(a, b)
+	})
+	best := names[0]
+	return []shown{{rels[best], fmt.Sprintf("the %s annotation of %d NodeFeature(s)", release.WorkerVersionAnnotation, count[best])}}
+}

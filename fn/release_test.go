@@ -1,0 +1,146 @@
+package fn
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// releaseList is a ResourceList with the functionConfig data given, one
+// NodeFeature (annotated with nfd-worker's release when worker is set), a
+// rule using Ge and the extra items.
+func releaseList(data, worker string, extra ...string) string {
+	ann := ""
+	if worker != "" {
+		ann = "\n    annotations: {nfd.node.kubernetes.io/worker.version: " + worker + "}"
+	}
+	items := []string{`- apiVersion: nfd.k8s-sigs.io/v1alpha1
+  kind: NodeFeature
+  metadata:
+    name: a
+    namespace: node-feature-discovery
+    labels: {nfd.node.kubernetes.io/node-name: a}` + ann + `
+  spec:
+    features:
+      attributes:
+        kernel.version: {elements: {major: "6"}}
+`, `- apiVersion: nfd.k8s-sigs.io/v1alpha1
+  kind: NodeFeatureRule
+  metadata: {name: ge}
+  spec:
+    rules:
+    - name: ge
+      labels: {k6: "true"}
+      matchFeatures:
+      - feature: kernel.version
+        matchExpressions:
+          major: {op: Ge, value: ["6"], type: version}
+`}
+	return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {" + data + "}\nitems:\n" +
+		strings.Join(append(items, extra...), "")
+}
+
+func masterDeployment(image string) string {
+	return `- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: nfd-master, namespace: node-feature-discovery}
+  spec:
+    template:
+      spec:
+        containers:
+        - name: nfd-master
+          image: ` + image + "\n"
+}
+
+// runRelease runs the list and returns the rendered list.
+func runRelease(t *testing.T, input string, opts RunOptions) renderedList {
+	t.Helper()
+	var out bytes.Buffer
+	if _, err := Run([]byte(input), &out, opts); err != nil {
+		t.Fatal(err)
+	}
+	var got renderedList
+	if err := yaml.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func nodeLabel(l renderedList, node, label string) string {
+	for _, it := range l.Items {
+		if it.Kind == "Node" && it.Metadata.Name == node {
+			return it.Metadata.Labels[label]
+		}
+	}
+	return ""
+}
+
+func results(l renderedList) string {
+	var out []string
+	for _, r := range l.Results {
+		out = append(out, r["severity"].(string)+": "+r["message"].(string))
+	}
+	return strings.Join(out, "\n")
+}
+
+func TestReleaseDetectedFromTheMasterImage(t *testing.T) {
+	got := runRelease(t, releaseList("", "", masterDeployment("registry.k8s.io/nfd/node-feature-discovery:v0.17.1-minimal")), RunOptions{})
+	res := results(got)
+	if nodeLabel(got, "a", "feature.node.kubernetes.io/k6") != "" ||
+		!strings.Contains(res, "info: rendering as NFD v0.17.1, the release the Deployment nfd-master (image registry.k8s.io/nfd/node-feature-discovery:v0.17.1-minimal) shows") ||
+		!strings.Contains(res, "error: the API server of NFD v0.17.1 refuses this NodeFeatureRule whole") {
+		t.Errorf("label %q, results:\n%s", nodeLabel(got, "a", "feature.node.kubernetes.io/k6"), res)
+	}
+}
+
+func TestReleaseDetectedFromTheWorkerAnnotation(t *testing.T) {
+	got := runRelease(t, releaseList("", "v0.18.3"), RunOptions{})
+	if res := results(got); nodeLabel(got, "a", "feature.node.kubernetes.io/k6") != "true" ||
+		!strings.Contains(res, "info: rendering as NFD v0.18.3, the release the nfd.node.kubernetes.io/worker.version annotation of 1 NodeFeature(s) shows") {
+		t.Errorf("results:\n%s", res)
+	}
+}
+
+func TestReleaseGivenThatTheInputContradictsIsAWarning(t *testing.T) {
+	got := runRelease(t, releaseList("nfdVersion: v0.18.3", "v0.17.1"), RunOptions{})
+	if res := results(got); !strings.Contains(res, "warning: rendering as NFD v0.18.3 (nfdVersion), but the nfd.node.kubernetes.io/worker.version annotation of 1 NodeFeature(s) shows v0.17.1") {
+		t.Errorf("results:\n%s", res)
+	}
+}
+
+func TestNoteOnlyWhenTheInputShowsAnotherReleaseThanTheDefault(t *testing.T) {
+	if res := results(runRelease(t, releaseList("", "v0.19.0"), RunOptions{})); strings.Contains(res, "rendering as") {
+		t.Errorf("results:\n%s", res)
+	}
+}
+
+func TestNFDVersionOptionOverridesTheFunctionConfig(t *testing.T) {
+	got := runRelease(t, releaseList("nfdVersion: v0.19.0", ""), RunOptions{NFDVersion: "v0.17.1"})
+	if nodeLabel(got, "a", "feature.node.kubernetes.io/k6") != "" {
+		t.Errorf("rendered as v0.19.0, results:\n%s", results(got))
+	}
+}
+
+func TestStrictFieldValidationRejectsPrunedFields(t *testing.T) {
+	gt := strings.Replace(releaseList("nfdVersion: v0.17.1", ""), `op: Ge, value: ["6"]`, `op: Gt, value: ["5"]`, 1)
+	if got := runRelease(t, gt, RunOptions{}); nodeLabel(got, "a", "feature.node.kubernetes.io/k6") != "true" ||
+		!strings.Contains(results(got), `warning: unknown field "spec.rules[0].matchFeatures[0].matchExpressions.major.type" in NFD v0.17.1's CRD schema`) {
+		t.Errorf("pruned: results:\n%s", results(got))
+	}
+	strict := strings.Replace(gt, "nfdVersion: v0.17.1", `nfdVersion: v0.17.1, strictFieldValidation: "true"`, 1)
+	if got := runRelease(t, strict, RunOptions{}); nodeLabel(got, "a", "feature.node.kubernetes.io/k6") != "" ||
+		!strings.Contains(results(got), "with strictFieldValidation (kubectl apply --validate=strict) the object is refused whole") {
+		t.Errorf("strict: results:\n%s", results(got))
+	}
+}
+
+func TestNamelessRuleNeverReachesNFDMaster(t *testing.T) {
+	nameless := strings.Replace(strings.Replace(releaseList("", ""), "op: Ge", "op: Exists", 1), "- name: ge\n", "- labels: {x: y}\n", 1)
+	nameless = strings.Replace(nameless, "      labels: {k6: \"true\"}\n", "", 1)
+	got := runRelease(t, nameless, RunOptions{})
+	if nodeLabel(got, "a", "feature.node.kubernetes.io/x") != "" || !strings.Contains(results(got), "spec.rules[0].name: Required value") {
+		t.Errorf("label x %q, results:\n%s", nodeLabel(got, "a", "feature.node.kubernetes.io/x"), results(got))
+	}
+}

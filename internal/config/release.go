@@ -1,0 +1,106 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
+)
+
+// releaseKey is a setting only the nfd-master of some releases has:
+// given for another release it is an error and is not applied (undo puts
+// nfd-master's default back).
+type releaseKey struct {
+	name string
+	cap  release.Capability
+	undo func(o *master.Options)
+}
+
+// releaseKeys are the settings of some releases only: nfd-master's
+// restrictions arrive in v0.17, autoDefaultNs leaves in v0.18.
+var releaseKeys = []releaseKey{
+	{"disableLabels", release.Restrictions, func(o *master.Options) { o.DisableLabels = false }},
+	{"disableExtendedResources", release.Restrictions, func(o *master.Options) { o.DisableExtendedResources = false }},
+	{"disableAnnotations", release.Restrictions, func(o *master.Options) { o.DisableAnnotations = false }},
+	{"denyNodeFeatureLabels", release.Restrictions, func(o *master.Options) { o.DenyNodeFeatureLabels = false }},
+	{"allowOverwrite", release.Restrictions, func(o *master.Options) { o.AllowOverwrite = true }},
+	{"nodeFeatureNamespaceSelector", release.Restrictions, func(o *master.Options) { o.NamespaceSelector = nil }},
+	{"autoDefaultNs", release.AutoDefaultNs, func(*master.Options) {}},
+}
+
+// givenKey is a release key the functionConfig sets, at field.
+type givenKey struct {
+	key   releaseKey
+	field string
+}
+
+// resolveRelease reads nfdVersion and strictFieldValidation and notes the
+// release keys given; SetRelease applies the release.
+func (fc *FunctionConfig) resolveRelease(s *Settings) diag.List {
+	var problems diag.List
+	rel := release.Default()
+	if fc.NfdVersion != "" {
+		r, err := release.Parse(fc.NfdVersion)
+		if err != nil {
+			problems = append(problems, cfgError(fc.field("nfdVersion"), err.Error()))
+		} else {
+			rel, s.ReleaseGiven = r, true
+		}
+	}
+	setBool(&s.StrictFieldValidation, fc.StrictFieldValidation)
+	for _, k := range releaseKeys {
+		if ck, ok := configKeyNamed(k.name); ok && ck.isSet(fc) {
+			s.releaseKeys = append(s.releaseKeys, givenKey{key: k, field: fc.field(k.name)})
+		}
+	}
+	s.autoDefaultNs = fc.AutoDefaultNs
+	return append(problems, s.SetRelease(rel)...)
+}
+
+// UseRelease makes the release named (the command line's --nfd-version)
+// the one rendered as, whatever nfdVersion says.
+func (s *Settings) UseRelease(name string) diag.List {
+	rel, err := release.Parse(name)
+	if err != nil {
+		return diag.List{cfgError("nfdVersion", err.Error())}
+	}
+	s.ReleaseGiven = true
+	return s.SetRelease(rel)
+}
+
+// SetRelease makes rel the release rendered as: the settings its
+// nfd-master does not have are errors (naming the releases that have
+// them) and are not applied; autoDefaultNs: false turns auto-prefixing
+// off where it exists.
+func (s *Settings) SetRelease(rel release.Release) diag.List {
+	o := &s.Options
+	o.Release = rel
+	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
+	var problems diag.List
+	for _, g := range s.releaseKeys {
+		if rel.Has(g.key.cap) {
+			continue
+		}
+		g.key.undo(o)
+		problems = append(problems, cfgError(g.field, fmt.Sprintf("%s is not a setting of NFD %s's nfd-master (%s): ignored", g.key.name, rel, capabilitySpan(g.key.cap))))
+	}
+	if s.autoDefaultNs != nil && !*s.autoDefaultNs && rel.Has(release.AutoDefaultNs) {
+		o.AutoPrefix = false
+	}
+	return problems
+}
+
+// capabilitySpan says which upstream releases have a capability.
+func capabilitySpan(c release.Capability) string {
+	first, _ := c.First()
+	last, _ := c.Last()
+	switch {
+	case last == release.Latest:
+		return fmt.Sprintf("it has it from %s on", first)
+	case first == release.Upstreams()[0]:
+		return fmt.Sprintf("%s and earlier have it", last)
+	}
+	return fmt.Sprintf("%s to %s have it", first, last)
+}

@@ -1,0 +1,187 @@
+package admission
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
+)
+
+// The checks admission reports under.
+const (
+	CheckRejected = "admission-rejected"
+	CheckPruned   = "admission-pruned"
+)
+
+// Admit judges the set's NodeFeatureRules and NodeFeatureGroups in use as
+// the API server of rel does, from its CRDs: an object the schema refuses
+// is marked Rejected (an error per refused field, naming the value, the
+// release and the first release that accepts it); fields the schema does
+// not know are pruned from the object nfd-master sees, with a warning, or
+// with strict (kubectl's --validate=strict) reject it. Objects read
+// without their YAML (Origin.Node nil) are left as they are.
+func Admit(set *objects.Set, rel release.Release, strict bool) diag.List {
+	var out diag.List
+	for i := range set.Rules {
+		o := &set.Rules[i]
+		if !o.Used() || o.Origin.Node == nil {
+			continue
+		}
+		ds, pruned, rejected := admit(api.KindNodeFeatureRule, objects.RuleRef(o.Obj), o.Origin, rel, strict)
+		out = append(out, ds...)
+		o.Rejected = rejected
+		if obj, ok := pruned.(*api.NodeFeatureRule); ok {
+			o.Obj = obj
+		}
+	}
+	for i := range set.Groups {
+		o := &set.Groups[i]
+		if !o.Used() || o.Origin.Node == nil {
+			continue
+		}
+		ds, pruned, rejected := admit(api.KindNodeFeatureGroup, objects.GroupRef(o.Obj), o.Origin, rel, strict)
+		out = append(out, ds...)
+		o.Rejected = rejected
+		if obj, ok := pruned.(*api.NodeFeatureGroup); ok {
+			o.Obj = obj
+		}
+	}
+	return out
+}
+
+// admit judges one object; pruned is the object decoded again without the
+// pruned fields (nil when none were).
+func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Release, strict bool) (ds diag.List, pruned any, rejected bool) {
+	s, err := SchemaFor(rel.Schema, kind)
+	if err != nil || s == nil {
+		return nil, nil, false
+	}
+	v := Check(s, o.Node)
+	for _, p := range v.Problems {
+		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: p.Field,
+			Pos: o.Position(p.Field, false),
+			Message: fmt.Sprintf("the API server of NFD %s refuses this %s whole (%s's CRD schema): %s; %s",
+				rel, kind, rel.Schema, p, acceptedFrom(kind, o.Node, rel.Schema, p.Field, false))})
+	}
+	for _, path := range v.Pruned {
+		d := diag.Diagnostic{Severity: diag.Warning, Check: CheckPruned, Object: ref, Field: path, Pos: o.Position(path, true),
+			Message: fmt.Sprintf("unknown field %q in NFD %s's CRD schema (%s): the API server prunes it, so nfd-master never sees it; %s",
+				path, rel, rel.Schema, acceptedFrom(kind, o.Node, rel.Schema, path, true))}
+		if strict {
+			d.Severity, d.Check = diag.Error, CheckRejected
+			d.Message += "; with strictFieldValidation (kubectl apply --validate=strict) the object is refused whole"
+		}
+		ds = append(ds, d)
+	}
+	switch {
+	case v.Rejected() || (strict && len(v.Pruned) > 0):
+		return ds, nil, true
+	case len(v.Pruned) > 0:
+		if d := objects.Decode(v.Prune(o.Node)); len(d.Errs) == 0 {
+			pruned = d.Obj
+		}
+	}
+	return ds, pruned, false
+}
+
+// acceptedFrom names the first release after from whose schema accepts
+// the field (knows it, with pruned): "first accepted by v0.18.0".
+func acceptedFrom(kind string, obj *yaml.Node, from release.Version, field string, pruned bool) string {
+	for _, minor := range sortedMinors() {
+		if minor <= from.Minor {
+			continue
+		}
+		s, err := SchemaFor(release.Version{Minor: minor}, kind)
+		if err != nil || s == nil {
+			continue
+		}
+		v := Check(s, obj)
+		if !v.refuses(field, pruned) {
+			return fmt.Sprintf("NFD v0.%d.0 is the first release that accepts it", minor)
+		}
+	}
+	return "no NFD release accepts it"
+}
+
+func (v *Verdict) refuses(field string, pruned bool) bool {
+	if pruned {
+		for _, p := range v.Pruned {
+			if p == field {
+				return true
+			}
+		}
+		return false
+	}
+	for _, p := range v.Problems {
+		if p.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedMinors are the minor releases whose CRDs are kept, oldest first.
+func sortedMinors() []int {
+	out := make([]int, 0, len(crdTag))
+	for minor := range crdTag {
+		out = append(out, minor)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// DropCovered removes the admission errors about a field another check
+// already reports as an error (the rule engine's invalid-op with its
+// did-you-mean, its rule-name): one problem, one result. Release
+// differences (Ge on v0.17) are admission's alone and stay.
+func DropCovered(ds diag.List) diag.List {
+	covered := map[[2]string]bool{}
+	for _, d := range ds {
+		if d.Severity == diag.Error && d.Check != CheckRejected && d.Field != "" {
+			covered[[2]string{d.Object.Key().String(), d.Field}] = true
+		}
+	}
+	out := ds[:0]
+	for _, d := range ds {
+		if d.Check == CheckRejected && covered[[2]string{d.Object.Key().String(), d.Field}] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Need is what an older release's API server refuses or prunes in an
+// object: the field, and what about it ("Ge", "type").
+type Need struct{ Field, What string }
+
+// FirstAccepting is the oldest release whose API server takes the object
+// as written (nothing refused, nothing pruned), and what the release
+// before it refuses or prunes; ok is false when no release takes it.
+func FirstAccepting(kind string, obj *yaml.Node) (first release.Version, why []Need, ok bool) {
+	for _, minor := range sortedMinors() {
+		v := release.Version{Minor: minor}
+		s, err := SchemaFor(v, kind)
+		if err != nil || s == nil {
+			continue
+		}
+		verdict := Check(s, obj)
+		if !verdict.Rejected() && len(verdict.Pruned) == 0 {
+			return v, why, true
+		}
+		why = why[:0]
+		for _, p := range verdict.Problems {
+			why = append(why, Need{Field: p.Field, What: p.Value})
+		}
+		for _, path := range verdict.Pruned {
+			why = append(why, Need{Field: path, What: path[strings.LastIndex(path, ".")+1:]})
+		}
+	}
+	return release.Version{}, why, false
+}
