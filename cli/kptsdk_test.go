@@ -51,7 +51,7 @@ func TestKptFunctionSDKResultsAsKptReadsThem(t *testing.T) {
 	}
 	want := map[string]*sdk.Result{
 		"NFD004": {Severity: sdk.Error,
-			Message:     `op "Exist" is not a match operator: did you mean "Exists"? The rule fails on every node where this expression is evaluated (hit on 2 nodes (worker-a, worker-b))`,
+			Message:     `op "Exist" is not a match operator: did you mean "Exists"? The rule fails on every node where this expression is evaluated`,
 			ResourceRef: &sdk.ResourceRef{APIVersion: "nfd.k8s-sigs.io/v1alpha1", Kind: "NodeFeatureRule", Name: "my-sample-rule-object"},
 			Field:       &sdk.Field{Path: "spec.rules[0].matchFeatures[0].matchExpressions.dummy.op", ProposedValue: "Exists"},
 			File:        &sdk.File{Path: "rules/sample.yaml"},
