@@ -119,9 +119,15 @@ func FuzzWorkerConfigDecodesAsNfdWorkerDecodes(f *testing.F) {
 }
 
 // compareWithNfdWorker checks that both decoders agree on success and, on
-// success, on every setting.
+// success, on every setting; the warnings of both readers of the
+// configuration must come without a panic too.
 func compareWithNfdWorker(t *testing.T, in string) {
 	t.Helper()
+	for _, rel := range releases() {
+		for _, confine := range []bool{false, true} {
+			_, _, _ = parseWorkerConfig([]byte(in), rel, confine)
+		}
+	}
 	want, wantErr := decodeLikeNfdWorker([]byte(in))
 	got := defaultWorkerConfig()
 	gotErr := decodeWorkerConfig([]byte(in), &got, latestRelease())

@@ -192,7 +192,7 @@ func valuesOf(raw any) (v1alpha1.MatchValue, error) {
 		for i, x := range v {
 			s, ok := x.(string)
 			if !ok {
-				return nil, fmt.Errorf("%v in %v is not a string", x, v)
+				return nil, fmt.Errorf("%v in %v is not a string (nfd-worker refuses numbers and booleans in a list: quote them)", x, v)
 			}
 			out[i] = s
 		}

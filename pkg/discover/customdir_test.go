@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -79,5 +80,36 @@ func TestCustomDirFilesReadYAML11ScalarsAsNfdWorkerAndSayWhichValue(t *testing.T
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("confine %v: warnings (-want +got):\n%s", confine, diff)
 		}
+	}
+}
+
+// TestKubeletConfigMapMountsReadAsNfdWorkerReadsThem runs the configmap-host
+// tree: the worker config, features.d and custom.d are kubelet ConfigMap
+// mounts (a timestamped ..<date> directory, a ..data link to it, file links
+// through ..data). nfd-worker follows the links, skips the hidden entries of
+// features.d, and enters custom.d's timestamped directory as a first-level
+// subdirectory, so a ConfigMap mounted at custom.d itself runs its rules
+// twice (seen-twice matches only on the second pass).
+func TestKubeletConfigMapMountsReadAsNfdWorkerReadsThem(t *testing.T) {
+	root := filepath.Join(fixtureDir, "configmap-host")
+	nf, _, err := Discover(context.Background(), Options{HostRoot: root, NodeName: "n", Arch: "amd64",
+		WorkerConfigPath: filepath.Join(root, "etc/kubernetes/node-feature-discovery/nfd-worker.conf"),
+		CPUID:            CPUIDFunc(func() CPUInfo { return CPUInfo{} })})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"vendor.example.com/accelerator": "present", "from-worker-config": "true",
+		"first-pass": "true", "seen-twice": "true", "from-team": "true"}
+	got := map[string]string{}
+	for k := range want {
+		if v, ok := nf.Spec.Labels[k]; ok {
+			got[k] = v
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("labels (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]string{"vendor.example.com/accelerator": "present"}, nf.Spec.Features.Attributes["local.feature"].Elements); diff != "" {
+		t.Errorf("local.feature (-want +got):\n%s", diff)
 	}
 }

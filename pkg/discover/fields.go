@@ -210,6 +210,11 @@ func unknownFieldMsg(who, key string, s *shape) string {
 
 // unknownSourceMsg says a sources.<name> section is ignored.
 func unknownSourceMsg(who, name string, fields map[string]*shape) string {
+	for known := range fields {
+		if strings.EqualFold(known, name) {
+			return fmt.Sprintf("%s has no source %q and ignores these settings: source names are case-sensitive, write %q", who, name, known)
+		}
+	}
 	return fmt.Sprintf("%s has no settings for a source %q and ignores them (configurable sources: %s)",
 		who, name, strings.Join(sortedKeys(fields), ", "))
 }
@@ -238,7 +243,7 @@ func workerConfigShape(rel release) *shape {
 			return ""
 		}
 	}
-	return fieldsOf(map[string]*shape{
+	top := fieldsOf(map[string]*shape{
 		"core": core,
 		"sources": {sources: true, fields: map[string]*shape{
 			"cpu":    fieldsOf(map[string]*shape{"cpuid": fieldsOf(map[string]*shape{"attributeBlacklist": strs, "attributeWhitelist": strs})}),
@@ -251,6 +256,13 @@ func workerConfigShape(rel release) *shape {
 				"attributeFeatures": strMap, "instanceFeatures": listOf(strMap)}),
 		}},
 	})
+	top.hint = func(key string) string {
+		if _, ok := sourceKinds()[strings.ToLower(key)]; ok {
+			return "source settings go under sources." + strings.ToLower(key)
+		}
+		return ""
+	}
+	return top
 }
 
 // stringShapes returns the shapes of a string, a list of strings and a

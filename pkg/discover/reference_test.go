@@ -27,6 +27,8 @@ type referenceCase struct {
 	config string
 	// reference is the JSON nfd-worker published, in testdata/discover.
 	reference string
+	// version is the nfd-worker release (Options.NFDVersion); "" is v0.19.0.
+	version string
 }
 
 // referenceCases lists every reference output.
@@ -44,6 +46,10 @@ func referenceCases() map[string]referenceCase {
 		// Derived from NFD v0.19.0's code, not run (testdata/discover/README.md).
 		"full-host-with-config-as-written": {tree: "full-host", config: "full-host.worker-config-as-written.yaml", reference: "full-host.nfd-worker.with-config-as-written.json"},
 		"configmap-host-with-config":       {tree: "configmap-host", config: "configmap-host/etc/kubernetes/node-feature-discovery/nfd-worker.conf", reference: "configmap-host.nfd-worker.with-config.json"},
+		"odd-devices-v0.17":                {tree: "odd-devices", reference: "odd-devices.nfd-worker.v0.17.json", version: "v0.17.1"},
+		"odd-devices-v0.18":                {tree: "odd-devices", reference: "odd-devices.nfd-worker.v0.18.json", version: "v0.18.3"},
+		"odd-system-v0.17":                 {tree: "odd-system", reference: "odd-system.nfd-worker.v0.17.json", version: "v0.17.1"},
+		"odd-system-v0.18":                 {tree: "odd-system", reference: "odd-system.nfd-worker.v0.18.json", version: "v0.18.3"},
 	}
 }
 
@@ -59,11 +65,12 @@ func TestDiscoverEqualsNfdWorkerReferences(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			want := readReference(t, filepath.Join(fixtureDir, rc.reference))
 			o := Options{
-				HostRoot: filepath.Join(fixtureDir, rc.tree),
-				NodeName: referenceNode,
-				Arch:     "amd64",
-				Now:      func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
-				CPUID:    referenceCPUID(want),
+				HostRoot:   filepath.Join(fixtureDir, rc.tree),
+				NodeName:   referenceNode,
+				Arch:       "amd64",
+				Now:        func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
+				CPUID:      referenceCPUID(want),
+				NFDVersion: rc.version,
 			}
 			if rc.config != "" {
 				o.WorkerConfigPath = filepath.Join(fixtureDir, rc.config)
@@ -73,7 +80,7 @@ func TestDiscoverEqualsNfdWorkerReferences(t *testing.T) {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(comparable(want), comparable(got)); diff != "" {
-				t.Errorf("nfd-fn differs from nfd-worker v0.19.0 (-nfd-worker +nfd-fn):\n%s", diff)
+				t.Errorf("nfd-fn differs from the nfd-worker reference %s (-nfd-worker +nfd-fn):\n%s", rc.reference, diff)
 			}
 		})
 	}

@@ -11,8 +11,8 @@ import (
 // (source/network/network.go): every entry of sys/class/net under the host
 // root but bonding_masters (a regular file such as a README too, with only
 // its name), split into network.device (those whose device link resolves)
-// and network.virtual, with operstate, speed and mtu (and the SR-IOV
-// counts of a device). A missing sys/class/net drops both features.
+// and network.virtual, with operstate, speed and (from v0.18) mtu (and the
+// SR-IOV counts of a device). A missing sys/class/net drops both features.
 func discoverNetwork(e *env, c *collector) {
 	const base = "sys/class/net"
 	ifaces, err := e.host.names(base)

@@ -18,8 +18,8 @@ import (
 // proc/config.gz or the usual /usr/src, /usr/lib, /lib/modules and /boot
 // locations (kernel.config), proc/modules (kernel.loadedmodule),
 // lib/modules/<release>/modules.builtin (kernel.enabledmodule),
-// sys/fs/selinux (kernel.selinux) and sys/devices/virtual/misc/kvm
-// (kernel.kvm).
+// sys/fs/selinux (kernel.selinux) and, in v0.19,
+// sys/devices/virtual/misc/kvm (kernel.kvm).
 func discoverKernel(e *env, c *collector) {
 	h := e.host
 	release, relErr := h.readTrim("proc/sys/kernel/osrelease")

@@ -12,7 +12,7 @@ import (
 // discoverMemory is the memory source of nfd-worker v0.19
 // (source/memory/memory.go), read from sysfs and procfs under the
 // host root: sys/bus/node/devices (memory.numa), proc/swaps (memory.swap),
-// sys/bus/nd/devices (memory.nv) and sys/kernel/mm/hugepages
+// sys/bus/nd/devices (memory.nv) and, from v0.18, sys/kernel/mm/hugepages
 // (memory.hugepages).
 func discoverMemory(e *env, c *collector) {
 	h := e.host

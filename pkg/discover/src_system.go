@@ -8,14 +8,13 @@ import (
 	"strings"
 )
 
-// dmiIDAttributes are the sys/devices/virtual/dmi/id files nfd-worker
-// v0.19 reads into system.dmiid.
 // discoverSystem is the system source of nfd-worker v0.19
 // (source/system/system.go): system.name (the node name),
 // system.osrelease from etc/os-release under the host root (symlinks such
 // as /etc/os-release -> ../usr/lib/os-release are resolved inside the root)
-// and system.dmiid from the 16 files of sys/devices/virtual/dmi/id that
-// are readable (the feature is left out when none is).
+// and system.dmiid from the files of sys/devices/virtual/dmi/id the release
+// reads (16 in v0.19, 2 before) that are readable (the feature is left out
+// when none is).
 func discoverSystem(e *env, c *collector) {
 	c.attrs("name", map[string]string{"nodename": e.opts.NodeName})
 	if raw, err := e.host.readFile("etc/os-release"); err != nil {
