@@ -65,7 +65,7 @@ func TestDefaultsAndValidation(t *testing.T) {
 		{`{instance: "-x"}`, `error data.instance: invalid instance name "-x"`},
 		{`{shard: "3/3"}`, `error data.shard: shard "3/3": want 0 <= I < N`},
 		{`{hostRoot: /mnt}`, `warning data.hostRoot: hostRoot is a mode discover setting; mode render ignores it`},
-		{`{mode: discover, nfdVersion: v0.16.9}`, `error data.nfdVersion: nfd-worker release "v0.16.9" is not modelled (supported: v0.17.x, v0.18.x, v0.19.0)`},
+		{`{mode: discover, nfdVersion: v0.16.9}`, `error data.nfdVersion: nfd-worker release "v0.16.9" is not modelled (supported: v0.17.x, v0.18.x, v0.19.0, and OpenShift's operand as openshift-4.18 to openshift-5.0)`},
 	}
 	for _, tt := range tests {
 		_, problems := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: "+tt.data+"\n")

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	nfdrelease "github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // DefaultNFDVersion is the nfd-worker release Discover reproduces when
@@ -90,6 +92,13 @@ func resolveRelease(v string) (release, error) {
 		v = DefaultNFDVersion
 	}
 	m := nfdVersionPattern.FindStringSubmatch(v)
+	if m == nil {
+		// A release render knows (openshift-5.0): its worker is the
+		// upstream code its engine is.
+		if r, err := nfdrelease.Parse(v); err == nil {
+			m = nfdVersionPattern.FindStringSubmatch(r.Engine.String())
+		}
+	}
 	var rel release
 	ok := m != nil
 	if ok {
@@ -99,7 +108,7 @@ func resolveRelease(v string) (release, error) {
 		ok = false // no later v0.19 release is modelled
 	}
 	if !ok {
-		return release{}, fmt.Errorf("nfd-worker release %q is not modelled (supported: %s)", v, strings.Join(SupportedNFDVersions(), ", "))
+		return release{}, fmt.Errorf("nfd-worker release %q is not modelled (supported: %s, and OpenShift's operand as openshift-4.18 to openshift-5.0)", v, strings.Join(SupportedNFDVersions(), ", "))
 	}
 	return rel, nil
 }

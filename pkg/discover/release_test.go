@@ -157,7 +157,7 @@ func TestNoPublishFeaturesAndOwnerRefsAreUnknownBeforeV019(t *testing.T) {
 }
 
 func TestUnknownNfdVersionIsAnErrorListingTheSupportedOnes(t *testing.T) {
-	for _, v := range []string{"v0.16.9", "v0.19.1", "0.18.3", "v0.18.3-rc1", "latest", "v1.0.0"} {
+	for _, v := range []string{"v0.16.9", "v0.19.1", "v0.18.3-rc1", "latest", "v1.0.0"} {
 		err := ValidNFDVersion(v)
 		if err == nil || !strings.Contains(err.Error(), "v0.17.x, v0.18.x, v0.19.0") {
 			t.Errorf("%q: error %v, want one listing v0.17.x, v0.18.x, v0.19.0", v, err)
@@ -166,6 +166,21 @@ func TestUnknownNfdVersionIsAnErrorListingTheSupportedOnes(t *testing.T) {
 	for _, v := range []string{"", "v0.17.0", "v0.17.4", "v0.18.x", "v0.19.0", "v0.19.x", "v0.19"} {
 		if err := ValidNFDVersion(v); err != nil {
 			t.Errorf("%q: %v", v, err)
+		}
+	}
+}
+
+// OpenShift's operand runs an upstream worker under its own release
+// names; discover reproduces the upstream code its engine is.
+func TestOpenShiftProfileDiscoversAsItsEngineRelease(t *testing.T) {
+	for profile, want := range map[string]string{"openshift-4.18": "v0.17", "openshift-4.20": "v0.18", "openshift-5.0": "v0.18"} {
+		rel, err := resolveRelease(profile)
+		if err != nil {
+			t.Errorf("%s: %v", profile, err)
+			continue
+		}
+		if rel.name != want {
+			t.Errorf("%s discovers as %s, want %s (its engine's release)", profile, rel.name, want)
 		}
 	}
 }
