@@ -182,11 +182,23 @@ func foreignKeys(doc *yaml.Node, rel release) (int, bool) {
 	known := workerConfigShape(rel).fields
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k := root.Content[i].Value
-		if _, ok := lookupField(known, k); ok || suggest.Closest(k, sortedKeys(known)) != "" {
-			return 0, false // a configuration, or one with a misspelt key
+		if _, ok := lookupField(known, k); ok || suggest.Closest(k, sortedKeys(known)) != "" || isSourceName(k) {
+			return 0, false // a configuration, or one with a misspelt or misplaced key
 		}
 	}
 	return len(root.Content) / 2, true
+}
+
+// isSourceName reports whether key names a source in any case: a
+// source's section written at the top level (custom: instead of
+// sources.custom) is a configuration with a misplaced key.
+func isSourceName(key string) bool {
+	for _, n := range SourceNames() {
+		if strings.EqualFold(n, key) {
+			return true
+		}
+	}
+	return false
 }
 
 // labelFieldWarnings reports configured device label fields nfd-worker
