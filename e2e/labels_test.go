@@ -114,3 +114,33 @@ gpu-2  label     feature.node.kubernetes.io/cpu-avx2  true
 func sameMap(a, b map[string]string) bool {
 	return len(a) == len(b) && (len(a) == 0 || maps.Equal(a, b))
 }
+
+// TestNodeOutputLabelsUnderKpt: kpt fn eval with nodeOutput=labels prints
+// one info result per node saying what it gets, and leaves the package's
+// Node files as they were.
+func TestNodeOutputLabelsUnderKpt(t *testing.T) {
+	kpt := requireTool(t, "kpt")
+	pkg := filepath.Join(t.TempDir(), "eval-imperative")
+	copyPath(t, "../examples/eval-imperative", pkg)
+	before, err := os.ReadFile(filepath.Join(pkg, "nodes", "worker-b.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, ".", commandEnv(nil), nil, kpt, "fn", "eval", pkg, "--exec", "nfd-fn", "--", "nodeOutput=labels", "enableTaints=true")
+	out := stdout + stderr
+	for _, want := range []string{
+		"[info] v1/Node/worker-a: gets labels feature.node.kubernetes.io/intel-nic-1592=true",
+		"[info] v1/Node/worker-b: gets nothing from NFD",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("exit %d, kpt's output lacks %q:\n%s", code, want, out)
+		}
+	}
+	after, err := os.ReadFile(filepath.Join(pkg, "nodes", "worker-b.yaml"))
+	if err != nil || string(after) != string(before) {
+		t.Errorf("nodeOutput labels changed nodes/worker-b.yaml (%v):\n%s", err, after)
+	}
+	if _, err := os.Stat(filepath.Join(pkg, "nodes", "worker-a.yaml")); err == nil {
+		t.Errorf("nodeOutput labels wrote nodes/worker-a.yaml")
+	}
+}
