@@ -60,7 +60,9 @@ func settleRelease(seen []shown, s *config.Settings) (notes, problems diag.List)
 	first := seen[0]
 	switch given := s.Options.NFDRelease(); {
 	case !s.ReleaseGiven && first.rel.Name == given.Name:
-		// The input shows the default release: nothing changes.
+		// The input shows the default release: no note, but the release
+		// is known now, not assumed (no NFD304).
+		problems = s.SetRelease(first.rel)
 	case !s.ReleaseGiven:
 		problems = s.SetRelease(first.rel)
 		notes = append(notes, diag.Diagnostic{Severity: diag.Info, Check: checkReleaseAssumed,
