@@ -232,7 +232,7 @@ func (o *Options) labelPolicy(key, value string) (diag.Severity, error) {
 			return diag.Warning, fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns)
 		}
 	} else if err != nil {
-		return diag.Error, err
+		return dropSeverity(err), err
 	}
 	if o.LabelWhiteList != nil && !o.LabelWhiteList.MatchString(base) {
 		return diag.Warning, fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String())
