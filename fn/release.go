@@ -28,8 +28,8 @@ const (
 // worker.version annotation), with an info result saying so; a release
 // given that the input contradicts is a warning.
 func admitAsRelease(rl *krm.ResourceList, set *objects.Set, s *config.Settings, r *report) {
-	notes, problems := settleRelease(releasesShown(rl, set), s)
-	for _, p := range problems {
+	notes := settleRelease(releasesShown(rl, set), s)
+	for _, p := range s.ReleaseProblems() {
 		r.config(rl.FunctionConfig, p)
 	}
 	r.extend(notes)
@@ -42,8 +42,7 @@ func admitAsRelease(rl *krm.ResourceList, set *objects.Set, s *config.Settings, 
 // the problems of settings the release does not have, and admission's
 // findings; it must run once every file has been read.
 func (fr *FileReader) Admit(s *config.Settings) diag.List {
-	notes, problems := settleRelease(workerAnnotations(fr.set), s)
-	out := append(notes, problems...)
+	out := append(settleRelease(workerAnnotations(fr.set), s), s.ReleaseProblems()...)
 	out = append(out, admission.Admit(fr.set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 	fr.Locate(out)
 	return out
@@ -51,18 +50,19 @@ func (fr *FileReader) Admit(s *config.Settings) diag.List {
 
 // settleRelease picks the release to render as: the one given, else the
 // first the input shows (an info note), and warns when the input
-// contradicts the release given or itself. problems are those of the
-// settings the release picked does not have.
-func settleRelease(seen []shown, s *config.Settings) (notes, problems diag.List) {
+// contradicts the release given or itself.
+func settleRelease(seen []shown, s *config.Settings) (notes diag.List) {
 	if len(seen) == 0 {
-		return nil, nil
+		return nil
 	}
 	first := seen[0]
 	switch given := s.Options.NFDRelease(); {
 	case !s.ReleaseGiven && first.rel.Name == given.Name:
-		// The input shows the default release: nothing changes.
+		// The input shows the default release: no note, but the release
+		// is known now, not assumed (no NFD304).
+		s.SetRelease(first.rel)
 	case !s.ReleaseGiven:
-		problems = s.SetRelease(first.rel)
+		s.SetRelease(first.rel)
 		notes = append(notes, diag.Diagnostic{Severity: diag.Info, Check: checkReleaseAssumed,
 			Message: fmt.Sprintf("rendering as NFD %s, the release %s shows (set nfdVersion to choose another)", first.rel, first.where)})
 	case first.rel.Name != given.Name:
@@ -76,7 +76,7 @@ func settleRelease(seen []shown, s *config.Settings) (notes, problems diag.List)
 			break
 		}
 	}
-	return notes, problems
+	return notes
 }
 
 // shown is a release the input shows, and where.

@@ -144,3 +144,12 @@ func TestNamelessRuleNeverReachesNFDMaster(t *testing.T) {
 		t.Errorf("label x %q, results:\n%s", nodeLabel(got, "a", "feature.node.kubernetes.io/x"), results(got))
 	}
 }
+
+func TestNeedsReleaseWarningOnlyWhenTheReleaseIsAssumed(t *testing.T) {
+	if res := results(runRelease(t, releaseList("", ""), RunOptions{})); !strings.Contains(res, "warning: this NodeFeatureRule needs NFD v0.18.0 or later (Ge, type)") {
+		t.Errorf("assumed: results:\n%s", res)
+	}
+	if res := results(runRelease(t, releaseList("", "v0.19.0"), RunOptions{})); strings.Contains(res, "needs NFD") {
+		t.Errorf("shown by the input: results:\n%s", res)
+	}
+}

@@ -145,6 +145,9 @@ type Settings struct {
 	// autoDefaultNs is the autoDefaultNs setting.
 	releaseKeys   []givenKey
 	autoDefaultNs *bool
+	// configured are the master options as the functionConfig sets them,
+	// before a release leaves some out (SetRelease).
+	configured master.Options
 }
 
 // cfgError and cfgWarning are problems in the functionConfig at a field

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
@@ -36,8 +35,10 @@ type givenKey struct {
 	field string
 }
 
-// resolveRelease reads nfdVersion and strictFieldValidation and notes the
-// release keys given; SetRelease applies the release.
+// resolveRelease reads nfdVersion and strictFieldValidation, notes the
+// release keys given and applies the release (SetRelease); the problems of
+// those keys are the release's, known once it is settled
+// (ReleaseProblems).
 func (fc *FunctionConfig) resolveRelease(s *Settings) diag.List {
 	var problems diag.List
 	rel := release.Default()
@@ -56,7 +57,9 @@ func (fc *FunctionConfig) resolveRelease(s *Settings) diag.List {
 		}
 	}
 	s.autoDefaultNs = fc.AutoDefaultNs
-	return append(problems, s.SetRelease(rel)...)
+	s.configured = s.Options
+	s.SetRelease(rel)
+	return problems
 }
 
 // UseRelease makes the release named (the command line's --nfd-version)
@@ -67,27 +70,37 @@ func (s *Settings) UseRelease(name string) diag.List {
 		return diag.List{cfgError("nfdVersion", err.Error())}
 	}
 	s.ReleaseGiven = true
-	return s.SetRelease(rel)
+	s.SetRelease(rel)
+	return nil
 }
 
-// SetRelease makes rel the release rendered as: the settings its
-// nfd-master does not have are errors (naming the releases that have
-// them) and are not applied; autoDefaultNs: false turns auto-prefixing
-// off where it exists.
-func (s *Settings) SetRelease(rel release.Release) diag.List {
+// SetRelease makes rel the release rendered as, from the settings as
+// configured: those its nfd-master does not have are not applied
+// (ReleaseProblems says so), and autoDefaultNs: false turns
+// auto-prefixing off where it exists.
+func (s *Settings) SetRelease(rel release.Release) {
+	s.Options = s.configured
 	o := &s.Options
 	o.Release = rel
-	o.AutoPrefix = !s.Gates.Enabled(featuregate.DisableAutoPrefix)
-	var problems diag.List
 	for _, g := range s.releaseKeys {
-		if rel.Has(g.key.cap) {
-			continue
+		if !rel.Has(g.key.cap) {
+			g.key.undo(o)
 		}
-		g.key.undo(o)
-		problems = append(problems, cfgError(g.field, fmt.Sprintf("%s is not a setting of NFD %s's nfd-master (%s): ignored", g.key.name, rel, capabilitySpan(g.key.cap))))
 	}
 	if s.autoDefaultNs != nil && !*s.autoDefaultNs && rel.Has(release.AutoDefaultNs) {
 		o.AutoPrefix = false
+	}
+}
+
+// ReleaseProblems are the settings given that the release rendered as
+// does not have: errors naming the releases that have them.
+func (s *Settings) ReleaseProblems() diag.List {
+	rel := s.Options.NFDRelease()
+	var problems diag.List
+	for _, g := range s.releaseKeys {
+		if !rel.Has(g.key.cap) {
+			problems = append(problems, cfgError(g.field, fmt.Sprintf("%s is not a setting of NFD %s's nfd-master (%s): ignored", g.key.name, rel, capabilitySpan(g.key.cap))))
+		}
 	}
 	return problems
 }

@@ -30,8 +30,19 @@ func TestUnknownNfdVersionIsAnErrorListingTheSupportedOnes(t *testing.T) {
 	}
 }
 
+// releaseProblems are the settings' problems with the release, as load
+// words them.
+func releaseProblems(s Settings) []string {
+	var msgs []string
+	for _, d := range s.ReleaseProblems() {
+		msgs = append(msgs, string(d.Severity)+" "+d.Field+": "+d.Message)
+	}
+	return msgs
+}
+
 func TestRestrictionsAreNotSettingsOfV016(t *testing.T) {
 	s, msgs := load(t, configMap(`nfdVersion: v0.16.9, disableLabels: "true", allowOverwrite: "false"`))
+	msgs = append(msgs, releaseProblems(s)...)
 	if s.Options.DisableLabels || !s.Options.AllowOverwrite {
 		t.Errorf("v0.16.9 applied restrictions: %+v", s.Options)
 	}
@@ -39,7 +50,7 @@ func TestRestrictionsAreNotSettingsOfV016(t *testing.T) {
 	if len(msgs) != 2 || msgs[0] != want {
 		t.Errorf("problems %v, want first %q", msgs, want)
 	}
-	if s, msgs := load(t, configMap(`nfdVersion: v0.17.1, disableLabels: "true"`)); !s.Options.DisableLabels || len(msgs) > 0 {
+	if s, msgs := load(t, configMap(`nfdVersion: v0.17.1, disableLabels: "true"`)); !s.Options.DisableLabels || len(msgs)+len(s.ReleaseProblems()) > 0 {
 		t.Errorf("v0.17.1: disableLabels %v, problems %v", s.Options.DisableLabels, msgs)
 	}
 }
@@ -50,6 +61,7 @@ func TestAutoDefaultNsIsASettingUpToV017(t *testing.T) {
 		t.Errorf("v0.17.1 autoDefaultNs false: AutoPrefix %v, problems %v", s.Options.AutoPrefix, msgs)
 	}
 	s, msgs = load(t, configMap(`autoDefaultNs: "false"`))
+	msgs = append(msgs, releaseProblems(s)...)
 	want := "error data.autoDefaultNs: autoDefaultNs is not a setting of NFD v0.19.0's nfd-master (v0.17.4 and earlier have it): ignored"
 	if !s.Options.AutoPrefix || len(msgs) != 1 || msgs[0] != want {
 		t.Errorf("v0.19.0: AutoPrefix %v, problems %v, want %q", s.Options.AutoPrefix, msgs, want)
@@ -60,6 +72,10 @@ func TestUseReleaseOverridesNfdVersion(t *testing.T) {
 	s, _ := load(t, configMap(`nfdVersion: v0.17.1`))
 	if ds := s.UseRelease("openshift-5.0"); len(ds) > 0 || s.Options.NFDRelease().Name != "openshift-5.0" {
 		t.Errorf("release %s, problems %v", s.Options.NFDRelease(), ds)
+	}
+	s, _ = load(t, configMap(`nfdVersion: v0.16.9, disableLabels: "true"`))
+	if s.UseRelease("v0.18.3"); !s.Options.DisableLabels || len(s.ReleaseProblems()) > 0 {
+		t.Errorf("a release with restrictions must apply the setting v0.16.9 left out: disableLabels %v, problems %v", s.Options.DisableLabels, s.ReleaseProblems())
 	}
 	if ds := s.UseRelease("v9"); len(ds) != 1 {
 		t.Errorf("an unknown --nfd-version gave %v", ds)

@@ -190,3 +190,20 @@ func encode(t *testing.T, n *yaml.Node) string {
 	}
 	return string(b)
 }
+
+func TestMergeKeysAreNeitherPrunedNorMissing(t *testing.T) {
+	obj := `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata: {name: merged}
+spec:
+  rules:
+  - &base
+    name: a
+    labels: {a: "1"}
+  - <<: *base
+    labels: {b: "1"}
+`
+	if v := Check(schema(t, 19, api.KindNodeFeatureRule), parse(t, obj)); v.Rejected() || len(v.Pruned) > 0 {
+		t.Errorf("verdict = %+v", v)
+	}
+}

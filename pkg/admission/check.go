@@ -49,7 +49,7 @@ func Check(s *Schema, obj *yaml.Node) Verdict {
 		key := obj.Content[i].Value
 		prop := s.Properties[key]
 		switch {
-		case topLevel[key]:
+		case topLevel[key] || isMerge(obj.Content[i]):
 		case prop == nil && !s.PreserveUnknown:
 			v.prune(obj.Content[i], key)
 		case prop != nil:
@@ -98,6 +98,9 @@ func (v *Verdict) object(s *Schema, n *yaml.Node, path string) {
 		key := n.Content[i].Value
 		field := path + "." + key
 		switch prop := s.Properties[key]; {
+		case isMerge(n.Content[i]):
+			// A YAML merge key: its fields are the object's own once
+			// decoded; the decoder judges them.
 		case prop != nil:
 			v.walk(prop, n.Content[i+1], field)
 		case s.AdditionalProperties != nil:
@@ -110,6 +113,11 @@ func (v *Verdict) object(s *Schema, n *yaml.Node, path string) {
 }
 
 func (v *Verdict) required(s *Schema, n *yaml.Node, prefix string) {
+	for i := 0; i < len(n.Content); i += 2 {
+		if isMerge(n.Content[i]) {
+			return // the merged fields may hold it
+		}
+	}
 	for _, name := range s.Required {
 		if value := lookup(n, name); value == nil || isNull(value) {
 			v.problem(prefix+name, "", "Required value")
@@ -153,6 +161,8 @@ func typeOf(n *yaml.Node) string {
 func typeAccepts(want, got string) bool {
 	return want == got || (want == "number" && got == "integer")
 }
+
+func isMerge(key *yaml.Node) bool { return key.ShortTag() == "!!merge" }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 

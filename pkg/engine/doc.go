@@ -1,6 +1,10 @@
 // Package engine compiles NodeFeatureRule and NodeFeatureGroup objects and
 // evaluates them against a node's features exactly as nfd-master v0.19.0
-// does (pkg/apis/nfd/nodefeaturerule), error messages included.
+// does (pkg/apis/nfd/nodefeaturerule), error messages included; CompileAs
+// and CompileGroupAs reproduce another release (pkg/release): its template
+// functions (no Sprig before v0.18, env, expandenv and getHostByName in
+// v0.18 only), its template size cap (v0.19) and v0.16's failing terms on
+// missing features.
 //
 // # Diagnostics
 //
@@ -19,8 +23,8 @@
 //
 // # Template budget
 //
-// Templates get every sprig function nfd-master gives them (all but env,
-// expandenv and getHostByName); none is removed. Instead each execution,
+// Templates get every sprig function nfd-master gives them (v0.19: all but
+// env, expandenv and getHostByName); none is removed. Instead each execution,
 // of one template for one rule on one node, runs within a budget, and a
 // template that exceeds it fails the rule on that node with an *EvalError
 // wrapping a *BudgetError (IsBudgetError), which names the limit and the

@@ -233,7 +233,7 @@ func (o *Options) labelPolicy(key, value string) (diag.Severity, error) {
 			return o.PolicySeverity(), fmt.Errorf("namespace %q is not allowed (see denyLabelNs and extraLabelNs)", ns)
 		}
 	} else if err != nil {
-		return diag.Error, err
+		return dropSeverity(err), err
 	}
 	if o.LabelWhiteList != nil && !o.LabelWhiteList.MatchString(base) {
 		return o.PolicySeverity(), fmt.Errorf("%s (%s) is not in whitelist: it does not match labelWhiteList %q", base, key, o.LabelWhiteList.String())

@@ -117,8 +117,13 @@ func (o *Options) validateExtendedResource(key, value string) error {
 // (capability kept), nfd-master accepts the name without checking the
 // value any further.
 func (o *Options) unprefixed(kept release.Capability) error {
-	if o.AutoPrefix || !o.NFDRelease().Has(kept) {
+	rel := o.NFDRelease()
+	switch {
+	case o.AutoPrefix:
 		return errUnprefixedKey
+	case !rel.Has(kept):
+		first, _ := kept.First()
+		return fmt.Errorf("%w (NFD %s refuses them even with auto-prefixing off; %s keeps them)", errUnprefixedKey, rel, first)
 	}
 	return nil
 }
