@@ -176,6 +176,23 @@ func TestResourceListInAFileIsReadAsItsItems(t *testing.T) {
 			t.Errorf("explain -: exit %d\n%s%s", got.code, got.stdout, got.stderr)
 		}
 	})
+	t.Run("plan-workloads-from-stdin", func(t *testing.T) {
+		fixture := "../testdata/plan/stale-labels"
+		args := []string{"plan", "--config", fixture + "/config.yaml", "--base", fixture + "/base", fixture + "/snapshot.yaml", fixture + "/rules"}
+		var workloads strings.Builder
+		entries, err := os.ReadDir(fixture + "/workloads")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			workloads.WriteString("---\n" + readFile(t, fixture+"/workloads/"+e.Name()))
+		}
+		want := runBinary(t, bin, nil, append(args, "--workloads", fixture+"/workloads")...)
+		got := runBinary(t, bin, []byte(workloads.String()), append(args, "--workloads", "-")...)
+		if got.code != want.code || got.stdout != want.stdout || !strings.Contains(want.stdout, "Workloads") {
+			t.Errorf("--workloads - (helm template | nfd-fn plan): exit %d, want %d; got:\n%s\nwant:\n%s\n%s", got.code, want.code, got.stdout, want.stdout, got.stderr)
+		}
+	})
 	t.Run("validate-points-into-the-file", func(t *testing.T) {
 		broken := strings.Replace(quick, "op: Exists", "op: Exist", 1)
 		path := filepath.Join(dir, "broken.yaml")

@@ -2,9 +2,12 @@ package cli
 
 import (
 	"io"
+	"slices"
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
 
 // runSettings reads the settings of validate, explain and plan: from the
@@ -36,6 +39,34 @@ func runSettings(cmd, configPath, nfdVersion string, paths []string, stdin *fn.S
 		return s, code
 	}
 	return s, useRelease(cmd, &s, nfdVersion, stderr)
+}
+
+// readWorkloads reads the workloads under paths (plan --workloads), "-"
+// being stdin (helm template ... | nfd-fn plan --workloads - PATH).
+func readWorkloads(paths []string, stdin *fn.Stdin) ([]*workload.Workload, diag.List, error) {
+	if !slices.Contains(paths, fn.StdinPath) {
+		return workload.Read(paths)
+	}
+	var ws []*workload.Workload
+	var ds diag.List
+	for _, p := range paths {
+		var more []*workload.Workload
+		var found diag.List
+		if p == fn.StdinPath {
+			data, err := stdin.Bytes()
+			if err != nil {
+				return nil, nil, err
+			}
+			more, found = workload.ReadBytes(data, "stdin")
+		} else {
+			var err error
+			if more, found, err = workload.Read([]string{p}); err != nil {
+				return nil, nil, err
+			}
+		}
+		ws, ds = append(ws, more...), append(ds, found...)
+	}
+	return ws, ds, nil
 }
 
 // withoutStdin is paths without "-" (stdin), for what walks the paths

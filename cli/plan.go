@@ -9,7 +9,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/plan"
-	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
 
 const planUsage = `Usage: nfd-fn plan [flags] PATH...
@@ -163,7 +162,7 @@ func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) 
 		in.Problems = append(append(in.Problems, plan.BaseSide(ds)...), plan.SnapshotOnly(in.Base)...)
 	}
 	if len(f.workloads) > 0 {
-		ws, ds, err := workload.Read(f.workloads)
+		ws, ds, err := readWorkloads(f.workloads, stdin)
 		if err != nil {
 			complain(stderr, "nfd-fn plan: --workloads: %v", err)
 			return in, files, 2

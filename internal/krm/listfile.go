@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -20,7 +21,7 @@ import (
 // ResourceList whose functionConfig is over a limit is an error. release
 // (may be nil) is told of the pages read.
 func ListHeader(data []byte, release func([]byte)) (fc *yaml.Node, ok bool, err error) {
-	if !bytes.Contains(data, []byte(kio.ResourceListKind)) {
+	if !containsReleasing(data, []byte(kio.ResourceListKind), release) {
 		return nil, false, nil
 	}
 	rl := &ResourceList{}
@@ -48,6 +49,19 @@ func ListHeader(data []byte, release func([]byte)) (fc *yaml.Node, ok bool, err 
 		}
 	}
 	return rl.FunctionConfig, true, nil
+}
+
+// containsReleasing is bytes.Contains over data a window at a time
+// (scanWindows), each window given to release (may be nil) once read:
+// telling a 1 GB export from a ResourceList must not hold its pages.
+func containsReleasing(data, sub []byte, release func([]byte)) bool {
+	var found atomic.Bool
+	scanWindows(data, release, func(from, to int) {
+		if !found.Load() && bytes.Contains(data[from:min(to+len(sub)-1, len(data))], sub) {
+			found.Store(true)
+		}
+	})
+	return found.Load()
 }
 
 // readHeaderFast reads the header sections the splitters cut, and reports
