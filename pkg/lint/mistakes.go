@@ -17,6 +17,7 @@ import (
 // class values that are not class codes, and terms without expressions.
 func (c *checker) mistakes() {
 	for _, r := range c.allRules() {
+		c.noOutputs(r)
 		for _, t := range r.terms() {
 			c.emptyTerm(r, t)
 			if t.term.MatchExpressions == nil {
@@ -41,6 +42,22 @@ func (c *checker) mistakes() {
 			}
 		}
 	}
+}
+
+// noOutputs warns about a NodeFeatureRule rule that writes nothing: no
+// labels, vars, annotations, extended resources or taints, nor a template
+// that could write them. nfd-master runs it to no effect (and rule.matched
+// gets nothing from it).
+func (c *checker) noOutputs(r ruleAt) {
+	if r.ref.Kind != api.KindNodeFeatureRule || r.rejected {
+		return // a rejected object's outputs may be what failed to decode
+	}
+	x := r.rule
+	if len(x.Labels)+len(x.Vars)+len(x.Annotations)+len(x.ExtendedResources)+len(x.Taints) > 0 || x.LabelsTemplate != "" || x.VarsTemplate != "" {
+		return
+	}
+	c.add(r.doc, r.ref, diag.Warning, "rule", r.field, false,
+		fmt.Sprintf("rule %q writes nothing (no labels, vars, annotations, extendedResources, taints or templates): nfd-master runs it to no effect", x.Name))
 }
 
 func sortedNames(s api.MatchExpressionSet) []string {

@@ -189,3 +189,10 @@ func TestGroupNamespaceOutsideNfdMastersIsNeverWritten(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleThatWritesNothingIsAWarning(t *testing.T) {
+	runMistakeCases(t, "rule", []mistakeCase{
+		{"no-outputs", "  - name: a\n" + matchKernel, `warning spec.rules[0]: rule "a" writes nothing`},
+		{"vars-only", "  - name: a\n    vars: {v: \"1\"}\n" + matchKernel, ""},
+	})
+}
