@@ -40,7 +40,7 @@ var Severities = map[string][]Severity{
 	"NFD036": {Info}, "NFD037": {Info}, "NFD038": {Error, Warning}, "NFD039": {Info}, "NFD040": {Warning},
 	"NFD041": {Info}, "NFD042": {Info}, "NFD043": {Error}, "NFD044": {Warning}, "NFD045": {Info},
 	"NFD046": {Warning}, "NFD047": {Error}, "NFD048": {Error}, "NFD049": {Error},
-	"NFD050": {Warning}, "NFD051": {Warning}, "NFD052": {Error, Warning}, "NFD053": {Error, Warning},
+	"NFD050": {Warning}, "NFD051": {Warning}, "NFD052": {Warning}, "NFD053": {Error, Warning},
 	"NFD054": {Warning, Info}, "NFD055": {Error}, "NFD056": {Warning}, "NFD057": {Warning}, "NFD058": {Error},
 }
 
