@@ -86,3 +86,18 @@ func TestFleetReportsConflictsOnlyForDifferentValues(t *testing.T) {
 		t.Errorf("conflicts = %q", got)
 	}
 }
+
+// TestMatchesNoNodeSaysTheTemplateFailedAfterMatching checks that a rule
+// whose template fails on the nodes it matches is not reported as
+// matching none: it matched, then failed.
+func TestMatchesNoNodeSaysTheTemplateFailedAfterMatching(t *testing.T) {
+	in := &objects.Set{Rules: []objects.Object[*api.NodeFeatureRule]{nfr("a", api.Rule{Name: "tmpl", LabelsTemplate: "{{ .x }}",
+		MatchFeatures: api.FeatureMatcher{{Feature: "kernel.version"}}})}}
+	ref := objects.RuleRef(in.Rules[0].Obj)
+	fail := &engine.EvalError{Object: ref, RuleName: "tmpl", RuleField: "spec.rules[0]", Field: "spec.rules[0].labelsTemplate"}
+	nodes := []master.NodeResult{{Name: "n1", RuleErrors: []*engine.EvalError{fail}}, {Name: "n2"}}
+	got := messages(Fleet(in, &master.Fleet{Nodes: nodes}, master.DefaultOptions()), "matches-no-node")
+	if len(got) != 1 || !strings.Contains(got[0], "matched on 1 of the 2 nodes in the input, then its template failed there") {
+		t.Errorf("matches-no-node = %q", got)
+	}
+}
