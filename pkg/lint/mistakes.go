@@ -35,8 +35,11 @@ func (c *checker) mistakes() {
 				case "kernel.loadedmodule":
 					c.builtinModule(r, field, name, e)
 				case "pci.device":
-					if name == "class" {
+					switch name {
+					case "class":
 						c.pciClass(r, field, e)
+					case "vendor", "device", "subsystem_vendor", "subsystem_device":
+						c.pciID(r, field, name, e)
 					}
 				}
 			}
@@ -153,6 +156,25 @@ func (c *checker) pciClass(r ruleAt, field string, e *api.MatchExpression) {
 	}
 	c.add(r.doc, r.ref, diag.Warning, "pci-class", field+".value", false,
 		fmt.Sprintf("%q %s not a PCI class code (four hex digits, base class 00-13, 40 or ff, e.g. 0300 for a VGA controller): nfd-worker never publishes such a class; a vendor or device id belongs under element vendor or device", bad, isAre(len(bad))))
+}
+
+// pciID warns about pci.device vendor and device values nfd-worker never
+// publishes: it writes ids as four lowercase hex digits, without 0x.
+func (c *checker) pciID(r ruleAt, field, name string, e *api.MatchExpression) {
+	if e.Op != api.MatchIn && e.Op != api.MatchNotIn {
+		return
+	}
+	var bad []string
+	for _, v := range e.Value {
+		if len(v) != 4 || strings.Trim(v, "0123456789abcdef") != "" {
+			bad = append(bad, v)
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	c.add(r.doc, r.ref, diag.Warning, "pci-class", field+".value", false,
+		fmt.Sprintf("%q %s not %s ids as nfd-worker publishes them (four lowercase hex digits, no 0x: 10de): such a value never matches", bad, isAre(len(bad)), name))
 }
 
 func isPCIClass(v string) bool {

@@ -196,3 +196,11 @@ func TestRuleThatWritesNothingIsAWarning(t *testing.T) {
 		{"vars-only", "  - name: a\n    vars: {v: \"1\"}\n" + matchKernel, ""},
 	})
 }
+
+func TestPCIIDsInTheFormNfdWorkerPublishes(t *testing.T) {
+	runMistakeCases(t, "pci-class", []mistakeCase{
+		{"0x-prefix-and-upper-case", "  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"0x10de\", \"10DE\", \"8086\"]}}}]\n",
+			`["0x10de" "10DE"] are not vendor ids as nfd-worker publishes them`},
+		{"lower-case-hex", "  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {device: {op: In, value: [\"a7a0\"]}}}]\n", ""},
+	})
+}
