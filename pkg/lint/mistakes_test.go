@@ -204,3 +204,11 @@ func TestPCIIDsInTheFormNfdWorkerPublishes(t *testing.T) {
 		{"lower-case-hex", "  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {device: {op: In, value: [\"a7a0\"]}}}]\n", ""},
 	})
 }
+
+func TestTemplateThatFailsOnFeaturesMadeFromItsMatcher(t *testing.T) {
+	runMistakeCases(t, "template", []mistakeCase{
+		{"field-of-an-element-list", "  - name: a\n    labelsTemplate: 'x={{ .kernel.version.major.Value }}'\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n",
+			"warning spec.rules[0].labelsTemplate: on features made from its matcher (kernel.version), the template fails"},
+		{"element-a-node-may-have", "  - name: a\n    labelsTemplate: '{{ range .local.feature }}x={{ .Value }}{{ end }}'\n    matchFeatures: [{feature: local.feature, matchExpressions: {foo: {op: Exists}}}]\n", ""},
+	})
+}
