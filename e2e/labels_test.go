@@ -126,7 +126,7 @@ func TestNodeOutputLabelsUnderKpt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := run(t, ".", commandEnv(nil), nil, kpt, "fn", "eval", pkg, "--exec", "nfd-fn", "--", "nodeOutput=labels", "enableTaints=true")
+	stdout, stderr, code := run(t, ".", commandEnv(nil), nil, kpt, "fn", "eval", pkg, "--truncate-output=false", "--exec", "nfd-fn", "--", "nodeOutput=labels", "enableTaints=true")
 	out := stdout + stderr
 	for _, want := range []string{
 		"[info] v1/Node/worker-a: gets labels feature.node.kubernetes.io/intel-nic-1592=true",

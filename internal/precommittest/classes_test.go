@@ -70,7 +70,7 @@ func TestHookBlocksEveryCertainDefectAndShowsWarnings(t *testing.T) {
 	for _, d := range certainDefects {
 		writeFile(t, work, d.name+".yaml", d.content)
 	}
-	warnOnly := ruleWith("w", "      labels: {x: \"1\"}\n      matchFeatures:\n        - feature: kernel.loadedmodules\n")
+	warnOnly := ruleWith("w", "      labels: {x: \"1\"}\n      matchFeatures:\n        - feature: kernel.loadedmodules\n          matchExpressions: {nvidia: {op: Exists}}\n")
 	writeFile(t, work, "warn.yaml", warnOnly)
 	git(t, work, "add", ".")
 	for _, d := range certainDefects {

@@ -121,7 +121,7 @@ var Catalogue = []Check{
 		"a NodeFeatureGroup in namespace `default`", "Create the group in nfd-master's namespace (nfdNamespace)."},
 	{"NFD055", "worker-custom-rule", "A custom rule in an nfd-worker configuration that the worker's custom source refuses or misreads (Ge, Le, GeLe, type)",
 		"`sources.custom` rule with `{op: Ge, value: [\"6\"]}`", "Use Gt, Lt or GtLt (the custom source's operators), without type."},
-	{"NFD056", "pci-class", "A pci.device class value that is not a PCI class code (a vendor or device id written as a class)",
+	{"NFD056", "pci-class", "A pci.device class value that is not a PCI class code (a vendor or device id written as a class), or a vendor or device id not in nfd-worker's form (0x10de, 10DE)",
 		"`class: {op: In, value: [\"10de\"]}`", "Match the id under `vendor` or `device`; classes are four hex digits such as 0300."},
 	{"NFD057", "empty-term", "A matcher term with no matchExpressions and no matchName: it matches whenever the feature exists",
 		"`- feature: pci.device` alone", "Name the elements the term should test."},

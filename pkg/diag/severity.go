@@ -30,7 +30,7 @@ const SeverityRule = `Severity is the certainty of the defect, not the size of i
 // and the code's findings in step.
 var Severities = map[string][]Severity{
 	"NFD001": {Error}, "NFD002": {Error}, "NFD003": {Error}, "NFD004": {Error}, "NFD005": {Error},
-	"NFD006": {Error, Warning}, "NFD007": {Warning}, "NFD008": {Error}, "NFD009": {Error},
+	"NFD006": {Error, Warning}, "NFD007": {Warning}, "NFD008": {Error}, "NFD009": {Error, Warning},
 	"NFD010": {Warning}, "NFD011": {Warning}, "NFD012": {Error, Warning}, "NFD013": {Error},
 	"NFD014": {Error}, "NFD015": {Error}, "NFD016": {Error, Warning}, "NFD017": {Error, Warning},
 	"NFD018": {Error}, "NFD019": {Warning, Info}, "NFD020": {Warning}, "NFD021": {Warning},
@@ -40,7 +40,7 @@ var Severities = map[string][]Severity{
 	"NFD036": {Info}, "NFD037": {Info}, "NFD038": {Error, Warning}, "NFD039": {Info}, "NFD040": {Warning},
 	"NFD041": {Info}, "NFD042": {Info}, "NFD043": {Error}, "NFD044": {Warning}, "NFD045": {Info},
 	"NFD046": {Warning}, "NFD047": {Error}, "NFD048": {Error}, "NFD049": {Error},
-	"NFD050": {Warning}, "NFD051": {Warning}, "NFD052": {Error, Warning}, "NFD053": {Error, Warning},
+	"NFD050": {Warning}, "NFD051": {Warning}, "NFD052": {Warning}, "NFD053": {Error, Warning},
 	"NFD054": {Warning, Info}, "NFD055": {Error}, "NFD056": {Warning}, "NFD057": {Warning}, "NFD058": {Error},
 	"NFD300": {Error}, "NFD301": {Warning}, "NFD302": {Info}, "NFD303": {Warning}, "NFD304": {Warning},
 }

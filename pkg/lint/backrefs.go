@@ -67,7 +67,14 @@ func (c *checker) backrefs() {
 	}
 }
 
-func (c *checker) groupBackrefs(r ruleAt, i int, produced map[string]producer, groupVars map[diag.ObjectRef]map[string]int, firstTemplate int) {
+// groupBackrefs checks a NodeFeatureGroup rule's rule.matched terms.
+// nfd-master evaluates a group on each node's merged NodeFeatures, where
+// rule.matched holds only the vars of the group's own earlier rules:
+// NodeFeatureRule outputs are never there, so a name only they produce,
+// or nobody does, never matches (an error), unless an earlier group rule
+// has a varsTemplate (it may produce any name) or an input NodeFeature
+// publishes rule.matched itself.
+func (c *checker) groupBackrefs(r ruleAt, i int, produced map[string]producer, groupVars map[diag.ObjectRef]map[string]int, _ int) {
 	own := groupVars[r.ref]
 	if own == nil {
 		own = map[string]int{}
@@ -75,17 +82,17 @@ func (c *checker) groupBackrefs(r ruleAt, i int, produced map[string]producer, g
 	}
 	for _, t := range r.terms() {
 		for _, name := range backrefNames(t) {
-			if _, ok := produced[name]; ok || firstTemplate >= 0 {
-				continue
-			}
-			if _, ok := own[name]; ok {
+			if _, ok := own[name]; ok || c.inputFeatures()[backrefFeature] {
 				continue
 			}
 			if _, ok := own[templateMark]; ok {
 				continue
 			}
-			c.add(r.doc, r.ref, diag.Warning, "backref", t.field+".matchExpressions."+name, true,
-				fmt.Sprintf("no NodeFeatureRule and no earlier rule of this group produces a label or var %q for rule.matched to match", name))
+			msg := fmt.Sprintf("no earlier rule of this group sets a var %q: nfd-master evaluates groups on the nodes' NodeFeatures, where rule.matched holds only the group's own earlier vars, so this expression never matches", name)
+			if p, ok := produced[name]; ok {
+				msg = fmt.Sprintf("%q is produced by rule %q of %s, but nfd-master evaluates groups on the nodes' NodeFeatures, where rule.matched holds only this group's own earlier vars, never NodeFeatureRule outputs: this expression never matches", name, p.rule.rule.Name, p.rule.ref)
+			}
+			c.add(r.doc, r.ref, diag.Error, "backref", t.field+".matchExpressions."+name, true, msg)
 		}
 	}
 	for k := range r.rule.Vars {

@@ -41,13 +41,17 @@ type FleetCheck struct {
 	nodes     []string
 	matched   map[ruleKey]int
 	conflicts map[conflictKey][]string
+	// failed and templateFailed count the nodes where each rule failed,
+	// and failed in its template, that is after it matched.
+	failed, templateFailed map[ruleKey]int
 }
 
 // NewFleetCheck starts Fleet's checks of set over the fleet of the named
 // nodes (sorted); the names are not copied.
 func NewFleetCheck(set *objects.Set, opts master.Options, nodes []string) *FleetCheck {
 	return &FleetCheck{set: set, opts: opts, nodes: nodes,
-		matched: map[ruleKey]int{}, conflicts: map[conflictKey][]string{}}
+		matched: map[ruleKey]int{}, conflicts: map[conflictKey][]string{},
+		failed: map[ruleKey]int{}, templateFailed: map[ruleKey]int{}}
 }
 
 // Add takes one rendered node into account: a count per rule it matched,
@@ -55,6 +59,13 @@ func NewFleetCheck(set *objects.Set, opts master.Options, nodes []string) *Fleet
 func (fc *FleetCheck) Add(n *master.NodeResult) {
 	for _, rr := range n.Rules {
 		fc.matched[ruleKey{rr.Source.Object, rr.Source.Field}]++
+	}
+	for _, e := range n.RuleErrors {
+		k := ruleKey{e.Object, e.RuleField}
+		fc.failed[k]++
+		if strings.HasSuffix(e.Field, "Template") {
+			fc.templateFailed[k]++
+		}
 	}
 	for k := range labelConflicts(n.Rules) {
 		fc.conflicts[k] = append(fc.conflicts[k], n.Name)
@@ -76,8 +87,14 @@ func (fc *FleetCheck) Findings() diag.List {
 		if r.ref.Kind != api.KindNodeFeatureRule || r.rejected {
 			continue
 		}
-		on := fc.matched[ruleKey{r.ref, r.field}]
+		key := ruleKey{r.ref, r.field}
+		on := fc.matched[key]
 		switch {
+		case on == 0 && fc.templateFailed[key] > 0:
+			c.add(r.doc, r.ref, diag.Warning, "matches-no-node", r.field, false,
+				fmt.Sprintf("rule %q matched on %d of the %d nodes in the input, then its template failed there (rule-failed says why), so it labels no node", r.rule.Name, fc.templateFailed[key], nodes))
+		case on == 0 && fc.failed[key] > 0:
+			// rule-failed reports the nodes where it failed
 		case on == 0:
 			c.add(r.doc, r.ref, diag.Warning, "matches-no-node", r.field, false,
 				fmt.Sprintf("rule %q matches none of the %d nodes in the input", r.rule.Name, nodes))

@@ -86,3 +86,54 @@ func TestFleetReportsConflictsOnlyForDifferentValues(t *testing.T) {
 		t.Errorf("conflicts = %q", got)
 	}
 }
+
+// TestMatchesNoNodeSaysTheTemplateFailedAfterMatching checks that a rule
+// whose template fails on the nodes it matches is not reported as
+// matching none: it matched, then failed.
+func TestMatchesNoNodeSaysTheTemplateFailedAfterMatching(t *testing.T) {
+	in := &objects.Set{Rules: []objects.Object[*api.NodeFeatureRule]{nfr("a", api.Rule{Name: "tmpl", LabelsTemplate: "{{ .x }}",
+		MatchFeatures: api.FeatureMatcher{{Feature: "kernel.version"}}})}}
+	ref := objects.RuleRef(in.Rules[0].Obj)
+	fail := &engine.EvalError{Object: ref, RuleName: "tmpl", RuleField: "spec.rules[0]", Field: "spec.rules[0].labelsTemplate"}
+	nodes := []master.NodeResult{{Name: "n1", RuleErrors: []*engine.EvalError{fail}}, {Name: "n2"}}
+	got := messages(Fleet(in, &master.Fleet{Nodes: nodes}, master.DefaultOptions()), "matches-no-node")
+	if len(got) != 1 || !strings.Contains(got[0], "matched on 1 of the 2 nodes in the input, then its template failed there") {
+		t.Errorf("matches-no-node = %q", got)
+	}
+}
+
+// TestGroupBackrefsSeeOnlyTheGroupsOwnVars checks that a NodeFeatureGroup
+// rule on rule.matched is judged as nfd-master evaluates groups: on the
+// nodes' NodeFeatures, with only the group's own earlier vars.
+func TestGroupBackrefsSeeOnlyTheGroupsOwnVars(t *testing.T) {
+	group := func(rules ...api.GroupRule) objects.Object[*api.NodeFeatureGroup] {
+		g := &api.NodeFeatureGroup{Metadata: api.ObjectMeta{Name: "g", Namespace: "node-feature-discovery"}, Spec: api.NodeFeatureGroupSpec{Rules: rules}}
+		return objects.Object[*api.NodeFeatureGroup]{Origin: objects.Origin{File: "g.yaml"}, Obj: g}
+	}
+	uses := func(name string) api.GroupRule {
+		set := api.MatchExpressionSet{name: &api.MatchExpression{Op: api.MatchIsTrue}}
+		return api.GroupRule{Name: "uses", MatchFeatures: api.FeatureMatcher{{Feature: "rule.matched", MatchExpressions: &set}}}
+	}
+	tests := []struct {
+		name string
+		set  *objects.Set
+		want string
+	}{
+		{"produced-only-by-a-nodefeaturerule", &objects.Set{Rules: []objects.Object[*api.NodeFeatureRule]{nfr("a", rule("makes", map[string]string{"gpu": "true"}, ""))},
+			Groups: []objects.Object[*api.NodeFeatureGroup]{group(uses("gpu"))}}, `error: NodeFeatureGroup/g spec.featureGroupRules[0].matchFeatures[0].matchExpressions.gpu: "gpu" is produced by rule "makes"`},
+		{"an-earlier-group-var", &objects.Set{Groups: []objects.Object[*api.NodeFeatureGroup]{group(api.GroupRule{Name: "sets", Vars: map[string]string{"gpu": "true"}}, uses("gpu"))}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, d := range Static(tt.set, Options{Master: master.DefaultOptions()}) {
+				if d.Check == "backref" {
+					got = append(got, d.String())
+				}
+			}
+			if tt.want == "" && len(got) != 0 || tt.want != "" && (len(got) != 1 || !strings.Contains(got[0], tt.want)) {
+				t.Errorf("backref findings = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

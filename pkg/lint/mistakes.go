@@ -17,6 +17,7 @@ import (
 // class values that are not class codes, and terms without expressions.
 func (c *checker) mistakes() {
 	for _, r := range c.allRules() {
+		c.noOutputs(r)
 		for _, t := range r.terms() {
 			c.emptyTerm(r, t)
 			if t.term.MatchExpressions == nil {
@@ -34,13 +35,32 @@ func (c *checker) mistakes() {
 				case "kernel.loadedmodule":
 					c.builtinModule(r, field, name, e)
 				case "pci.device":
-					if name == "class" {
+					switch name {
+					case "class":
 						c.pciClass(r, field, e)
+					case "vendor", "device", "subsystem_vendor", "subsystem_device":
+						c.pciID(r, field, name, e)
 					}
 				}
 			}
 		}
 	}
+}
+
+// noOutputs warns about a NodeFeatureRule rule that writes nothing: no
+// labels, vars, annotations, extended resources or taints, nor a template
+// that could write them. nfd-master runs it to no effect (and rule.matched
+// gets nothing from it).
+func (c *checker) noOutputs(r ruleAt) {
+	if r.ref.Kind != api.KindNodeFeatureRule || r.rejected {
+		return // a rejected object's outputs may be what failed to decode
+	}
+	x := r.rule
+	if len(x.Labels)+len(x.Vars)+len(x.Annotations)+len(x.ExtendedResources)+len(x.Taints) > 0 || x.LabelsTemplate != "" || x.VarsTemplate != "" {
+		return
+	}
+	c.add(r.doc, r.ref, diag.Warning, "rule", r.field, false,
+		fmt.Sprintf("rule %q writes nothing (no labels, vars, annotations, extendedResources, taints or templates): nfd-master runs it to no effect", x.Name))
 }
 
 func sortedNames(s api.MatchExpressionSet) []string {
@@ -136,6 +156,25 @@ func (c *checker) pciClass(r ruleAt, field string, e *api.MatchExpression) {
 	}
 	c.add(r.doc, r.ref, diag.Warning, "pci-class", field+".value", false,
 		fmt.Sprintf("%q %s not a PCI class code (four hex digits, base class 00-13, 40 or ff, e.g. 0300 for a VGA controller): nfd-worker never publishes such a class; a vendor or device id belongs under element vendor or device", bad, isAre(len(bad))))
+}
+
+// pciID warns about pci.device vendor and device values nfd-worker never
+// publishes: it writes ids as four lowercase hex digits, without 0x.
+func (c *checker) pciID(r ruleAt, field, name string, e *api.MatchExpression) {
+	if e.Op != api.MatchIn && e.Op != api.MatchNotIn {
+		return
+	}
+	var bad []string
+	for _, v := range e.Value {
+		if len(v) != 4 || strings.Trim(v, "0123456789abcdef") != "" {
+			bad = append(bad, v)
+		}
+	}
+	if len(bad) == 0 {
+		return
+	}
+	c.add(r.doc, r.ref, diag.Warning, "pci-class", field+".value", false,
+		fmt.Sprintf("%q %s not %s ids as nfd-worker publishes them (four lowercase hex digits, no 0x: 10de): such a value never matches", bad, isAre(len(bad)), name))
 }
 
 func isPCIClass(v string) bool {

@@ -189,3 +189,26 @@ func TestGroupNamespaceOutsideNfdMastersIsNeverWritten(t *testing.T) {
 		}
 	}
 }
+
+func TestRuleThatWritesNothingIsAWarning(t *testing.T) {
+	runMistakeCases(t, "rule", []mistakeCase{
+		{"no-outputs", "  - name: a\n" + matchKernel, `warning spec.rules[0]: rule "a" writes nothing`},
+		{"vars-only", "  - name: a\n    vars: {v: \"1\"}\n" + matchKernel, ""},
+	})
+}
+
+func TestPCIIDsInTheFormNfdWorkerPublishes(t *testing.T) {
+	runMistakeCases(t, "pci-class", []mistakeCase{
+		{"0x-prefix-and-upper-case", "  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"0x10de\", \"10DE\", \"8086\"]}}}]\n",
+			`["0x10de" "10DE"] are not vendor ids as nfd-worker publishes them`},
+		{"lower-case-hex", "  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {device: {op: In, value: [\"a7a0\"]}}}]\n", ""},
+	})
+}
+
+func TestTemplateThatFailsOnFeaturesMadeFromItsMatcher(t *testing.T) {
+	runMistakeCases(t, "template", []mistakeCase{
+		{"field-of-an-element-list", "  - name: a\n    labelsTemplate: 'x={{ .kernel.version.major.Value }}'\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n",
+			"warning spec.rules[0].labelsTemplate: on features made from its matcher (kernel.version), the template fails"},
+		{"element-a-node-may-have", "  - name: a\n    labelsTemplate: '{{ range .local.feature }}x={{ .Value }}{{ end }}'\n    matchFeatures: [{feature: local.feature, matchExpressions: {foo: {op: Exists}}}]\n", ""},
+	})
+}

@@ -31,8 +31,13 @@ func (c *checker) templateLabels() {
 			out, matched, err := engine.EvaluateRule(rule, f)
 			field := r.field + ".labelsTemplate"
 			if err != nil {
-				if msg := err.Error(); strings.Contains(msg, "key=value") || strings.Contains(msg, "format must be") {
+				msg := err.Error()
+				switch {
+				case strings.Contains(msg, "key=value"):
 					c.add(r.doc, r.ref, diag.Warning, "template-labels", field, false,
+						fmt.Sprintf("on features made from its matcher (%s), %v: nfd-master fails the rule where it matches such a node", describeFeatures(f), err))
+				case runtimeFailure(msg) && len(dottedIndexKeys(r.rule.LabelsTemplate)) == 0:
+					c.add(r.doc, r.ref, diag.Warning, "template", field, false,
 						fmt.Sprintf("on features made from its matcher (%s), %v: nfd-master fails the rule where it matches such a node", describeFeatures(f), err))
 				}
 				break
@@ -45,6 +50,13 @@ func (c *checker) templateLabels() {
 			}
 		}
 	}
+}
+
+// runtimeFailure reports a template that failed while running, for a
+// reason other than an element the made-up features lack (a real node
+// may have it): a field of the wrong type, a function's error.
+func runtimeFailure(msg string) bool {
+	return strings.Contains(msg, "executing") && !strings.Contains(msg, "has no entry for key") && !strings.Contains(msg, "<no value>")
 }
 
 // badTemplateLabel reports the first label of out nfd-master refuses.

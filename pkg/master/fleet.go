@@ -233,7 +233,7 @@ func compileCheck(field string) string {
 	switch {
 	case strings.HasSuffix(field, ".op"):
 		return "invalid-op"
-	case strings.HasSuffix(field, ".value"):
+	case strings.HasSuffix(field, ".value"), strings.HasSuffix(field, ".type"):
 		return "invalid-value"
 	case strings.HasSuffix(field, "Template"):
 		return "template"

@@ -121,7 +121,7 @@ var nfdKinds = []string{api.KindNodeFeature, api.KindNodeFeatureGroup, api.KindN
 func meantNFD(ref diag.ObjectRef) bool {
 	group := groupOf(ref.APIVersion)
 	return group == api.Group || suggest.Closest(group, []string{api.Group}) != "" ||
-		slices.Contains(nfdKinds, ref.Kind)
+		slices.Contains(nfdKinds, ref.Kind) || strings.Contains(group, "nfd") && suggest.Closest(ref.Kind, nfdKinds) != ""
 }
 
 func groupOf(apiVersion string) string {
@@ -257,7 +257,11 @@ func unknownNFD(d *Decoded, o Origin) diag.Diagnostic {
 	switch {
 	case group != api.Group && (group != "nfd.openshift.io" || !slices.Contains(nfdKinds, d.Ref.Kind)):
 		want := api.APIVersion
-		ds := apiVersion(fmt.Sprintf("API group %q is not NFD's, so nfd-master never reads this %s: did you mean %q?", group, d.Ref.Kind, want))
+		msg := fmt.Sprintf("API group %q is not NFD's, so nfd-master never reads this %s: did you mean %q?", group, d.Ref.Kind, want)
+		if best := suggest.Closest(d.Ref.Kind, nfdKinds); best != "" && !slices.Contains(nfdKinds, d.Ref.Kind) {
+			msg += fmt.Sprintf(" (and kind %q?)", best)
+		}
+		ds := apiVersion(msg)
 		ds.Suggestion = want
 		return ds
 	case d.Ref.APIVersion != api.APIVersion:

@@ -22,6 +22,7 @@ var (
 	typeTerm               = reflect.TypeOf(api.FeatureMatcherTerm{})
 	typeMatcher            = reflect.TypeOf(api.FeatureMatcher{})
 	typeRule               = reflect.TypeOf(api.Rule{})
+	typeGroupSpec          = reflect.TypeOf(api.NodeFeatureGroupSpec{})
 )
 
 const shortFormOnlyInWorker = "the short form is only valid in nfd-worker's custom rule configuration, not in NodeFeatureRule or NodeFeatureGroup objects"
@@ -33,6 +34,8 @@ func (hints) UnknownField(t reflect.Type, key string) string {
 		return `did you mean "value"? ("values" appears in old NFD documentation but is not a field of a match expression)`
 	case t == typeTerm && strings.Contains(key, "."):
 		return "write `feature: " + key + "` with matchExpressions; " + shortFormOnlyInWorker
+	case t == typeGroupSpec && key == "rules":
+		return `did you mean "featureGroupRules"? (a NodeFeatureGroup's rules are featureGroupRules, unlike a NodeFeatureRule's)`
 	case t == typeRule && key == "matchOn":
 		return "matchOn is the legacy custom-source syntax of nfd-worker; NodeFeatureRules use matchFeatures and matchAny"
 	}

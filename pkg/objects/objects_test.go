@@ -265,6 +265,14 @@ func TestAddReportsUnknownNFDKindsAndVersionsAtTheirKeys(t *testing.T) {
 				Message: `API group "nfd.k8s.sigs.io" is not NFD's, so nfd-master never reads this NodeFeatureRule: did you mean "nfd.k8s-sigs.io/v1alpha1"?`},
 		},
 		{
+			name: "misspelt-kind-in-an-nfd-looking-group-is-an-error",
+			yaml: "apiVersion: nfd.kubernetes.io/v1alpha1\nmetadata: {name: c}\nkind: NodeFeatureRules\n",
+			want: diag.Diagnostic{Severity: diag.Error, Check: "api-version",
+				Object: diag.ObjectRef{APIVersion: "nfd.kubernetes.io/v1alpha1", Kind: "NodeFeatureRules", Name: "c"}, Field: "apiVersion",
+				Pos: diag.Position{File: "f.yaml", Index: 3, Line: 1, Column: 1}, Suggestion: api.APIVersion,
+				Message: `API group "nfd.kubernetes.io" is not NFD's, so nfd-master never reads this NodeFeatureRules: did you mean "nfd.k8s-sigs.io/v1alpha1"? (and kind "NodeFeatureRule"?)`},
+		},
+		{
 			name: "nfd-kind-in-another-group-is-an-error",
 			yaml: "apiVersion: example.com/v1\nmetadata: {name: c}\nkind: NodeFeatureGroup\n",
 			want: diag.Diagnostic{Severity: diag.Error, Check: "api-version",
