@@ -2,8 +2,6 @@ package precommittest
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -49,15 +47,7 @@ var certainDefects = []struct{ name, content, want string }{
 // passes the plain hook, whose output still shows the warning (verbose),
 // and fails the strict one.
 func TestHookBlocksEveryCertainDefectAndShowsWarnings(t *testing.T) {
-	if _, err := exec.LookPath("pre-commit"); err != nil {
-		if os.Getenv("NFD_FN_E2E") != "" {
-			t.Fatal("pre-commit is not installed (apt-get install -y pre-commit)")
-		}
-		t.Skip("pre-commit is not installed; set NFD_FN_E2E=1 to make this a failure")
-	}
-	if testing.Short() {
-		t.Skip("builds nfd-fn through pre-commit; skipped with -short")
-	}
+	requirePreCommit(t)
 	hookRepo := snapshotSource(t)
 	work := t.TempDir()
 	git(t, work, "init", "-q")

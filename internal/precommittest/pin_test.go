@@ -2,7 +2,6 @@ package precommittest
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -32,15 +31,7 @@ func readmeConfig(t *testing.T) string {
 // the command the README gives (pre-commit autoupdate --bleeding-edge
 // --freeze --repo URL), pins the latest commit, and the hook then runs.
 func TestPreCommitPinsACommitUntilAReleaseIsTagged(t *testing.T) {
-	if _, err := exec.LookPath("pre-commit"); err != nil {
-		if os.Getenv("NFD_FN_E2E") != "" {
-			t.Fatal("pre-commit is not installed (apt-get install -y pre-commit)")
-		}
-		t.Skip("pre-commit is not installed; set NFD_FN_E2E=1 to make this a failure")
-	}
-	if testing.Short() {
-		t.Skip("builds nfd-fn through pre-commit; skipped with -short")
-	}
+	requirePreCommit(t)
 	config := readmeConfig(t)
 	hookRepo := snapshotSource(t)
 	if tags := git(t, hookRepo, "tag", "--list"); tags != "" {

@@ -50,15 +50,7 @@ var wantBad = []string{
 }
 
 func TestPreCommitHookPassesGoodAndFailsBadRules(t *testing.T) {
-	if _, err := exec.LookPath("pre-commit"); err != nil {
-		if os.Getenv("NFD_FN_E2E") != "" {
-			t.Fatal("pre-commit is not installed (apt-get install -y pre-commit)")
-		}
-		t.Skip("pre-commit is not installed; set NFD_FN_E2E=1 to make this a failure")
-	}
-	if testing.Short() {
-		t.Skip("builds nfd-fn through pre-commit; skipped with -short")
-	}
+	requirePreCommit(t)
 	hookRepo := snapshotSource(t)
 	work := t.TempDir()
 	git(t, work, "init", "-q")
@@ -188,5 +180,21 @@ func writeFile(t *testing.T, dir, name, content string) {
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// requirePreCommit skips the test where pre-commit is missing (a failure
+// under NFD_FN_E2E, as in CI) or with -short: each test builds nfd-fn
+// through pre-commit.
+func requirePreCommit(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("pre-commit"); err != nil {
+		if os.Getenv("NFD_FN_E2E") != "" {
+			t.Fatal("pre-commit is not installed (apt-get install -y pre-commit)")
+		}
+		t.Skip("pre-commit is not installed; set NFD_FN_E2E=1 to make this a failure")
+	}
+	if testing.Short() {
+		t.Skip("builds nfd-fn through pre-commit; skipped with -short")
 	}
 }

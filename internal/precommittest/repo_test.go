@@ -1,8 +1,6 @@
 package precommittest
 
 import (
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -61,15 +59,7 @@ spec:
 // refers to a rule in an unchanged file passes, every other kind of file is
 // skipped silently, and only a broken rule file fails the commit.
 func TestHookSkipsOtherFilesAndResolvesAcrossTheRepo(t *testing.T) {
-	if _, err := exec.LookPath("pre-commit"); err != nil {
-		if os.Getenv("NFD_FN_E2E") != "" {
-			t.Fatal("pre-commit is not installed (apt-get install -y pre-commit)")
-		}
-		t.Skip("pre-commit is not installed; set NFD_FN_E2E=1 to make this a failure")
-	}
-	if testing.Short() {
-		t.Skip("builds nfd-fn through pre-commit; skipped with -short")
-	}
+	requirePreCommit(t)
 	hookRepo := snapshotSource(t)
 	work := t.TempDir()
 	git(t, work, "init", "-q")
