@@ -242,12 +242,8 @@ func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 // ignoreSource is where the run's suppressions are written: the
 // functionConfig's ignore field.
 func ignoreSource(rl *krm.ResourceList, s config.Settings) diag.Diagnostic {
-	it := &krm.Item{APIVersion: "v1", Kind: "ConfigMap", Name: "functionConfig"}
-	if rl.FunctionConfig != nil {
-		it = &krm.Item{}
-		it.SetNode(rl.FunctionConfig)
-	}
-	return diag.Diagnostic{Object: itemRef(it), Field: s.IgnoreField, Pos: diag.Position{File: it.File, Index: it.Index}}
+	ref, pos := functionConfigPlace(rl.FunctionConfig)
+	return diag.Diagnostic{Object: ref, Field: s.IgnoreField, Pos: pos}
 }
 
 // nodeObjects maps node names to the Node objects in use, built once so
