@@ -1,8 +1,10 @@
-// Package depcheck holds the tests that keep the project's imports pointed
-// down: libraries under pkg/ never reach into internal/, the rule engine
-// stays free of YAML, and the CLI uses only the packages it is allowed.
-// They read the import graph with `go list`, the way go-containerregistry's
-// cmd/crane/depcheck_test.go does, so they see exactly what the build sees.
+// Package depcheck holds the tests that keep the project's structure:
+// imports pointed down (libraries under pkg/ never reach into internal/,
+// the rule engine stays free of YAML, the CLI uses only the packages it is
+// allowed), one main package under ./..., and every fuzz target fuzzed in
+// CI. The import checks read the graph with `go list`, the way
+// go-containerregistry's cmd/crane/depcheck_test.go does, so they see
+// exactly what the build sees.
 package depcheck
 
 import (
