@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // Problem is a field an object's schema refuses: the object is rejected.
@@ -41,7 +43,7 @@ var topLevel = map[string]bool{"apiVersion": true, "kind": true, "metadata": tru
 // Check judges an object (a YAML mapping) against its kind's schema.
 func Check(s *Schema, obj *yaml.Node) Verdict {
 	v := Verdict{pruned: map[*yaml.Node]bool{}}
-	obj = deref(obj)
+	obj = yamlstrict.Resolve(obj)
 	if s == nil || obj == nil || obj.Kind != yaml.MappingNode {
 		return v
 	}
@@ -71,7 +73,7 @@ func (v *Verdict) problem(field, value, detail string) {
 
 // walk checks the value n at path against s.
 func (v *Verdict) walk(s *Schema, n *yaml.Node, path string) {
-	n = deref(n)
+	n = yamlstrict.Resolve(n)
 	if n == nil || isNull(n) {
 		return
 	}
@@ -165,16 +167,6 @@ func typeAccepts(want, got string) bool {
 func isMerge(key *yaml.Node) bool { return key.ShortTag() == "!!merge" }
 
 func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
-
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		return deref(n.Content[0])
-	}
-	return n
-}
 
 func lookup(n *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(n.Content); i += 2 {

@@ -10,7 +10,7 @@ func Value(m *yaml.Node, key string) *yaml.Node {
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
-			return resolveAlias(m.Content[i+1])
+			return Resolve(m.Content[i+1])
 		}
 	}
 	return nil
@@ -42,7 +42,7 @@ func StringMap(m *yaml.Node) map[string]string {
 	}
 	out := make(map[string]string, len(m.Content)/2)
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if v := resolveAlias(m.Content[i+1]); v.Kind == yaml.ScalarNode {
+		if v := Resolve(m.Content[i+1]); v.Kind == yaml.ScalarNode {
 			out[m.Content[i].Value] = v.Value
 		}
 	}

@@ -63,7 +63,7 @@ func (d *Decoder) Decode(n *yaml.Node, out any, base string) []*FieldError {
 		panic("yamlstrict: Decode needs a non-nil pointer")
 	}
 	st := &state{d: d}
-	st.decode(resolveAlias(n), v.Elem(), base)
+	st.decode(Resolve(n), v.Elem(), base)
 	return st.errs
 }
 
@@ -80,12 +80,14 @@ func (s *state) fail(n *yaml.Node, path, format string, args ...any) {
 	s.errs = append(s.errs, e)
 }
 
-func resolveAlias(n *yaml.Node) *yaml.Node {
+// Resolve follows aliases to the node they name and unwraps a document
+// to its one root node: the node a decoder reads in n's place.
+func Resolve(n *yaml.Node) *yaml.Node {
 	for n != nil && n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		return resolveAlias(n.Content[0])
+		return Resolve(n.Content[0])
 	}
 	return n
 }
@@ -161,7 +163,7 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 	fields := structFields(v.Type())
 	seen := make(map[string]bool, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], resolveAlias(n.Content[i+1])
+		k, val := n.Content[i], Resolve(n.Content[i+1])
 		if s.nonScalarKey(k, path) {
 			continue
 		}
@@ -249,7 +251,7 @@ func structFields(t reflect.Type) map[string]int {
 // has no name (YAML libraries read it as ""), and the API server's JSON
 // cannot hold it. It is an error at the key.
 func (s *state) nonScalarKey(k *yaml.Node, path string) bool {
-	if resolveAlias(k).Kind == yaml.ScalarNode {
+	if Resolve(k).Kind == yaml.ScalarNode {
 		return false
 	}
 	hint := ""
@@ -268,7 +270,7 @@ func (s *state) decodeMap(n *yaml.Node, v reflect.Value, path string) {
 	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
 	et := v.Type().Elem()
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], resolveAlias(n.Content[i+1])
+		k, val := n.Content[i], Resolve(n.Content[i+1])
 		if s.nonScalarKey(k, path) {
 			continue
 		}
@@ -291,7 +293,7 @@ func (s *state) decodeSlice(n *yaml.Node, v reflect.Value, path string) {
 	}
 	sl := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 	for i, c := range n.Content {
-		s.decode(resolveAlias(c), sl.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		s.decode(Resolve(c), sl.Index(i), fmt.Sprintf("%s[%d]", path, i))
 	}
 	v.Set(sl)
 }

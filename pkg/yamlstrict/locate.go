@@ -15,7 +15,7 @@ import (
 // contain dots (matchExpressions.sgx.enabled.op); the longest key that
 // exists wins.
 func Locate(root *yaml.Node, path string, keyNode bool) *yaml.Node {
-	n := resolveAlias(root)
+	n := Resolve(root)
 	var key *yaml.Node
 	segs := splitPath(path)
 	for i := 0; i < len(segs) && n != nil; i++ {
@@ -25,7 +25,7 @@ func Locate(root *yaml.Node, path string, keyNode bool) *yaml.Node {
 			if n.Kind != yaml.SequenceNode || seg.index >= len(n.Content) {
 				return pick(n, key, false)
 			}
-			n, key = resolveAlias(n.Content[seg.index]), nil
+			n, key = Resolve(n.Content[seg.index]), nil
 		default:
 			if n.Kind != yaml.MappingNode {
 				return pick(n, key, keyNode)
@@ -35,7 +35,7 @@ func Locate(root *yaml.Node, path string, keyNode bool) *yaml.Node {
 				return pick(n, key, keyNode)
 			}
 			i += used - 1
-			n, key = resolveAlias(v), k
+			n, key = Resolve(v), k
 		}
 	}
 	return pick(n, key, keyNode)
