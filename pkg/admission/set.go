@@ -27,28 +27,24 @@ const (
 // with strict (kubectl's --validate=strict) reject it. Objects read
 // without their YAML (Origin.Node nil) are left as they are.
 func Admit(set *objects.Set, rel release.Release, strict bool) diag.List {
+	out := admitAll(set.Rules, api.KindNodeFeatureRule, objects.RuleRef, rel, strict)
+	return append(out, admitAll(set.Groups, api.KindNodeFeatureGroup, objects.GroupRef, rel, strict)...)
+}
+
+// admitAll admits the objects of one kind in use that were read with
+// their YAML, marking the refused ones Rejected and keeping the pruned
+// form of the others.
+func admitAll[T any](objs []objects.Object[T], kind string, ref func(T) diag.ObjectRef, rel release.Release, strict bool) diag.List {
 	var out diag.List
-	for i := range set.Rules {
-		o := &set.Rules[i]
+	for i := range objs {
+		o := &objs[i]
 		if !o.Used() || o.Origin.Node == nil {
 			continue
 		}
-		ds, pruned, rejected := admit(api.KindNodeFeatureRule, objects.RuleRef(o.Obj), o.Origin, rel, strict)
+		ds, pruned, rejected := admit(kind, ref(o.Obj), o.Origin, rel, strict)
 		out = append(out, ds...)
 		o.Rejected = rejected
-		if obj, ok := pruned.(*api.NodeFeatureRule); ok {
-			o.Obj = obj
-		}
-	}
-	for i := range set.Groups {
-		o := &set.Groups[i]
-		if !o.Used() || o.Origin.Node == nil {
-			continue
-		}
-		ds, pruned, rejected := admit(api.KindNodeFeatureGroup, objects.GroupRef(o.Obj), o.Origin, rel, strict)
-		out = append(out, ds...)
-		o.Rejected = rejected
-		if obj, ok := pruned.(*api.NodeFeatureGroup); ok {
+		if obj, ok := pruned.(T); ok {
 			o.Obj = obj
 		}
 	}
