@@ -57,8 +57,23 @@ func ReadWorkerConfig(data []byte, file string) (*WorkerConfig, error) {
 			}
 		}
 	}
-	wc.custom = lookup(lookup(root, "sources"), "custom")
+	wc.custom = sourceSection(lookup(root, "sources"), "custom")
 	return wc, nil
+}
+
+// sourceSection finds a source's section under sources. Unlike the other
+// keys, nfd-worker matches these exactly: sources is a map keyed by source
+// name, so sources.Custom is ignored (pkg/discover reads it the same way).
+func sourceSection(sources *yaml.Node, name string) *yaml.Node {
+	if sources == nil || sources.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(sources.Content); i += 2 {
+		if sources.Content[i].Value == name {
+			return sources.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // blockIndent is the indentation of the first non-blank line after line

@@ -76,3 +76,16 @@ func TestWorkerCustomRuleRefusesGeLeAndType(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkerCustomRulesUnderAMiscasedSourceAreNotChecked: nfd-worker
+// reads sources.custom only by its exact name, so rules under
+// sources.Custom never run and are not the custom source's to refuse.
+func TestWorkerCustomRulesUnderAMiscasedSourceAreNotChecked(t *testing.T) {
+	conf := "sources:\n  Custom:\n  - name: x\n    labels: {x: \"true\"}\n    matchFeatures:\n    - feature: kernel.version\n      matchExpressions:\n        major: {op: Ge, value: [\"5\"]}\n"
+	if got := workerFindings(t, conf, "worker-custom-rule"); len(got) != 0 {
+		t.Errorf("rules under sources.Custom, which nfd-worker ignores, are reported: %q", got)
+	}
+	if got := workerFindings(t, strings.Replace(conf, "Custom", "custom", 1), "worker-custom-rule"); len(got) != 1 {
+		t.Errorf("the same rules under sources.custom give %q, want one finding", got)
+	}
+}
