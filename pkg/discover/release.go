@@ -2,7 +2,6 @@ package discover
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -82,32 +81,17 @@ func releases() map[string]release {
 // release order: any v0.17 or v0.18 patch release, and v0.19.0.
 func SupportedNFDVersions() []string { return []string{"v0.17.x", "v0.18.x", "v0.19.0"} }
 
-// nfdVersionPattern is vMAJOR.MINOR[.PATCH], PATCH a number or x.
-var nfdVersionPattern = regexp.MustCompile(`^v(0\.[0-9]+)(?:\.([0-9]+|x))?$`)
-
 // resolveRelease returns the release an NFDVersion value names ("" is
-// DefaultNFDVersion).
+// DefaultNFDVersion): any name render takes (pkg/release: v0.18.3, v0.18,
+// openshift-5.0, whose worker is its engine's upstream code), and
+// vMAJOR.MINOR.x for any patch release of a minor.
 func resolveRelease(v string) (release, error) {
 	if v == "" {
 		v = DefaultNFDVersion
 	}
-	m := nfdVersionPattern.FindStringSubmatch(v)
-	if m == nil {
-		// A release render knows (openshift-5.0): its worker is the
-		// upstream code its engine is.
-		if r, err := nfdrelease.Parse(v); err == nil {
-			m = nfdVersionPattern.FindStringSubmatch(r.Engine.String())
-		}
-	}
-	var rel release
-	ok := m != nil
-	if ok {
-		rel, ok = releases()["v"+m[1]]
-	}
-	if ok && rel.name == "v0.19" && m[2] != "" && m[2] != "0" && m[2] != "x" {
-		ok = false // no later v0.19 release is modelled
-	}
-	if !ok {
+	r, err := nfdrelease.Parse(strings.TrimSuffix(v, ".x"))
+	rel, ok := releases()[fmt.Sprintf("v0.%d", r.Engine.Minor)]
+	if err != nil || !ok {
 		return release{}, fmt.Errorf("nfd-worker release %q is not modelled (supported: %s, and OpenShift's operand as openshift-4.18 to openshift-5.0)", v, strings.Join(SupportedNFDVersions(), ", "))
 	}
 	return rel, nil
