@@ -45,7 +45,7 @@ func TestSeverityRuleKeepsReadmeChecksDocAndCodeInStep(t *testing.T) {
 	}
 	cases, _ := filepath.Glob("../testdata/validate/*")
 	for _, dir := range cases {
-		s, code := validateOptions(configArg(t, dir), "", os.Stderr)
+		s, code := settingsFrom("validate", configArg(t, dir), "", os.Stderr)
 		if code != 0 {
 			t.Fatalf("%s: bad config", dir)
 		}

@@ -90,14 +90,9 @@ var writers = map[string]func(io.Writer, diag.List) error{
 	},
 }
 
-// validateOptions reads the settings (nfd-master's among them) from a
-// functionConfig file.
-func validateOptions(path, nfdVersion string, stderr io.Writer) (config.Settings, int) {
-	return settingsFrom("validate", path, nfdVersion, stderr)
-}
-
-// settingsFrom is validateOptions for the subcommand cmd, named in its
-// messages; nfdVersion (--nfd-version) overrides the file's.
+// settingsFrom reads the settings (nfd-master's among them) from a
+// functionConfig file for the subcommand cmd, named in its messages;
+// nfdVersion (--nfd-version) overrides the file's.
 func settingsFrom(cmd, path, nfdVersion string, stderr io.Writer) (config.Settings, int) {
 	s, code := settingsFromFile(cmd, path, stderr)
 	if code != 0 {

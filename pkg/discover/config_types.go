@@ -80,12 +80,6 @@ func (s *sourcesConfig) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// configurableSources lists the keys of the sources section nfd-worker
-// v0.19 reads, sorted.
-func configurableSources() []string {
-	return []string{"cpu", "custom", "fake", "kernel", "local", "pci", "usb"}
-}
-
 // regexpValue is core.labelWhiteList: a regular expression read from a
 // JSON string (nfd-worker's utils.RegexpVal is a text unmarshaller, so a
 // number or a boolean is not turned into a string but refused).
