@@ -89,7 +89,7 @@ $(BIN)/export-1000.json: $(BIN)/export-1000.yaml
 # (go's default, 60s, stalls the run on large seeds).
 FUZZTIME ?= 1m
 FUZZMINIMIZETIME ?= 5s
-FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./internal/krm:FuzzSyncMapText ./internal/krm:FuzzJSONList ./internal/krm:FuzzJSONFileEntry ./internal/krm:FuzzSyncMapJSON ./pkg/objects:FuzzFastDecode ./pkg/objects:FuzzFastDecodeJSON \
+FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./internal/krm:FuzzSyncMapText ./internal/krm:FuzzJSONList ./internal/krm:FuzzJSONFileEntry ./internal/krm:FuzzSyncMapJSON ./internal/fastread:FuzzFastDecode ./internal/fastread:FuzzFastDecodeJSON \
 	./pkg/objects:FuzzReadBytes ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate ./pkg/discover:FuzzWorkerConfigDecodesAsNfdWorkerDecodes
 
 fuzz:

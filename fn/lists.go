@@ -8,8 +8,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // Stdin is standard input as the file argument "-": read (a pipe spooled
@@ -127,7 +127,7 @@ func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 // decoded as stdin's are (krm.Read), named after the file for what is
 // reported about them (validate, explain, plan).
 func readListFile(f krm.File, keep func(*krm.Item) bool, release func([]byte)) (*krm.ResourceList, error) {
-	names := &objects.FeatureNames{}
+	names := &fastread.FeatureNames{}
 	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, release) }
 	return krm.Read(f.Data, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keep, Release: release, Name: f.Name})
 }

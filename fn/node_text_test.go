@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -72,7 +73,7 @@ func TestNodeTextPatchIsTheTreePatch(t *testing.T) {
 	}
 	for name, edit := range edits {
 		for _, it := range exportedNodes(t) {
-			d, ok := objects.DecodeNodeFast(it.Raw)
+			d, ok := fastread.DecodeNodeFast(it.Raw)
 			if !ok {
 				t.Fatalf("%s: the fixture's Node %s is not in the fast subset", name, it.Name)
 			}
@@ -104,7 +105,7 @@ func TestNodeTextPatchIsTheTreePatch(t *testing.T) {
 
 func TestNodeTextPatchLeavesTaintsToTheTree(t *testing.T) {
 	it := exportedNodes(t)[0]
-	d, _ := objects.DecodeNodeFast(it.Raw)
+	d, _ := fastread.DecodeNodeFast(it.Raw)
 	old := d.Obj.(*objects.Node).State
 	res := &master.NodeResult{Name: it.Name, State: cloneState(old)}
 	res.State.Taints = append(append([]api.Taint(nil), old.Taints...), api.Taint{Key: "example.com/gpu", Effect: "NoSchedule"})

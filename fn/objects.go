@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -46,25 +47,25 @@ func decodeObject(n *yaml.Node) *objects.Decoded {
 
 // decodeItemRaw decodes a NodeFeature or Node item straight from its text
 // when it is in the plain block layout kubectl and nfd-worker write
-// (objects.DecodeLean, objects.DecodeNodeFast); anything else is left to
+// (fastread.DecodeLean, fastread.DecodeNodeFast); anything else is left to
 // decodeItem. A NodeFeature's feature names are shared through names;
 // release (may be nil) is told when its text has been read again to
 // render it. Neither keeps a tree: a Node item is parsed again from its
 // text when it is written (makeNodesAsWritten).
-func decodeItemRaw(it *krm.Item, names *objects.FeatureNames, release func([]byte)) bool {
-	if d, ok := objects.DecodeLean(it.Raw, names, release); ok {
+func decodeItemRaw(it *krm.Item, names *fastread.FeatureNames, release func([]byte)) bool {
+	if d, ok := fastread.DecodeLean(it.Raw, names, release); ok {
 		md := &d.Obj.(*api.NodeFeature).Metadata
 		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
 		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 		return true
 	}
-	if d, ok := objects.DecodeNodeFast(it.Raw); ok {
+	if d, ok := fastread.DecodeNodeFast(it.Raw); ok {
 		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, d.Ref.Name, d.Ref.Namespace, d.Obj.(*objects.Node).State.Annotations)
 		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 		return true
 	}
 	// An object passed through; workloads are parsed, for mode plan.
-	if d, ann, ok := objects.DecodeOtherFast(it.Raw); ok && !workload.IsWorkloadKind(d.Ref.APIVersion, d.Ref.Kind) {
+	if d, ann, ok := fastread.DecodeOtherFast(it.Raw); ok && !workload.IsWorkloadKind(d.Ref.APIVersion, d.Ref.Kind) {
 		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, d.Ref.Name, d.Ref.Namespace, ann)
 		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 		return true

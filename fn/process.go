@@ -8,10 +8,10 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
-	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // NodePathPrefix is the directory, relative to the package, that new Node
@@ -44,7 +44,7 @@ func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
 // readList reads a ResourceList for a run: cut by the splitter, each item
 // decoded on the worker pool as it is cut, lean where it can be.
 func readList(input []byte, opts RunOptions) (*krm.ResourceList, error) {
-	names := &objects.FeatureNames{}
+	names := &fastread.FeatureNames{}
 	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, opts.Release) }
 	return krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keepItemNode, Release: opts.Release})
 }

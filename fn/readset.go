@@ -19,7 +19,7 @@ import (
 // RunFiles reads them for a render: mapped rather than read into memory;
 // block YAML and JSON (kubectl's exports among them) cut into objects
 // without a tree of the whole file, each decoded on the worker pool;
-// NodeFeatures and Nodes kept lean (objects.DecodeLean: a NodeFeature's
+// NodeFeatures and Nodes kept lean (fastread.DecodeLean: a NodeFeature's
 // spec is read again from the mapped text when asked for, LoadSpec);
 // other files parsed whole, up to objects.MaxFileSize. It is how
 // validate, explain and plan read their file arguments.
@@ -108,7 +108,7 @@ func (fr *FileReader) add(rl *krm.ResourceList, r *report, note bool) {
 
 // keepForChecks keeps the trees of what validate, explain and plan point
 // into: every object but the NodeFeatures and Nodes, which a fleet holds
-// thousands of (most are decoded without one: objects.DecodeLean,
+// thousands of (most are decoded without one: fastread.DecodeLean,
 // DecodeNodeFast). Decoding errors in those carry their lines, an object
 // defined twice gets its tree (FileReader.track), and what is found later
 // Locate places.

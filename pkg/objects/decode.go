@@ -124,6 +124,21 @@ func meantNFD(ref diag.ObjectRef) bool {
 		slices.Contains(nfdKinds, ref.Kind) || strings.Contains(group, "nfd") && suggest.Closest(ref.Kind, nfdKinds) != ""
 }
 
+// ReadsKind reports the objects Decode reads, or whose reading a caller
+// expands (a v1 List), rather than passing them through: v1 Nodes,
+// Namespaces and Lists, NFD's group and its alias, and what meantNFD
+// catches. The fast readers leave these to Decode.
+func ReadsKind(ref diag.ObjectRef) bool {
+	if ref.APIVersion == "v1" {
+		switch ref.Kind {
+		case "Node", "Namespace", "List":
+			return true
+		}
+	}
+	group := groupOf(ref.APIVersion)
+	return group == api.Group || group == groupOf(OpenShiftAPIVersion) || meantNFD(ref)
+}
+
 func groupOf(apiVersion string) string {
 	group, _, _ := strings.Cut(apiVersion, "/")
 	return group

@@ -1,10 +1,11 @@
-package objects
+package fastread
 
 import (
 	"strings"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // DecodeFast decodes a NodeFeature straight from its text, without a YAML
@@ -19,12 +20,12 @@ import (
 // would report. The caller then decodes the parsed tree with Decode,
 // which finds the same object or says what is wrong, with field paths
 // and positions; DecodeFast never computes either.
-func DecodeFast(raw []byte) (d *Decoded, ok bool) {
+func DecodeFast(raw []byte) (d *objects.Decoded, ok bool) {
 	return decodeFast(raw, newDecoder(raw))
 }
 
 // decodeFast is DecodeFast with dec's reader and settings.
-func decodeFast(raw []byte, dec *fastDecoder) (d *Decoded, ok bool) {
+func decodeFast(raw []byte, dec *fastDecoder) (d *objects.Decoded, ok bool) {
 	var nf *api.NodeFeature
 	ok = dec.object(raw, func(v value) bool {
 		nf, ok = dec.nodeFeature(v)
@@ -38,11 +39,11 @@ func decodeFast(raw []byte, dec *fastDecoder) (d *Decoded, ok bool) {
 	}
 	// The constants rather than copies of them: a fleet holds thousands.
 	nf.APIVersion, nf.Kind = api.APIVersion, api.KindNodeFeature
-	if InvalidName(nf.Kind, nf.Metadata.Name) != "" || (nf.Metadata.Namespace != "" && InvalidNamespace(nf.Metadata.Namespace) != "") {
+	if objects.InvalidName(nf.Kind, nf.Metadata.Name) != "" || (nf.Metadata.Namespace != "" && objects.InvalidNamespace(nf.Metadata.Namespace) != "") {
 		return nil, false // the slow path reports the name
 	}
 	ref := diag.ObjectRef{APIVersion: nf.APIVersion, Kind: nf.Kind, Namespace: nf.Metadata.Namespace, Name: nf.Metadata.Name}
-	return &Decoded{Class: NFD, Ref: ref, Obj: nf}, true
+	return &objects.Decoded{Class: objects.NFD, Ref: ref, Obj: nf}, true
 }
 
 // nodeFeature reads a NodeFeature from the mapping v.

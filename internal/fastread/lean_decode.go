@@ -1,10 +1,11 @@
-package objects
+package fastread
 
 import (
 	"hash/maphash"
 	"sync"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // DecodeLean is DecodeFast for a fleet: it reads the same text, accepts
@@ -18,7 +19,7 @@ import (
 // (they must only be read). release, when not nil, is told once LoadSpec
 // has read raw again (it may give raw's memory pages back until the next
 // read).
-func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*Decoded, bool) {
+func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*objects.Decoded, bool) {
 	keys := keyPool.Get().(*keyHashes)
 	dec := newDecoder(raw)
 	dec.namesOnly, dec.keys = true, keys

@@ -1,8 +1,9 @@
-package objects
+package fastread
 
 import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // DecodeNodeFast decodes a v1 Node straight from its text, as DecodeFast
@@ -13,25 +14,25 @@ import (
 // false for anything it cannot be sure of (a name Decode would report, a
 // value of an unexpected shape, a key given twice, text outside the
 // subset); the caller then parses the item.
-func DecodeNodeFast(raw []byte) (*Decoded, bool) {
+func DecodeNodeFast(raw []byte) (*objects.Decoded, bool) {
 	dec := newDecoder(raw)
-	var node *Node
+	var node *objects.Node
 	var ns string
 	ok := dec.object(raw, func(v value) bool {
 		var good bool
 		node, ns, good = dec.kubeNode(v)
 		return good
 	})
-	if !ok || node == nil || InvalidName("Node", node.Name) != "" || (ns != "" && InvalidNamespace(ns) != "") {
+	if !ok || node == nil || objects.InvalidName("Node", node.Name) != "" || (ns != "" && objects.InvalidNamespace(ns) != "") {
 		return nil, false
 	}
 	ref := diag.ObjectRef{APIVersion: "v1", Kind: "Node", Namespace: ns, Name: node.Name}
-	return &Decoded{Class: KubeNode, Ref: ref, Obj: node}, true
+	return &objects.Decoded{Class: objects.KubeNode, Ref: ref, Obj: node}, true
 }
 
 // kubeNode reads a v1 Node from the mapping v; other kinds are refused.
-func (dec *fastDecoder) kubeNode(v value) (node *Node, namespace string, ok bool) {
-	node = &Node{}
+func (dec *fastDecoder) kubeNode(v value) (node *objects.Node, namespace string, ok bool) {
+	node = &objects.Node{}
 	var apiVersion, kind string
 	var seen fieldSet
 	var other distinctKeys
@@ -57,7 +58,7 @@ func (dec *fastDecoder) kubeNode(v value) (node *Node, namespace string, ok bool
 // skipping the rest of its metadata. (Null or {} metadata reads as empty:
 // with no name, DecodeNodeFast leaves the Node to Decode, which reports
 // it.)
-func (dec *fastDecoder) nodeMeta(v value, node *Node, namespace *string) bool {
+func (dec *fastDecoder) nodeMeta(v value, node *objects.Node, namespace *string) bool {
 	return dec.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
 		switch string(k) {
 		case "name":
@@ -74,7 +75,7 @@ func (dec *fastDecoder) nodeMeta(v value, node *Node, namespace *string) bool {
 }
 
 // nodeSpec reads a Node's taints, skipping the rest of its spec.
-func (dec *fastDecoder) nodeSpec(v value, st *NodeState) bool {
+func (dec *fastDecoder) nodeSpec(v value, st *objects.NodeState) bool {
 	return dec.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
 		if string(k) != "taints" {
 			return false, false
@@ -85,7 +86,7 @@ func (dec *fastDecoder) nodeSpec(v value, st *NodeState) bool {
 
 // nodeStatus reads a Node's capacity and allocatable, skipping the rest
 // of its status.
-func (dec *fastDecoder) nodeStatus(v value, st *NodeState) bool {
+func (dec *fastDecoder) nodeStatus(v value, st *objects.NodeState) bool {
 	return dec.someFields(v, func(k []byte, sub value, seen *fieldSet) (bool, bool) {
 		switch string(k) {
 		case "capacity":

@@ -1,4 +1,4 @@
-package objects
+package fastread
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package objects
+package fastread
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // jsonOf is the object of a YAML document or one-entry sequence as
@@ -308,7 +309,7 @@ func TestNodeFastDecodeReadsJSON(t *testing.T) {
 	// A number in capacity is read as written, as the tree's StringMap
 	// reads it.
 	d, ok := DecodeNodeFast([]byte(strings.Replace(base, `"cpu": "96"`, `"cpu": 96`, 1)))
-	if !ok || d.Obj.(*Node).State.Capacity["cpu"] != "96" {
+	if !ok || d.Obj.(*objects.Node).State.Capacity["cpu"] != "96" {
 		t.Errorf("a numeric capacity: ok=%v", ok)
 	}
 }

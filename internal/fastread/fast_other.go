@@ -1,10 +1,8 @@
-package objects
+package fastread
 
 import (
-	"strings"
-
-	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // DecodeOtherFast recognises, straight from its text, an object nfd-fn
@@ -17,7 +15,7 @@ import (
 // object, and ok=false for kinds nfd-fn reads or expands (NFD's groups,
 // the OpenShift alias, v1 Node, Namespace and List) and for anything it
 // cannot be sure of. annotations is nil when the object has none.
-func DecodeOtherFast(raw []byte) (d *Decoded, annotations map[string]string, ok bool) {
+func DecodeOtherFast(raw []byte) (d *objects.Decoded, annotations map[string]string, ok bool) {
 	dec := newDecoder(raw)
 	var ref diag.ObjectRef
 	ok = dec.object(raw, func(v value) bool {
@@ -25,22 +23,10 @@ func DecodeOtherFast(raw []byte) (d *Decoded, annotations map[string]string, ok 
 		ref, annotations, good = dec.otherObject(v)
 		return good
 	})
-	if !ok || ref.APIVersion == "" || ref.Kind == "" || readKind(ref) {
+	if !ok || ref.APIVersion == "" || ref.Kind == "" || objects.ReadsKind(ref) {
 		return nil, nil, false
 	}
-	return &Decoded{Class: Other, Ref: ref}, annotations, true
-}
-
-// readKind reports the kinds Decode reads or a reader expands.
-func readKind(ref diag.ObjectRef) bool {
-	if ref.APIVersion == "v1" {
-		switch ref.Kind {
-		case "Node", "Namespace", "List":
-			return true
-		}
-	}
-	group, _, _ := strings.Cut(ref.APIVersion, "/")
-	return group == api.Group || group == groupOf(OpenShiftAPIVersion) || meantNFD(ref)
+	return &objects.Decoded{Class: objects.Other, Ref: ref}, annotations, true
 }
 
 // otherObject reads an object's identity and annotations from the

@@ -1,4 +1,4 @@
-package objects
+package fastread
 
 import (
 	"bytes"
@@ -11,13 +11,14 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // slowDecode is the general path DecodeFast must agree with: yaml.v3 parses
 // raw (a document, or a block sequence of one entry) and Decode reads the
 // tree. ok is false when yaml.v3 does not read raw as one object.
-func slowDecode(raw []byte) (*Decoded, bool) {
+func slowDecode(raw []byte) (*objects.Decoded, bool) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil || len(doc.Content) != 1 {
 		return nil, false
@@ -32,7 +33,7 @@ func slowDecode(raw []byte) (*Decoded, bool) {
 		}
 		n = n.Content[0]
 	}
-	return Decode(n), true
+	return objects.Decode(n), true
 }
 
 // checkAgrees fails when DecodeFast reads raw and the general path does not
@@ -50,7 +51,7 @@ func checkAgrees(t *testing.T, raw []byte) bool {
 	switch {
 	case !parsed:
 		t.Fatalf("DecodeFast read text yaml.v3 does not read as one object:\n%s", raw)
-	case slow.Class != NFD || len(slow.Errs) > 0:
+	case slow.Class != objects.NFD || len(slow.Errs) > 0:
 		t.Fatalf("DecodeFast read text the strict decoder refuses (class %v, errors %v):\n%s", slow.Class, slow.Errs, raw)
 	case slow.Ref != fast.Ref:
 		t.Fatalf("refs differ: fast %+v, slow %+v:\n%s", fast.Ref, slow.Ref, raw)
@@ -72,7 +73,7 @@ func checkNodeAgrees(t *testing.T, raw []byte) {
 	switch {
 	case !parsed:
 		t.Fatalf("DecodeNodeFast read text the general path refuses:\n%s", raw)
-	case slow.Class != KubeNode || len(slow.Errs) > 0:
+	case slow.Class != objects.KubeNode || len(slow.Errs) > 0:
 		t.Fatalf("DecodeNodeFast read a Node the general path reports (class %v, errors %v):\n%s", slow.Class, slow.Errs, raw)
 	case slow.Ref != fast.Ref:
 		t.Fatalf("refs differ: fast %+v, slow %+v:\n%s", fast.Ref, slow.Ref, raw)
@@ -94,7 +95,7 @@ func checkOtherAgrees(t *testing.T, raw []byte) {
 	switch {
 	case !parsed:
 		t.Fatalf("DecodeOtherFast read text the general path refuses:\n%s", raw)
-	case slow.Class != Other || len(slow.Errs) > 0 || slow.Ref != fast.Ref:
+	case slow.Class != objects.Other || len(slow.Errs) > 0 || slow.Ref != fast.Ref:
 		t.Fatalf("DecodeOtherFast read %+v, the general path %+v (class %v, errors %v):\n%s", fast.Ref, slow.Ref, slow.Class, slow.Errs, raw)
 	}
 	var doc yaml.Node
@@ -120,7 +121,7 @@ func checkOtherAgrees(t *testing.T, raw []byte) {
 // checkLeanAgrees fails when DecodeLean does not accept exactly what
 // DecodeFast accepts (fast, ok), or reads other metadata, labels or
 // feature names.
-func checkLeanAgrees(t *testing.T, raw []byte, fast *Decoded, ok bool) {
+func checkLeanAgrees(t *testing.T, raw []byte, fast *objects.Decoded, ok bool) {
 	t.Helper()
 	lean, leanOK := DecodeLean(raw, nil, nil)
 	if leanOK != ok {
