@@ -8,7 +8,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -92,9 +91,7 @@ func runListFile(files []krm.File, list krm.File, config *yaml.Node, out io.Writ
 // Files the cutter does not read are parsed whole (parseFile), their
 // problems going to r.
 func readFiles(files []krm.File, config *yaml.Node, keep func(*krm.Item) bool, release func([]byte), r *report) (*krm.ResourceList, error) {
-	names := &fastread.FeatureNames{}
-	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, release) }
-	read := krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keep, Release: release}
+	read := krm.ReadOptions{Decoder: newItemDecoder(keep, release), Release: release}
 	return krm.ReadFiles(files, config, read, func(f int) ([]krm.Doc, error) {
 		docs, found, err := parseFile(files[f])
 		r.extend(found)

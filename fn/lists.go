@@ -8,7 +8,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 )
 
@@ -127,9 +126,7 @@ func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 // decoded as stdin's are (krm.Read), named after the file for what is
 // reported about them (validate, explain, plan).
 func readListFile(f krm.File, keep func(*krm.Item) bool, release func([]byte)) (*krm.ResourceList, error) {
-	names := &fastread.FeatureNames{}
-	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, release) }
-	return krm.Read(f.Data, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keep, Release: release, Name: f.Name})
+	return krm.Read(f.Data, krm.ReadOptions{Decoder: newItemDecoder(keep, release), Release: release, Name: f.Name})
 }
 
 // splitLists parts files into the ResourceLists and the other files.

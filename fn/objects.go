@@ -13,6 +13,33 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// itemDecoder is the krm.Decoder of nfd-fn's reads: an item straight from
+// its text where internal/fastread reads it (decodeItemRaw), else from
+// its tree with objects.Decode (decodeItem); keep says which trees stay
+// (keepItemNode for a render, others for files and checks). The
+// NodeFeatures of one read share their feature names (names); release
+// (may be nil) is told when a lean NodeFeature's text has been read
+// again to render it.
+type itemDecoder struct {
+	names   fastread.FeatureNames
+	release func([]byte)
+	keep    func(*krm.Item) bool
+}
+
+// newItemDecoder returns the decoder of one read.
+func newItemDecoder(keep func(*krm.Item) bool, release func([]byte)) *itemDecoder {
+	return &itemDecoder{release: release, keep: keep}
+}
+
+// DecodeRaw is decodeItemRaw.
+func (d *itemDecoder) DecodeRaw(it *krm.Item) bool { return decodeItemRaw(it, &d.names, d.release) }
+
+// Decode is decodeItem.
+func (d *itemDecoder) Decode(it *krm.Item) { decodeItem(it) }
+
+// Keep is the read's keep.
+func (d *itemDecoder) Keep(it *krm.Item) bool { return d.keep(it) }
+
 // decodedItem is what decodeItem stores: the item's objects, several
 // when the item is a v1 List (as kpt or kustomize hand over a file that
 // holds one).

@@ -8,7 +8,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
-	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -44,9 +43,7 @@ func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
 // readList reads a ResourceList for a run: cut by the splitter, each item
 // decoded on the worker pool as it is cut, lean where it can be.
 func readList(input []byte, opts RunOptions) (*krm.ResourceList, error) {
-	names := &fastread.FeatureNames{}
-	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, opts.Release) }
-	return krm.Read(input, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keepItemNode, Release: opts.Release})
+	return krm.Read(input, krm.ReadOptions{Decoder: newItemDecoder(keepItemNode, opts.Release), Release: opts.Release})
 }
 
 // process runs the mode the functionConfig asks for on a read list and

@@ -51,7 +51,7 @@ func BenchmarkReadFleet(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Read(data, ReadOptions{Keep: func(*Item) bool { return false }}); err != nil {
+		if _, err := Read(data, ReadOptions{Decoder: DropTrees{}}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -77,7 +77,7 @@ func BenchmarkRoundTripFleet(b *testing.B) {
 	b.Run("krm", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			rl, err := Read(data, ReadOptions{Keep: func(*Item) bool { return false }})
+			rl, err := Read(data, ReadOptions{Decoder: DropTrees{}})
 			if err != nil {
 				b.Fatal(err)
 			}

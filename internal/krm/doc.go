@@ -1,8 +1,47 @@
 // Package krm reads and writes KRM function ResourceLists (the KRM
 // Functions Specification's config.kubernetes.io/v1 list, and kubectl's v1
 // List) as bytes and items. It knows nothing of NFD: the caller decodes
-// the items it cares about (ReadOptions.Decode), changes or appends items,
+// the items it cares about (a Decoder, ReadOptions.Decoder), changes or appends items,
 // and hands Write its results (the kpt function SDK's fn.Result).
+//
+// # The read, render and write flow
+//
+// Who calls whom for a render of a ResourceList on stdin (fn.Run), in
+// order; "||" marks work on the worker pool, one item per worker. Files
+// (krm.ReadFiles) and a ResourceList given as a file take the same path
+// with another cutter.
+//
+//	cli            fn                  krm                        internal/fastread, pkg/objects, pkg/master
+//	 | fn.Run(input) |                   |                            |
+//	 |-------------->| readList          |                            |
+//	 |               |--krm.Read(data, ReadOptions{Decoder})-------->|
+//	 |               |                   | splitter cuts item i       |
+//	 |               |                   | || Item.parse:             |
+//	 |               |<--Decoder.DecodeRaw(it)-----------------------|
+//	 |               |--fastread.DecodeLean / DecodeNodeFast / DecodeOtherFast--------------->|
+//	 |               |<-------------------------- ok: objects.Decoded (no tree) --------------|
+//	 |               |   (not ok)        | Item.ParseTree, checkTree  |
+//	 |               |<--Decoder.Decode(it)--------------------------|
+//	 |               |--objects.Decode(tree)---------------------------------------------------->|
+//	 |               |<--Decoder.Keep(it): drop the tree or keep it--|
+//	 |               |<--*ResourceList (items in input order)---------|
+//	 |               | process: config.Load(FunctionConfig)           |
+//	 |               | renderList: readSet -> objects.Set.Add per decoded object ------------->|
+//	 |               |   master.Prepare(set).Stream; Render(first nodes) ----------------------->|
+//	 |               |   || lean NodeFeature: Load() reads its Raw again (Release after) ------>|
+//	 |               |   updateNode: Item.Changed, tree edited (state tree)                     |
+//	 |               |   SetMaker(ItemMaker) for Node items made as written (state made)         |
+//	 |               |   SetTail(new Nodes, rendered as written)                                 |
+//	 |               | write                                                                    |
+//	 |               |--rl.WriteThen(out, results)-->|                            |
+//	 |               |                   | per item, in order (writePath):                      |
+//	 |               |                   |   raw: Raw as is, placed or re-indented; Release     |
+//	 |               |                   |   made: || ItemMaker.Make(k) (render, SyncMapText)   |
+//	 |               |                   |   tree: Node encoded                                 |
+//	 |               |                   | tail: yield each new Node's text                     |
+//	 |               |<--results()-------| (finish: fleet checks, lint, explain)                 |
+//	 |               |                   | results written last       |
+//	 |<--exit code---|                   |                            |
 //
 // # kyaml and the kpt function SDK
 //
@@ -50,7 +89,7 @@
 // each again on output (reformatted: its output differs from the input
 // from line 12,130 on). The fast splitter here cuts the list into items
 // by their lines, parses each item on its own on every core, lets the
-// caller drop a tree once decoded (ReadOptions.Keep), and writes every
+// caller drop a tree once decoded (Decoder.Keep), and writes every
 // unchanged item back as its original bytes, comments and layout
 // included: the round trip above is byte-identical.
 //

@@ -40,13 +40,13 @@ const fileIndent = 2
 // Files in block-style YAML (what kubectl, kpt and nfd-worker write) are
 // cut into objects without parsing them whole (a v1 List's items are
 // objects of their own); each object is decoded as Read decodes an item
-// (DecodeRaw, then a parse and Decode), and written back as its own text,
+// (Decoder.DecodeRaw, then a parse and Decoder.Decode), and written back as its own text,
 // re-indented, with the annotations added. Positions in the objects'
 // trees count from the start of their file. Any other file (JSON, flow
 // style, a document that is not a mapping), or one with an object that
 // does not parse on its own, is given to whole, in file order, which
 // parses it and returns its objects (or fails the read); those are
-// decoded by Decode, keep their trees and are encoded on output. A file
+// decoded by Decoder.Decode, keep their trees and are encoded on output. A file
 // larger than Limits.MaxTreeBytes is not parsed whole: its objects
 // that do not parse carry ParseErr, as a ResourceList's items do.
 func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) ([]Doc, error)) (*ResourceList, error) {
@@ -131,8 +131,8 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		for _, d := range docs {
 			it := NewItem(d.Node)
 			it.File, it.Index, it.fromFile = d.File, d.Index, true
-			if opts.Decode != nil {
-				opts.Decode(it) // the object as the file has it
+			if opts.Decoder != nil {
+				opts.Decoder.Decode(it) // the object as the file has it
 			}
 			annotatePlace(d.Node, d.File, d.Index)
 			rl.Items = append(rl.Items, it)

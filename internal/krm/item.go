@@ -16,7 +16,7 @@ type Item struct {
 	// are written back byte for byte.
 	Raw []byte
 	// Node is the parsed item. Read drops it after decoding unless
-	// ReadOptions.Keep asks to keep it; Tree parses Raw again.
+	// its Decoder keeps it; Tree parses Raw again.
 	Node *yaml.Node
 	// Changed marks an item whose Node must be encoded on output instead
 	// of writing Raw.
@@ -38,7 +38,7 @@ type Item struct {
 	// Pos is the item's position in the input's items, from 0; Line is
 	// the 1-based input line it starts on (0 for new items).
 	Pos, Line int
-	// Decoded is the caller's typed object, set by ReadOptions.Decode.
+	// Decoded is the caller's typed object, set by the Decoder (ReadOptions.Decoder).
 	Decoded any
 	// FromKpt reports annotations that only kpt's package reader writes
 	// (internal.config.kubernetes.io/package-path from kpt fn render,
@@ -97,7 +97,7 @@ func (it *Item) SetNode(n *yaml.Node) {
 }
 
 // SetIdentity records the identity of an item decoded without a tree (see
-// ReadOptions.DecodeRaw), as SetNode reads it from a tree: annotations
+// Decoder.DecodeRaw), as SetNode reads it from a tree: annotations
 // are the object's metadata.annotations.
 func (it *Item) SetIdentity(apiVersion, kind, name, namespace string, annotations map[string]string) {
 	it.APIVersion, it.Kind, it.Name, it.Namespace = apiVersion, kind, name, namespace

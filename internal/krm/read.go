@@ -47,21 +47,9 @@ type ResourceList struct {
 
 // ReadOptions adjust Read.
 type ReadOptions struct {
-	// Decode, when set, is called once for every item that parsed, in
-	// parallel, to set Item.Decoded.
-	Decode func(*Item)
-	// DecodeRaw, when set, is tried first on every item the fast splitter
-	// cut, in parallel: it decodes the item straight from Raw, without a
-	// tree, setting Decoded and the identity (Item.SetIdentity), and
-	// reports whether it did. When it did, the item is neither parsed nor
-	// given to Decode; its Node stays nil (Item.Tree parses Raw when
-	// asked). It must read only what a tree within Limits.MaxDepth would
-	// hold; it is not used below a MaxDepth of 64.
-	DecodeRaw func(*Item) bool
-	// Keep, when set, says which items keep their Node after Decode; the
-	// others drop it to hold memory flat (Item.Tree parses it again).
-	// Without Keep every Node is kept.
-	Keep func(*Item) bool
+	// Decoder, when set, decodes the items (see Decoder). Without it no
+	// item is decoded and every tree is kept.
+	Decoder Decoder
 	// Limits bound the work done on the input; zero fields are defaults.
 	Limits Limits
 	// Release, when set, is told of input bytes that are not needed for a
@@ -212,7 +200,7 @@ func (it *Item) parse(opts ReadOptions) bool {
 	}
 	// A fast decoder reads only valid JSON (FuzzFastDecodeJSON), so JSON
 	// is checked only when none does.
-	if opts.DecodeRaw != nil && opts.Limits.MaxDepth >= 64 && opts.DecodeRaw(it) {
+	if opts.Decoder != nil && opts.Limits.MaxDepth >= 64 && opts.Decoder.DecodeRaw(it) {
 		return true
 	}
 	if it.json && !json.Valid(it.Raw) {
@@ -269,12 +257,14 @@ func (o ReadOptions) release(b []byte) {
 	}
 }
 
-// decode runs the Decode hook and drops the tree unless Keep keeps it.
+// decode has the Decoder decode a parsed item and drops the tree unless
+// it keeps it.
 func (o ReadOptions) decode(it *Item) {
-	if o.Decode != nil {
-		o.Decode(it)
+	if o.Decoder == nil {
+		return
 	}
-	if o.Keep != nil && !o.Keep(it) {
+	o.Decoder.Decode(it)
+	if !o.Decoder.Keep(it) {
 		it.Node = nil
 	}
 }
@@ -398,8 +388,8 @@ func readWhole(data []byte, opts ReadOptions) (*ResourceList, error) {
 		rl.setHeader(k, v)
 	}
 	parallel.For(len(rl.Items), func(i int) {
-		if it := rl.Items[i]; it.ParseErr == nil && opts.Decode != nil {
-			opts.Decode(it)
+		if it := rl.Items[i]; it.ParseErr == nil && opts.Decoder != nil {
+			opts.Decoder.Decode(it)
 		}
 	})
 	return rl, nil

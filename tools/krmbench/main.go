@@ -60,7 +60,7 @@ func run(impl string, in io.Reader, out io.Writer) error {
 	case "krm", "krm-drop":
 		opts := krm.ReadOptions{}
 		if impl == "krm-drop" {
-			opts.Keep = func(*krm.Item) bool { return false }
+			opts.Decoder = krm.DropTrees{}
 		}
 		rl, err := krm.Read(data, opts)
 		if err != nil {
