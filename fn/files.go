@@ -43,7 +43,7 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 		return runListFile(files, lists[0], config, out, opts)
 	}
 	r := &report{lines: true}
-	rl, err := readFiles(files, config, keepFileItemNode, opts.Release, r)
+	rl, err := readFiles(files, config, keepFileItemNode, inputs, opts.Release, r)
 	if err != nil {
 		return 1, err
 	}
@@ -87,11 +87,12 @@ func runListFile(files []krm.File, list krm.File, config *yaml.Node, out io.Writ
 // readFiles reads opened files as the ResourceList of their objects
 // (krm.ReadFiles), each decoded on the worker pool as it is cut: lean
 // where it can be (decodeItemRaw), else from a tree that keep says
-// whether to hold on to. release (may be nil) is told of input bytes read.
+// whether to hold on to. release (may be nil) is told of input bytes read;
+// closing inputs (may be nil) ends what lean NodeFeatures can read again.
 // Files the cutter does not read are parsed whole (parseFile), their
 // problems going to r.
-func readFiles(files []krm.File, config *yaml.Node, keep func(*krm.Item) bool, release func([]byte), r *report) (*krm.ResourceList, error) {
-	read := krm.ReadOptions{Decoder: newItemDecoder(keep, release), Release: release}
+func readFiles(files []krm.File, config *yaml.Node, keep func(*krm.Item) bool, inputs *krm.Inputs, release func([]byte), r *report) (*krm.ResourceList, error) {
+	read := krm.ReadOptions{Decoder: newItemDecoder(keep, inputs, release), Release: release}
 	return krm.ReadFiles(files, config, read, func(f int) ([]krm.Doc, error) {
 		docs, found, err := parseFile(files[f])
 		r.extend(found)

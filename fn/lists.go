@@ -125,8 +125,8 @@ func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 // readListFile reads a ResourceList given as a file: its items, cut and
 // decoded as stdin's are (krm.Read), named after the file for what is
 // reported about them (validate, explain, plan).
-func readListFile(f krm.File, keep func(*krm.Item) bool, release func([]byte)) (*krm.ResourceList, error) {
-	return krm.Read(f.Data, krm.ReadOptions{Decoder: newItemDecoder(keep, release), Release: release, Name: f.Name})
+func readListFile(f krm.File, keep func(*krm.Item) bool, inputs *krm.Inputs, release func([]byte)) (*krm.ResourceList, error) {
+	return krm.Read(f.Data, krm.ReadOptions{Decoder: newItemDecoder(keep, inputs, release), Release: release, Name: f.Name})
 }
 
 // splitLists parts files into the ResourceLists and the other files.

@@ -17,22 +17,52 @@ import (
 // its text where internal/fastread reads it (decodeItemRaw), else from
 // its tree with objects.Decode (decodeItem); keep says which trees stay
 // (keepItemNode for a render, others for files and checks). The
-// NodeFeatures of one read share their feature names (names); release
-// (may be nil) is told when a lean NodeFeature's text has been read
-// again to render it.
+// NodeFeatures of one read share their feature names (names) and read
+// their text again from in.
 type itemDecoder struct {
-	names   fastread.FeatureNames
-	release func([]byte)
-	keep    func(*krm.Item) bool
+	names fastread.FeatureNames
+	in    leanInput
+	keep  func(*krm.Item) bool
 }
 
-// newItemDecoder returns the decoder of one read.
-func newItemDecoder(keep func(*krm.Item) bool, release func([]byte)) *itemDecoder {
-	return &itemDecoder{release: release, keep: keep}
+// newItemDecoder returns the decoder of one read: held (may be nil) are
+// the inputs read, whose Close makes a lean NodeFeature's Load an error
+// (the caller closes stdin only once the run is over); release (may be
+// nil) is told when a lean NodeFeature's text has been read again.
+func newItemDecoder(keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) *itemDecoder {
+	return &itemDecoder{in: leanInput{held: held, release: release}, keep: keep}
+}
+
+// leanInput is the fastread.Input of the lean NodeFeatures of one read.
+type leanInput struct {
+	held    *krm.Inputs
+	release func([]byte)
+}
+
+// Hold is krm.Inputs.Hold; without inputs held there is nothing to close.
+func (in *leanInput) Hold() error {
+	if in.held == nil {
+		return nil
+	}
+	return in.held.Hold()
+}
+
+// Unhold ends a Hold.
+func (in *leanInput) Unhold() {
+	if in.held != nil {
+		in.held.Unhold()
+	}
+}
+
+// Release passes b to release, when there is one.
+func (in *leanInput) Release(b []byte) {
+	if in.release != nil {
+		in.release(b)
+	}
 }
 
 // DecodeRaw is decodeItemRaw.
-func (d *itemDecoder) DecodeRaw(it *krm.Item) bool { return decodeItemRaw(it, &d.names, d.release) }
+func (d *itemDecoder) DecodeRaw(it *krm.Item) bool { return decodeItemRaw(it, &d.names, &d.in) }
 
 // Decode is decodeItem.
 func (d *itemDecoder) Decode(it *krm.Item) { decodeItem(it) }
@@ -76,12 +106,12 @@ func decodeObject(n *yaml.Node) *objects.Decoded {
 // when it is in the plain block layout kubectl and nfd-worker write
 // (fastread.DecodeLean, fastread.DecodeNodeFast); anything else is left to
 // decodeItem. A NodeFeature's feature names are shared through names;
-// release (may be nil) is told when its text has been read again to
-// render it. Neither keeps a tree: a Node item is parsed again from its
-// text when it is written (makeNodesAsWritten).
-func decodeItemRaw(it *krm.Item, names *fastread.FeatureNames, release func([]byte)) bool {
-	if d, ok := fastread.DecodeLean(it.Raw, names, release); ok {
-		md := &d.Obj.(*api.NodeFeature).Metadata
+// in is the input its text lies in, read again to render it. Neither
+// keeps a tree: a Node item is parsed again from its text when it is
+// written (makeNodesAsWritten).
+func decodeItemRaw(it *krm.Item, names *fastread.FeatureNames, in fastread.Input) bool {
+	if d, ok := fastread.DecodeLean(it.Raw, names, in); ok {
+		md := &d.Obj.(*objects.LeanNodeFeature).Names.Metadata
 		it.SetIdentity(d.Ref.APIVersion, d.Ref.Kind, md.Name, md.Namespace, md.Annotations)
 		it.Decoded = &decodedItem{objects: []*objects.Decoded{d}}
 		return true

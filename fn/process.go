@@ -43,7 +43,7 @@ func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
 // readList reads a ResourceList for a run: cut by the splitter, each item
 // decoded on the worker pool as it is cut, lean where it can be.
 func readList(input []byte, opts RunOptions) (*krm.ResourceList, error) {
-	return krm.Read(input, krm.ReadOptions{Decoder: newItemDecoder(keepItemNode, opts.Release), Release: opts.Release})
+	return krm.Read(input, krm.ReadOptions{Decoder: newItemDecoder(keepItemNode, nil, opts.Release), Release: opts.Release})
 }
 
 // process runs the mode the functionConfig asks for on a read list and

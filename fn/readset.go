@@ -20,7 +20,7 @@ import (
 // block YAML and JSON (kubectl's exports among them) cut into objects
 // without a tree of the whole file, each decoded on the worker pool;
 // NodeFeatures and Nodes kept lean (fastread.DecodeLean: a NodeFeature's
-// spec is read again from the mapped text when asked for, LoadSpec);
+// spec is read again from the mapped text when asked for, its Load);
 // other files parsed whole, up to objects.MaxFileSize. It is how
 // validate, explain and plan read their file arguments.
 //
@@ -30,7 +30,8 @@ import (
 // are found again from their text: by Read for an object defined twice,
 // and by Locate for what is found later.
 //
-// The files stay mapped until Close; the set must not be used after it.
+// The files stay mapped until Close; after it, loading a lean
+// NodeFeature's spec is an error (krm.ErrClosed), never a fault.
 type FileReader struct {
 	// Stdin, when set, is read for the file argument "-".
 	Stdin  *Stdin
@@ -72,7 +73,7 @@ func (fr *FileReader) Read(paths []string, note bool) (diag.List, int, error) {
 	lists, others := splitLists(files, inputs.Release)
 	r := &report{lines: true}
 	for _, f := range lists {
-		rl, err := readListFile(f, keepForChecks, inputs.Release)
+		rl, err := readListFile(f, keepForChecks, inputs, inputs.Release)
 		if err != nil {
 			// As a file that does not parse: an error about the file.
 			r.extend(diag.List{{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: f.Name},
@@ -81,7 +82,7 @@ func (fr *FileReader) Read(paths []string, note bool) (diag.List, int, error) {
 		}
 		fr.add(rl, r, note)
 	}
-	rl, err := readFiles(others, nil, keepForChecks, inputs.Release, r)
+	rl, err := readFiles(others, nil, keepForChecks, inputs, inputs.Release, r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -128,8 +129,7 @@ func keepForChecks(it *krm.Item) bool {
 
 // fleetObject reports a NodeFeature or a Node.
 func fleetObject(o *objects.Decoded) bool {
-	_, nf := o.Obj.(*api.NodeFeature)
-	return o.Class == objects.KubeNode || (o.Class == objects.NFD && nf)
+	return o.Class == objects.KubeNode || (o.Class == objects.NFD && o.Ref.Kind == api.KindNodeFeature)
 }
 
 // mentioningNFD keeps the files that mention NFD (objects.MentionsNFD);
@@ -191,7 +191,7 @@ func (fr *FileReader) Locate(ds diag.List) {
 }
 
 // Close unmaps the files read; the set's lean NodeFeatures cannot be read
-// again after it.
+// again after it (their Load returns krm.ErrClosed).
 func (fr *FileReader) Close() error {
 	var errs []error
 	for _, in := range fr.inputs {

@@ -131,14 +131,14 @@ func checkLeanAgrees(t *testing.T, raw []byte, fast *objects.Decoded, ok bool) {
 		return
 	}
 	want := *fast.Obj.(*api.NodeFeature)
-	got := *lean.Obj.(*api.NodeFeature)
+	got := *lean.Obj.(*objects.LeanNodeFeature).Names
 	if !reflect.DeepEqual(got.Metadata, want.Metadata) || !reflect.DeepEqual(got.Spec.Labels, want.Spec.Labels) ||
 		!sameNames(got.Spec.Features.Flags, want.Spec.Features.Flags) ||
 		!sameNames(got.Spec.Features.Attributes, want.Spec.Features.Attributes) ||
 		!sameNames(got.Spec.Features.Instances, want.Spec.Features.Instances) {
 		t.Fatalf("DecodeLean read\n%#v\nDecodeFast\n%#v\ninput:\n%s", got, want, raw)
 	}
-	if !reflect.DeepEqual(lean.LoadSpec(nil), &want.Spec) {
+	if !reflect.DeepEqual(load(t, lean, nil), &want.Spec) {
 		t.Fatalf("DecodeLean's LoadSpec differs from DecodeFast:\n%s", raw)
 	}
 	// With a filter, the features it names (as written or lower-cased)
@@ -147,9 +147,19 @@ func checkLeanAgrees(t *testing.T, raw []byte, fast *objects.Decoded, ok bool) {
 	filtered := want.Spec
 	filtered.Features = api.Features{Flags: keepOnly(want.Spec.Features.Flags, only),
 		Attributes: keepOnly(want.Spec.Features.Attributes, only), Instances: keepOnly(want.Spec.Features.Instances, only)}
-	if got := lean.LoadSpec(only); !reflect.DeepEqual(got, &filtered) {
+	if got := load(t, lean, only); !reflect.DeepEqual(got, &filtered) {
 		t.Fatalf("DecodeLean's LoadSpec(%v) = %+v, want %+v:\n%s", only, got.Features, filtered.Features, raw)
 	}
+}
+
+// load is Load of the lean NodeFeature d; it fails the test on an error.
+func load(t *testing.T, d *objects.Decoded, only map[string]bool) *api.NodeFeatureSpec {
+	t.Helper()
+	spec, err := d.Obj.(*objects.LeanNodeFeature).Load(only)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	return spec
 }
 
 // keepOnly is m without the keys only does not name (as written or
@@ -438,7 +448,7 @@ func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
 	if !ok {
 		t.Fatal("DecodeLean fell back")
 	}
-	nf := d.Obj.(*api.NodeFeature)
+	nf := d.Obj.(*objects.LeanNodeFeature).Names
 	want := full.Obj.(*api.NodeFeature)
 	if got := nf.Spec.Features.Flags["cpu.cpuid"].Elements; got != nil {
 		t.Errorf("lean NodeFeature keeps its elements: %v", got)
@@ -448,7 +458,7 @@ func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
 			t.Errorf("lean NodeFeature lost the feature name %s", name)
 		}
 	}
-	if got := d.LoadSpec(nil); !reflect.DeepEqual(got, &want.Spec) {
+	if got := load(t, d, nil); !reflect.DeepEqual(got, &want.Spec) {
 		t.Errorf("LoadSpec = %+v, want %+v", got, want.Spec)
 	}
 	if !reflect.DeepEqual(nf.Metadata, want.Metadata) {

@@ -351,17 +351,17 @@ func TestLeanReadsJSONAndLoadsTheSpecAgain(t *testing.T) {
 		t.Fatal("DecodeFast fell back")
 	}
 	checkLeanAgrees(t, raw, full, true)
-	released := 0
-	d, ok := DecodeLean(raw, &FeatureNames{}, func([]byte) { released++ })
+	in := &testInput{}
+	d, ok := DecodeLean(raw, &FeatureNames{}, in)
 	if !ok {
 		t.Fatal("DecodeLean fell back")
 	}
-	nf := d.Obj.(*api.NodeFeature)
+	nf := d.Obj.(*objects.LeanNodeFeature).Names
 	if got := nf.Spec.Features.Flags["cpu.cpuid"].Elements; got != nil {
 		t.Errorf("lean NodeFeature keeps its elements: %v", got)
 	}
-	if got, want := d.LoadSpec(nil), &full.Obj.(*api.NodeFeature).Spec; !reflect.DeepEqual(got, want) || released != 1 {
-		t.Errorf("LoadSpec = %+v (released %d times), want %+v", got, released, want)
+	if got, want := load(t, d, nil), &full.Obj.(*api.NodeFeature).Spec; !reflect.DeepEqual(got, want) || in.released != 1 {
+		t.Errorf("Load = %+v (released %d times), want %+v", got, in.released, want)
 	}
 }
 

@@ -1,6 +1,7 @@
 package fastread
 
 import (
+	"errors"
 	"hash/maphash"
 	"sync"
 
@@ -9,17 +10,18 @@ import (
 )
 
 // DecodeLean is DecodeFast for a fleet: it reads the same text, accepts
-// exactly what DecodeFast accepts, and returns the NodeFeature with its
-// metadata and spec.labels but only the names of its features (their
-// elements are checked, not kept, so reading thousands of NodeFeatures
-// allocates little). LoadSpec decodes the whole spec again from raw, which
-// must not change, whenever the node is rendered: a fleet holds one node's
-// features at a time rather than every node's. With shared, the names are
-// shared with the input's other NodeFeatures that have the same names
-// (they must only be read). release, when not nil, is told once LoadSpec
-// has read raw again (it may give raw's memory pages back until the next
-// read).
-func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*objects.Decoded, bool) {
+// exactly what DecodeFast accepts, and returns the NodeFeature as an
+// objects.LeanNodeFeature: its metadata and spec.labels but only the names
+// of its features (their elements are checked, not kept, so reading
+// thousands of NodeFeatures allocates little). Its Load decodes the whole
+// spec again from raw, which must not change, whenever the node is
+// rendered: a fleet holds one node's features at a time rather than every
+// node's. With shared, the names are shared with the input's other
+// NodeFeatures that have the same names (they must only be read). in,
+// when not nil, is the input raw lies in: Load holds it while it reads
+// raw, fails once it is closed, and then releases raw (its memory pages
+// may be given back until the next read).
+func DecodeLean(raw []byte, shared *FeatureNames, in Input) (*objects.Decoded, bool) {
 	keys := keyPool.Get().(*keyHashes)
 	dec := newDecoder(raw)
 	dec.namesOnly, dec.keys = true, keys
@@ -28,25 +30,54 @@ func DecodeLean(raw []byte, shared *FeatureNames, release func([]byte)) (*object
 	if !ok {
 		return nil, false
 	}
+	nf := d.Obj.(*api.NodeFeature)
 	if shared != nil {
-		nf := d.Obj.(*api.NodeFeature)
 		nf.Spec.Features = shared.share(&nf.Spec.Features)
 	}
-	d.LoadSpec = func(only map[string]bool) *api.NodeFeatureSpec {
-		keys := keyPool.Get().(*keyHashes)
-		dec := newDecoder(raw)
-		dec.only, dec.keys = only, keys
-		full, ok := decodeFast(raw, dec)
-		keyPool.Put(keys)
-		if release != nil {
-			release(raw)
-		}
-		if !ok {
-			panic("objects: DecodeFast does not read a NodeFeature DecodeLean read: its text changed")
-		}
-		return &full.Obj.(*api.NodeFeature).Spec
-	}
+	d.Obj = objects.NewLeanNodeFeature(nf, &leanText{raw: raw, in: in})
 	return d, true
+}
+
+// Input is the input a lean NodeFeature's text lies in (krm.Input and
+// krm.Inputs are): Hold keeps it readable until Unhold, or fails once it
+// is closed; Release gives back the memory pages of text read.
+type Input interface {
+	Hold() error
+	Unhold()
+	Release(b []byte)
+}
+
+// leanText is a lean NodeFeature's text, in its input.
+type leanText struct {
+	raw []byte
+	in  Input
+}
+
+// errTextChanged is a lean NodeFeature's text no longer read as it was:
+// its input was written to while it was held.
+var errTextChanged = errors.New("its text changed since it was first read")
+
+// LoadSpec decodes the whole spec from the text again, keeping only the
+// features only names (objects.SpecText).
+func (t *leanText) LoadSpec(only map[string]bool) (*api.NodeFeatureSpec, error) {
+	if t.in != nil {
+		if err := t.in.Hold(); err != nil {
+			return nil, err
+		}
+		defer t.in.Unhold()
+	}
+	keys := keyPool.Get().(*keyHashes)
+	dec := newDecoder(t.raw)
+	dec.only, dec.keys = only, keys
+	full, ok := decodeFast(t.raw, dec)
+	keyPool.Put(keys)
+	if t.in != nil {
+		t.in.Release(t.raw)
+	}
+	if !ok {
+		return nil, errTextChanged
+	}
+	return &full.Obj.(*api.NodeFeature).Spec, nil
 }
 
 // keyPool holds keyHashes for reuse: one grown to a fleet's largest

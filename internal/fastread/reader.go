@@ -91,7 +91,8 @@ type value struct {
 
 // fastDecoder is the format-independent part of the fast decoders: it
 // reads NodeFeatures, Nodes and the identity of other objects from the
-// values r finds, with the settings of DecodeLean and SpecLoader.
+// values r finds, with the settings of DecodeLean and of a lean
+// NodeFeature's Load.
 type fastDecoder struct {
 	// r is &blk or &js (one allocation for the decoder and its reader).
 	r   reader
@@ -101,8 +102,9 @@ type fastDecoder struct {
 	// (DecodeLean); keys holds the hashes of one mapping's keys then.
 	namesOnly bool
 	keys      *keyHashes
-	// only, when set, keeps just the features it names (SpecLoader); the
-	// others are checked, namesOnly, and left out.
+	// only, when set, keeps just the features it names
+	// (leanText.LoadSpec); the others are checked, namesOnly, and left
+	// out.
 	only map[string]bool
 }
 

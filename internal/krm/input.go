@@ -14,12 +14,17 @@ import (
 // back (Release): peak memory then holds the items being worked on, not the
 // whole input. Elsewhere it is an ordinary buffer and Release does nothing.
 //
-// Data must never be written to: a mapped input is read-only.
+// Data must never be written to: a mapped input is read-only. Data must
+// not be read after Close; what reads it later than its reading (a lean
+// NodeFeature's spec, decoded again to render it) holds it (Hold) and
+// gets ErrClosed instead of a fault.
 type Input struct {
 	// Data is the whole input.
 	Data []byte
 	// mapped is set when Data is a memory mapping.
 	mapped bool
+	// life holds Data readable between Hold and Unhold; Close waits.
+	life lifetime
 	// sinceSweep counts the bytes released since the last sweep.
 	sinceSweep atomic.Int64
 }
@@ -50,14 +55,27 @@ func (in *Input) Release(b []byte) {
 	releasePages(in.Data, b)
 }
 
-// Close unmaps a mapped input; no slice of Data may be used after it.
+// Close unmaps a mapped input; no slice of Data may be used after it, and
+// Hold fails from then on. It waits for the holds taken before it.
 func (in *Input) Close() error {
-	if in == nil || !in.mapped {
+	if in == nil {
+		return nil
+	}
+	in.life.close()
+	defer in.life.mu.Unlock()
+	if !in.mapped {
 		return nil
 	}
 	in.mapped = false
 	return unmap(in.Data)
 }
+
+// Hold keeps Data readable until Unhold: Close waits for it. It returns
+// ErrClosed (and holds nothing) once the input is closed.
+func (in *Input) Hold() error { return in.life.hold() }
+
+// Unhold ends a Hold that succeeded.
+func (in *Input) Unhold() { in.life.unhold() }
 
 // OpenInput reads all of r, refusing more than limit bytes
 // (DefaultMaxBytes when limit is 0). A regular file is mapped in place; any

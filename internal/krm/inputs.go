@@ -52,11 +52,14 @@ func OpenFile(path string, limit int) (*Input, error) {
 }
 
 // Inputs are the inputs of one run (a package's files), released and
-// closed together.
+// closed together. What reads their bytes after their reading holds them
+// (Hold), and gets ErrClosed once they are closed.
 type Inputs struct {
 	// byAddress are the mapped inputs, ordered by where their Data lies.
 	byAddress []*Input
 	all       []*Input
+	// life holds every input readable between Hold and Unhold.
+	life lifetime
 }
 
 // Add adds an input.
@@ -102,8 +105,19 @@ func (ins *Inputs) Release(b []byte) {
 	}
 }
 
-// Close closes every input; no slice of their Data may be used after it.
+// Hold keeps every input's Data readable until Unhold: Close waits for
+// it. It returns ErrClosed (and holds nothing) once the inputs are closed;
+// a borrowed input counts as closed with them.
+func (ins *Inputs) Hold() error { return ins.life.hold() }
+
+// Unhold ends a Hold that succeeded.
+func (ins *Inputs) Unhold() { ins.life.unhold() }
+
+// Close closes every input; no slice of their Data may be used after it,
+// and Hold fails from then on. It waits for the holds taken before it.
 func (ins *Inputs) Close() error {
+	ins.life.close()
+	defer ins.life.mu.Unlock()
 	var errs []error
 	for _, in := range ins.all {
 		errs = append(errs, in.Close())

@@ -149,7 +149,7 @@ func (p *Pipeline) attachFeatures() {
 				continue
 			}
 		}
-		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec, Load: o.LoadSpec})
+		p.features[node] = append(p.features[node], NodeFeatureObject{Ref: ref, Spec: &o.Obj.Spec, Lean: o.Lean})
 	}
 }
 

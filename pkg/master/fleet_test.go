@@ -1,6 +1,7 @@
 package master
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -596,10 +597,10 @@ func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 	var loads atomic.Int32
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].LoadSpec = func(map[string]bool) *api.NodeFeatureSpec {
+		lean.Features[i].Lean = objects.NewLeanNodeFeature(lean.Features[i].Obj, objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
 			loads.Add(1)
-			return &readSet(t, fleetInput()...).Features[i].Obj.Spec
-		}
+			return &readSet(t, fleetInput()...).Features[i].Obj.Spec, nil
+		}))
 	}
 	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
 	st.Render(st.All(), nil)
@@ -682,13 +683,13 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 	fullLoads := 0
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].LoadSpec = func(only map[string]bool) *api.NodeFeatureSpec {
+		lean.Features[i].Lean = objects.NewLeanNodeFeature(lean.Features[i].Obj, objects.SpecTextFunc(func(only map[string]bool) (*api.NodeFeatureSpec, error) {
 			spec := readSet(t, input...).Features[i].Obj.Spec
 			mu.Lock()
 			defer mu.Unlock()
 			if only == nil {
 				fullLoads++
-				return &spec
+				return &spec, nil
 			}
 			for k := range only {
 				asked[k] = true
@@ -700,8 +701,8 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 					}
 				}
 			}
-			return &spec
-		}
+			return &spec, nil
+		}))
 	}
 	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
 	st.Render(st.All(), nil)
@@ -722,5 +723,34 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 	}
 	if nodeResult(t, got, "a").State.Labels["feature.node.kubernetes.io/cpu-family"] != "6" {
 		t.Errorf("node a: the label naming cpu.model.family is %q, want 6", nodeResult(t, got, "a").State.Labels["feature.node.kubernetes.io/cpu-family"])
+	}
+}
+
+// TestLeanNodeFeatureThatCannotBeReadAgainIsAnErrorNotAFault renders a
+// fleet whose lean NodeFeatures can no longer be read (their input was
+// closed): each node is rendered without that object's features, with an
+// error naming the object, and nothing panics.
+func TestLeanNodeFeatureThatCannotBeReadAgainIsAnErrorNotAFault(t *testing.T) {
+	lean := readSet(t, fleetInput()...)
+	closed := errors.New("the input was closed")
+	for i := range lean.Features {
+		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
+		lean.Features[i].Lean = objects.NewLeanNodeFeature(lean.Features[i].Obj, objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
+			return nil, closed
+		}))
+	}
+	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
+	st.Render(st.All(), nil)
+	got := st.Finish()
+	unread := map[string]bool{}
+	for _, d := range got.NodeDiagnostics {
+		if d.Check == "yaml" && d.Severity == diag.Error && strings.Contains(d.Message, closed.Error()) {
+			unread[d.Object.Name] = true
+		}
+	}
+	for _, o := range lean.Features {
+		if !unread[o.Obj.Metadata.Name] {
+			t.Errorf("no error for the unreadable %s; diagnostics: %v", objects.FeatureRef(o.Obj), got.NodeDiagnostics)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package master
 
 import (
+	"fmt"
 	"sort"
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
@@ -12,19 +13,19 @@ import (
 type NodeFeatureObject struct {
 	Ref  diag.ObjectRef
 	Spec *api.NodeFeatureSpec
-	// Load, when set, decodes the spec anew each time the node is
-	// rendered (Spec is then not read): the set keeps only the object's
-	// metadata, so that the features of every node are not alive at once.
-	Load objects.SpecLoader
+	// Lean, when set, is the NodeFeature read lean: its spec is decoded
+	// anew each time the node is rendered (Spec is then not read), so
+	// that the features of every node are not alive at once.
+	Lean *objects.LeanNodeFeature
 }
 
-// spec is the object's spec, decoded anew when it has a loader, keeping
-// only the features only names (all of them when only is nil).
-func (o *NodeFeatureObject) spec(only map[string]bool) *api.NodeFeatureSpec {
-	if o.Load != nil {
-		return o.Load(only)
+// spec is the object's spec, decoded anew when it is lean, keeping only
+// the features only names (all of them when only is nil).
+func (o *NodeFeatureObject) spec(only map[string]bool) (*api.NodeFeatureSpec, error) {
+	if o.Lean != nil {
+		return o.Lean.Load(only)
 	}
-	return o.Spec
+	return o.Spec, nil
 }
 
 // mergedFeatures is the result of merging a node's NodeFeature objects.
@@ -33,6 +34,9 @@ type mergedFeatures struct {
 	labels   map[string]string
 	// labelSource tells which object each label came from.
 	labelSource map[string]diag.ObjectRef
+	// unread are the objects whose spec could not be read again (a lean
+	// NodeFeature whose input was closed): merged as if empty.
+	unread diag.List
 }
 
 // mergeNodeFeatures merges the objects in nfd-master's order: objects in
@@ -53,7 +57,13 @@ func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject, only m
 	})
 	m := mergedFeatures{labels: map[string]string{}, labelSource: map[string]diag.ObjectRef{}}
 	for i, obj := range sorted {
-		obj.Spec = obj.spec(only)
+		spec, err := obj.spec(only)
+		if err != nil {
+			m.unread = append(m.unread, diag.Diagnostic{Severity: diag.Error, Check: "yaml", Object: obj.Ref,
+				Message: fmt.Sprintf("the NodeFeature cannot be read to render node %s, which is rendered without its features: %v", node, err)})
+			spec = &api.NodeFeatureSpec{}
+		}
+		obj.Spec = spec
 		if i == 0 {
 			if len(sorted) == 1 {
 				m.features = &obj.Spec.Features

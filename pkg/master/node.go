@@ -88,6 +88,7 @@ func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing
 	start := res
 	name := res.Name
 	merged := mergeNodeFeatures(&r.opts, name, objs, only)
+	res.Problems = append(res.Problems, merged.unread...)
 	res.Features = merged.features
 	merged.features = withOwnBackrefs(merged.features)
 	res.Rules, res.RuleErrors = r.rules.Execute(merged.features)

@@ -40,16 +40,15 @@ const (
 type Decoded struct {
 	Class Class
 	Ref   diag.ObjectRef
-	// Obj is *api.NodeFeature, *api.NodeFeatureRule, *api.NodeFeatureGroup
-	// or *Node; nil for the other classes.
+	// Obj is *api.NodeFeature, *LeanNodeFeature (a NodeFeature read
+	// lean), *api.NodeFeatureRule, *api.NodeFeatureGroup, *Node or
+	// *Namespace; nil for the other classes.
 	Obj any
 	// Errs are the strict decoding errors; non-empty means rejected.
 	Errs []*ys.FieldError
 	// Alias marks an NFD object written in an alias API group (the
 	// OpenShift NFD operator's), decoded as its upstream kind.
 	Alias bool
-	// LoadSpec is set by DecodeLean (see Object.LoadSpec).
-	LoadSpec SpecLoader
 }
 
 // Decode reads one document (a mapping node). It never fails: what is
@@ -180,7 +179,10 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 		switch obj := d.Obj.(type) {
 		case *api.NodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
-			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj, Origin: o, Rejected: rejected, LoadSpec: d.LoadSpec})
+			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj, Origin: o, Rejected: rejected})
+		case *LeanNodeFeature:
+			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
+			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj.Names, Origin: o, Rejected: rejected, Lean: obj})
 		case *api.NodeFeatureRule:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Rules))...)
 			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{Obj: obj, Origin: o, Rejected: rejected})

@@ -65,16 +65,11 @@ type Object[T any] struct {
 	// Superseded marks an object a later one of the same kind, namespace
 	// and name replaces, as applying the input in order would.
 	Superseded bool
-	// LoadSpec, set on a lean NodeFeature (DecodeLean), decodes its
-	// spec anew; Obj then holds only the names of its features.
-	LoadSpec SpecLoader
+	// Lean is set on a NodeFeature read lean: Obj is then Lean.Names, which
+	// holds only the names of its features, and its spec is what
+	// Lean.Load decodes (FeatureSpec reads either).
+	Lean *LeanNodeFeature
 }
-
-// SpecLoader decodes a lean NodeFeature's spec anew. With only, it keeps
-// just the features whose names (or lower-cased names) only holds; the
-// others are checked as usual but not kept, which spares decoding the
-// features no rule reads. A nil only keeps every feature.
-type SpecLoader func(only map[string]bool) *api.NodeFeatureSpec
 
 // Used reports whether the object takes part in rendering: it decoded
 // cleanly and no later object replaces it.
