@@ -63,6 +63,56 @@ type Item struct {
 	// object's annotations say, and the lines of its trees count from the
 	// start of the file.
 	named bool
+	// made marks an item the list's ItemMaker makes (SetMaker).
+	made bool
+}
+
+// State is what an item's output is made from; the list chooses how to
+// write each state in one place (ResourceList.output).
+type State uint8
+
+// The states of an item.
+const (
+	// StateRaw is an unchanged item with its text (Raw): written as that
+	// text, placed with its path and index annotations when it is an
+	// object read from a file, re-indented in a JSON list.
+	StateRaw State = iota
+	// StateTree is a changed item (Changed), a new one (NewItem, Append)
+	// or one of a list parsed whole: its tree (Node) is encoded.
+	StateTree
+	// StateMade is an item the list's ItemMaker makes as the list is
+	// written (SetMaker): an exported Node rendered and patched in its
+	// text, a few at a time. A maker that leaves it as it was (nil text)
+	// returns it to its state without the maker.
+	StateMade
+)
+
+// State is the item's state.
+func (it *Item) State() State {
+	if it.made {
+		return StateMade
+	}
+	return it.unmade()
+}
+
+// unmade is the item's state without its maker: how it is written when
+// the maker leaves it as it was.
+func (it *Item) unmade() State {
+	if it.Raw != nil && !it.Changed {
+		return StateRaw
+	}
+	return StateTree
+}
+
+// String names the state.
+func (s State) String() string {
+	switch s {
+	case StateRaw:
+		return "raw"
+	case StateMade:
+		return "made"
+	}
+	return "tree"
 }
 
 // kpt's own annotations, see Item.FromKpt.

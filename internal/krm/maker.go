@@ -37,6 +37,9 @@ func (rl *ResourceList) SetMaker(m *ItemMaker) {
 		panic("krm: SetMaker on a list that does not stream")
 	}
 	rl.maker = m
+	for _, pos := range m.Items {
+		rl.Items[pos].made = true
+	}
 }
 
 // EncodeItem is the output text of n as an item of the list: what the
@@ -167,24 +170,27 @@ func (rl *ResourceList) makeItem(pos, k int) made {
 		return made{text: text, note: note, k: k, err: err}
 	}
 	it := rl.Items[pos]
-	if rl.json {
-		if it.Raw == nil || it.Changed || !it.written() {
-			return made{k: -1}
+	s := it.State()
+	if s != StateRaw || !it.written() {
+		return made{k: -1} // a tree is written by write
+	}
+	var text []byte
+	var err error
+	switch rl.output(it, s) {
+	case outJSON:
+		text, err = rl.jsonItemText(it)
+	case outPlaced:
+		if len(it.Raw) >= bigItem {
+			return made{k: -1} // written by write, as it is placed
 		}
-		text, err := rl.jsonItemText(it)
-		if err != nil {
-			err = fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		if p, ok := rl.placed(it); ok {
+			head, tail := p.split()
+			return made{text: head, tail: tail, k: -1}
 		}
-		return made{text: text, k: -1, err: err}
+		text, err = rl.treeText(it)
+	default:
+		return made{k: -1}
 	}
-	if !it.fromFile || it.Raw == nil || it.Changed || !it.written() || len(it.Raw) >= bigItem {
-		return made{k: -1} // written by write, a big one as it is placed
-	}
-	if p, ok := rl.placed(it); ok {
-		head, tail := p.split()
-		return made{text: head, tail: tail, k: -1}
-	}
-	text, err := rl.treeText(it)
 	if err != nil {
 		err = fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
 	}

@@ -214,10 +214,10 @@ func splice(lines [][]byte, from, to int, text []byte) []byte {
 func (rl *ResourceList) ItemText(it *Item, text []byte) ([]byte, error) {
 	changed := *it
 	changed.Raw = text
-	switch {
-	case rl.json:
+	switch rl.output(&changed, StateRaw) {
+	case outJSON:
 		return rl.jsonItemText(&changed)
-	case it.fromFile:
+	case outPlaced:
 		return rl.fileItemText(&changed)
 	}
 	return withNewline(text), nil

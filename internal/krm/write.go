@@ -199,26 +199,6 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 	return nil
 }
 
-func (rl *ResourceList) writeItem(w *bufio.Writer, it *Item) error {
-	switch {
-	case it.Raw != nil && !it.Changed:
-		if it.fromFile {
-			if err := rl.writeFileItem(w, it); err != nil {
-				return err
-			}
-		} else {
-			w.Write(withNewline(it.Raw))
-		}
-		if rl.release != nil {
-			rl.release(it.Raw)
-		}
-		return nil
-	case rl.fast:
-		return rl.writeEncoded(w, it, it.Node)
-	}
-	return writeElement(w, "items", it.Node)
-}
-
 // writeResults writes the input's results and then results, if any.
 func (rl *ResourceList) writeResults(w *bufio.Writer, results []*sdk.Result) error {
 	if len(rl.Results)+len(results) == 0 {
