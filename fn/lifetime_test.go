@@ -10,11 +10,11 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// TestLeanNodeFeaturesAfterTheFileReaderClosesAreAnErrorNotAFault reads
-// an export large enough to be mapped, whose NodeFeatures are read lean,
-// and closes the reader: loading a NodeFeature's spec afterwards returns
-// krm.ErrClosed rather than reading unmapped memory.
-func TestLeanNodeFeaturesAfterTheFileReaderClosesAreAnErrorNotAFault(t *testing.T) {
+// TestLeanNodeFeaturesAfterTheSetClosesAreAnErrorNotAFault reads an
+// export large enough to be mapped, whose NodeFeatures are read lean, and
+// closes the set, which owns the files: loading a NodeFeature's spec
+// afterwards returns krm.ErrClosed rather than reading unmapped memory.
+func TestLeanNodeFeaturesAfterTheSetClosesAreAnErrorNotAFault(t *testing.T) {
 	t.Chdir(t.TempDir())
 	var features []string
 	for i := range 40 { // well over the size krm maps rather than reads
@@ -33,12 +33,15 @@ func TestLeanNodeFeaturesAfterTheFileReaderClosesAreAnErrorNotAFault(t *testing.
 	if _, err := objects.FeatureSpec(&set.Features[0], nil); err != nil {
 		t.Fatalf("loading a spec before Close: %v", err)
 	}
-	if err := r.Close(); err != nil {
+	if err := set.Close(); err != nil {
 		t.Fatal(err)
 	}
 	for i := range set.Features {
 		if spec, err := objects.FeatureSpec(&set.Features[i], nil); !errors.Is(err, krm.ErrClosed) || spec != nil {
 			t.Fatalf("loading a spec after Close = %v, %v; want krm.ErrClosed", spec, err)
 		}
+	}
+	if err := r.Close(); err != nil {
+		t.Errorf("closing the reader after its set: %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package fn
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,13 +29,13 @@ import (
 // are found again from their text: by Read for an object defined twice,
 // and by Locate for what is found later.
 //
-// The files stay mapped until Close; after it, loading a lean
-// NodeFeature's spec is an error (krm.ErrClosed), never a fault.
+// The set owns the files read (objects.Set.Own): they stay mapped until
+// Close; after it, loading a lean NodeFeature's spec is an error
+// (krm.ErrClosed), never a fault.
 type FileReader struct {
 	// Stdin, when set, is read for the file argument "-".
-	Stdin  *Stdin
-	set    *objects.Set
-	inputs []*krm.Inputs
+	Stdin *Stdin
+	set   *objects.Set
 	// last is the item each object of the set, by key, was last read
 	// from.
 	last map[diag.ObjectRef]*krm.Item
@@ -66,7 +65,7 @@ func (fr *FileReader) Read(paths []string, note bool) (diag.List, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	fr.inputs = append(fr.inputs, inputs)
+	fr.set.Own(inputs)
 	if fr.set.OnlyNFDFiles {
 		files = mentioningNFD(files, inputs.Release)
 	}
@@ -190,16 +189,10 @@ func (fr *FileReader) Locate(ds diag.List) {
 	}
 }
 
-// Close unmaps the files read; the set's lean NodeFeatures cannot be read
-// again after it (their Load returns krm.ErrClosed).
-func (fr *FileReader) Close() error {
-	var errs []error
-	for _, in := range fr.inputs {
-		errs = append(errs, in.Close())
-	}
-	fr.inputs = nil
-	return errors.Join(errs...)
-}
+// Close closes the set, which unmaps the files read; the set's lean
+// NodeFeatures cannot be read again after it (their Load returns
+// krm.ErrClosed).
+func (fr *FileReader) Close() error { return fr.set.Close() }
 
 // latestOrigin is the origin of the last NodeFeature or Node of the set
 // with key (track follows only those), nil when there is none.

@@ -1,7 +1,9 @@
 package objects
 
 import (
+	"errors"
 	"fmt"
+	"io"
 
 	"go.yaml.in/yaml/v3"
 
@@ -92,6 +94,10 @@ type Set struct {
 	// operator's group (nfd.openshift.io/v1alpha1) instead of reading them.
 	NoOpenShiftAlias bool
 
+	// inputs are what the set's lean NodeFeatures are read again from
+	// (Own); Close closes them.
+	inputs []io.Closer
+
 	// index maps object keys to origins; built on first use.
 	index map[diag.ObjectRef]Origin
 	// seen maps object keys to their latest index in their kind's slice.
@@ -176,4 +182,21 @@ func (s *Set) Place(l diag.List) {
 			d.Pos = o.Position(d.Field, false)
 		}
 	}
+}
+
+// Own hands the set an input its objects are read again from later: the
+// mapped files a lean NodeFeature's spec is decoded from each time its
+// node is rendered. The set then owns it: Close closes it.
+func (s *Set) Own(in io.Closer) { s.inputs = append(s.inputs, in) }
+
+// Close closes the inputs the set owns. The set's objects stay, but
+// loading a lean NodeFeature's spec after it is an error (its input
+// refuses to be read again), never a fault on unmapped memory.
+func (s *Set) Close() error {
+	var errs []error
+	for _, in := range s.inputs {
+		errs = append(errs, in.Close())
+	}
+	s.inputs = nil
+	return errors.Join(errs...)
 }
