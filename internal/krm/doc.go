@@ -1,8 +1,9 @@
 // Package krm reads and writes KRM function ResourceLists (the KRM
 // Functions Specification's config.kubernetes.io/v1 list, and kubectl's v1
 // List) as bytes and items. It knows nothing of NFD: the caller decodes
-// the items it cares about (a Decoder, ReadOptions.Decoder), changes or appends items,
-// and hands Write its results (the kpt function SDK's fn.Result).
+// the items it cares about (a Decoder, ReadOptions.Decoder), changes or
+// appends items, and hands Write its results (the kpt function SDK's
+// fn.Result).
 //
 // # The read, render and write flow
 //
@@ -34,7 +35,7 @@
 //	 |               |   SetTail(new Nodes, rendered as written)                                 |
 //	 |               | write                                                                    |
 //	 |               |--rl.WriteThen(out, results)-->|                            |
-//	 |               |                   | per item, in order (writePath):                      |
+//	 |               |                   | per item, in order, by its state (output):           |
 //	 |               |                   |   raw: Raw as is, placed or re-indented; Release     |
 //	 |               |                   |   made: || ItemMaker.Make(k) (render, SyncMapText)   |
 //	 |               |                   |   tree: Node encoded                                 |
@@ -42,6 +43,16 @@
 //	 |               |<--results()-------| (finish: fleet checks, lint, explain)                 |
 //	 |               |                   | results written last       |
 //	 |<--exit code---|                   |                            |
+//
+// The contracts in that flow are types: the caller's decoding is one
+// Decoder (DecodeRaw from the text, else Decode from the tree, and Keep
+// for the tree); an Item is in one State, raw (its text is written),
+// tree (its Node is encoded) or made (the ItemMaker makes its text as it
+// is written), and ResourceList.output alone chooses how each state is
+// written for the list's form; an Input (or Inputs) that is closed
+// refuses a later Hold with ErrClosed, so what reads its bytes after the
+// reading (a lean NodeFeature's Load) gets an error, never a fault on an
+// unmapped page.
 //
 // # kyaml and the kpt function SDK
 //

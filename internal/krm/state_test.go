@@ -40,16 +40,23 @@ func TestEachItemStateHasItsWritePath(t *testing.T) {
 		paths: []output{outAsIs, outAsIs, outMade},
 		out:   []string{"  - b: 2   # changed\n", "  - c: 3   # made\n"},
 	}, {
-		name:  "list-parsed-whole-is-trees",
-		read:  func(t *testing.T) *ResourceList { return mustRead(t, `{apiVersion: config.kubernetes.io/v1, kind: ResourceList, items: [{a: 1}]}`) },
+		name: "list-parsed-whole-is-trees",
+		read: func(t *testing.T) *ResourceList {
+			return mustRead(t, `{apiVersion: config.kubernetes.io/v1, kind: ResourceList, items: [{a: 1}]}`)
+		},
 		edit:  func(*ResourceList) {},
 		want:  []State{StateTree},
 		paths: []output{outElement},
 		out:   []string{"  - {a: 1}\n"},
 	}, {
-		name:  "json-list-raw-and-tree",
-		read:  func(t *testing.T) *ResourceList { return mustRead(t, `{"apiVersion": "v1", "kind": "List", "items": [{"a": 1}, {"b": 2}]}`) },
-		edit:  func(rl *ResourceList) { SetField(rl.Items[1].Tree(), "b", StrNode("changed")); rl.Items[1].Changed = true },
+		name: "json-list-raw-and-tree",
+		read: func(t *testing.T) *ResourceList {
+			return mustRead(t, `{"apiVersion": "v1", "kind": "List", "items": [{"a": 1}, {"b": 2}]}`)
+		},
+		edit: func(rl *ResourceList) {
+			SetField(rl.Items[1].Tree(), "b", StrNode("changed"))
+			rl.Items[1].Changed = true
+		},
 		want:  []State{StateRaw, StateTree},
 		paths: []output{outJSON, outJSON},
 		out:   []string{`"a": 1`, `"b": "changed"`},
