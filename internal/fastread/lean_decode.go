@@ -34,8 +34,17 @@ func DecodeLean(raw []byte, shared *FeatureNames, in Input) (*objects.Decoded, b
 	if shared != nil {
 		nf.Spec.Features = shared.share(&nf.Spec.Features)
 	}
-	d.Obj = objects.NewLeanNodeFeature(nf, &leanText{raw: raw, in: in})
+	l := &leanFeature{text: leanText{raw: raw, in: in}}
+	l.LeanNodeFeature = objects.LeanNodeFeature{Names: nf, Text: &l.text}
+	d.Obj = &l.LeanNodeFeature
 	return d, true
+}
+
+// leanFeature is a lean NodeFeature and its text, allocated together: a
+// fleet reads thousands.
+type leanFeature struct {
+	objects.LeanNodeFeature
+	text leanText
 }
 
 // Input is the input a lean NodeFeature's text lies in (krm.Input and

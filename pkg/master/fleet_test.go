@@ -597,10 +597,10 @@ func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 	var loads atomic.Int32
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = objects.NewLeanNodeFeature(lean.Features[i].Obj, objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
 			loads.Add(1)
 			return &readSet(t, fleetInput()...).Features[i].Obj.Spec, nil
-		}))
+		})}
 	}
 	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
 	st.Render(st.All(), nil)
@@ -683,7 +683,7 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 	fullLoads := 0
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = objects.NewLeanNodeFeature(lean.Features[i].Obj, objects.SpecTextFunc(func(only map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(only map[string]bool) (*api.NodeFeatureSpec, error) {
 			spec := readSet(t, input...).Features[i].Obj.Spec
 			mu.Lock()
 			defer mu.Unlock()
@@ -702,7 +702,7 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 				}
 			}
 			return &spec, nil
-		}))
+		})}
 	}
 	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
 	st.Render(st.All(), nil)
@@ -735,9 +735,9 @@ func TestLeanNodeFeatureThatCannotBeReadAgainIsAnErrorNotAFault(t *testing.T) {
 	closed := errors.New("the input was closed")
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = objects.NewLeanNodeFeature(lean.Features[i].Obj, objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
 			return nil, closed
-		}))
+		})}
 	}
 	st := Prepare(lean, groupsOn()).Stream(StreamOptions{KeepNodes: true})
 	st.Render(st.All(), nil)

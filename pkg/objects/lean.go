@@ -18,7 +18,8 @@ type LeanNodeFeature struct {
 	// the checks read (the names may be shared with other NodeFeatures:
 	// read only). Its spec is not the object's spec; Load is.
 	Names *api.NodeFeature
-	text  SpecText
+	// Text is where Load decodes the spec from.
+	Text SpecText
 }
 
 // SpecText is where a lean NodeFeature's spec is decoded from again.
@@ -37,16 +38,10 @@ type SpecTextFunc func(only map[string]bool) (*api.NodeFeatureSpec, error)
 // LoadSpec calls f.
 func (f SpecTextFunc) LoadSpec(only map[string]bool) (*api.NodeFeatureSpec, error) { return f(only) }
 
-// NewLeanNodeFeature returns the lean NodeFeature names, whose spec text
-// reads again.
-func NewLeanNodeFeature(names *api.NodeFeature, text SpecText) *LeanNodeFeature {
-	return &LeanNodeFeature{Names: names, text: text}
-}
-
 // Load decodes the NodeFeature's spec anew (see SpecText.LoadSpec). The
 // error names the object.
 func (l *LeanNodeFeature) Load(only map[string]bool) (*api.NodeFeatureSpec, error) {
-	spec, err := l.text.LoadSpec(only)
+	spec, err := l.Text.LoadSpec(only)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s again: %w", FeatureRef(l.Names), err)
 	}
