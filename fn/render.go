@@ -78,7 +78,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		}
 	})
 	for _, g := range st.Groups() {
-		if setGroupStatus(g.Group.Origin.Node, g.Members) {
+		if !g.StatusKept && setGroupStatus(g.Group.Origin.Node, g.Members) {
 			rl.Items[g.Group.Origin.Item].Changed = true
 		}
 	}

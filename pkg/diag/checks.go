@@ -118,7 +118,7 @@ var Catalogue = []Check{
 	{"NFD053", "reference-value", "An @feature.element label value that the rule's own matcher pins to strings that are not valid label values",
 		"`vendor: \"@system.dmiid.board_vendor\"` with `board_vendor: {op: In, value: [\"Dell Inc.\"]}`", "Write a literal label value (`vendor: dell`)."},
 	{"NFD054", "group-namespace", "A NodeFeatureGroup outside nfd-master's namespace, whose status nfd-master v0.19.0 never writes",
-		"a NodeFeatureGroup in namespace `default`", "Create the group in nfd-master's namespace (nfdNamespace)."},
+		"a NodeFeatureGroup in namespace `default`", "Create the group in nfd-master's namespace. Once that namespace is known (`nfdNamespace`, or the nfd-master Deployment in the input) render leaves such a group's status as it was, as v0.19.0 does; `groupStatusAllNamespaces: \"true\"` renders a fixed nfd-master's status instead."},
 	{"NFD055", "worker-custom-rule", "A custom rule in an nfd-worker configuration that the worker's custom source refuses or misreads (Ge, Le, GeLe, type)",
 		"`sources.custom` rule with `{op: Ge, value: [\"6\"]}`", "Use Gt, Lt or GtLt (the custom source's operators), without type."},
 	{"NFD056", "pci-class", "A pci.device class value that is not a PCI class code (a vendor or device id written as a class), or a vendor or device id not in nfd-worker's form (0x10de, 10DE)",
