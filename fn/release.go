@@ -119,13 +119,7 @@ func releasesShown(rl *krm.ResourceList, set *objects.Set) []shown {
 
 // nfdImages are the container images of a workload item that are NFD's.
 func nfdImages(it *krm.Item) []string {
-	n := it.Node
-	if n == nil && it.Raw != nil {
-		n, _ = it.ParseTree()
-	}
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
+	n := itemTree(it)
 	spec := krm.MapAt(krm.MapAt(krm.MapAt(n, "spec"), "template"), "spec")
 	var out []string
 	for _, key := range []string{"containers", "initContainers"} {
