@@ -102,7 +102,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	finish = func() {
 		fleet := st.Finish()
-		findings := lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker})
+		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker}), fleet.NodeDiagnostics)
 		findings = append(findings, check.Findings()...)
 		set.Place(findings)
 		findings.SortByPosition()

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -93,6 +94,37 @@ func ReadWorkerConfigMap(obj *yaml.Node, ref diag.ObjectRef, file string) (*Work
 		wc.read(root)
 	}
 	return wc, nil
+}
+
+// WorkerConfigInFile finds, among the documents of a YAML file, the
+// first ConfigMap holding an nfd-worker configuration
+// (ReadWorkerConfigMap): nil, nil when there is none. Documents that do
+// not parse end the search; they are the file reader's to report.
+func WorkerConfigInFile(data []byte, file string) (*WorkerConfig, error) {
+	if !bytes.Contains(data, []byte(WorkerConfigKey)) {
+		return nil, nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			return nil, nil
+		}
+		obj := first(&doc)
+		ref := diag.ObjectRef{Kind: scalar(exactly(obj, "kind")), Name: scalar(exactly(exactly(obj, "metadata"), "name")),
+			Namespace: scalar(exactly(exactly(obj, "metadata"), "namespace")), APIVersion: scalar(exactly(obj, "apiVersion"))}
+		if wc, err := ReadWorkerConfigMap(obj, ref, file); wc != nil || err != nil {
+			return wc, err
+		}
+	}
+}
+
+// scalar is a scalar node's value, "" for anything else.
+func scalar(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
 }
 
 // read takes noPublishFeatures and the custom rules from a configuration.

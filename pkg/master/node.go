@@ -102,10 +102,16 @@ func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing
 	return res
 }
 
-// RuleFailure is the diagnostic for a rule that failed on a node.
+// RuleFailure is the diagnostic for a rule that failed on a node. A
+// template runs only once its rule has matched, so a template's failure
+// says so: the rule matched the node, then failed there.
 func RuleFailure(e *engine.EvalError) diag.Diagnostic {
-	return diag.Diagnostic{Severity: diag.Error, Check: "rule-failed", Object: e.Object, Field: e.Field,
-		Message: fmt.Sprintf("rule %q failed: %v; nfd-master skips the rule on this node", e.RuleName, e.Err)}
+	msg := fmt.Sprintf("rule %q failed: %v; nfd-master skips the rule on this node", e.RuleName, e.Err)
+	if tmpl := e.Field[strings.LastIndex(e.Field, ".")+1:]; strings.HasSuffix(tmpl, "Template") {
+		why := strings.TrimPrefix(e.Err.Error(), "the template fails: ")
+		msg = fmt.Sprintf("rule %q matched, then its %s failed: %s; nfd-master skips the rule on this node", e.RuleName, tmpl, why)
+	}
+	return diag.Diagnostic{Severity: diag.Error, Check: "rule-failed", Object: e.Object, Field: e.Field, Message: msg}
 }
 
 // GroupFailure is the diagnostic for a group rule that failed on a node.
