@@ -42,7 +42,7 @@ func (c *checker) groups() {
 // answer (groupStatusAllNamespaces).
 func (c *checker) groupNamespace(ns string) string {
 	o := &c.opts
-	if !o.EvaluatesGroups() || ns == "" || ns == o.Namespace {
+	if !o.EvaluatesGroups() || ns == "" || ns == o.Namespace || o.GroupStatusAllNamespaces {
 		return ""
 	}
 	const why = "nfd-master v0.19.0 looks groups up by name in its own namespace, so %s this group's status (NFD #2385)"
