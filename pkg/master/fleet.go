@@ -73,6 +73,7 @@ func Prepare(set *objects.Set, opts Options) *Pipeline {
 	rules, diags := engine.CompileAs(opts.NFDRelease(), set.AcceptedRules())
 	p.diags = append(p.diags, WithChecks(diags)...)
 	p.renderer = NewRenderer(opts, rules)
+	p.renderer.templated = templatedRules(set.AcceptedRules(), &p.opts)
 	return p
 }
 

@@ -2,6 +2,7 @@ package master
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -171,6 +172,7 @@ func mergeVariants(keys []foldKey, folded map[foldKey][]string) diag.Diagnostic 
 		}
 	}
 	sort.Strings(nodes)
+	nodes = slices.Compact(nodes) // a node with two of the variants
 	text := fmt.Sprintf("%s: %s", diag.DescribeNodes(nodes), msg)
 	if len(keys) > 1 {
 		text = fmt.Sprintf("%s: on node %s, %s (the other nodes differ in detail)", diag.DescribeNodes(nodes), first, msg)

@@ -46,3 +46,24 @@ func TestPerNodeVariantsOfOneProblemAreOneFinding(t *testing.T) {
 		t.Errorf("NodeDiagnostics =\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestTemplateLabelsAreJudgedOncePerRule renders two nodes whose vendors
+// make different invalid label keys through a template: one finding at
+// the template naming both nodes; a literal label of the same rule that
+// nfd-master drops stays at its own field.
+func TestTemplateLabelsAreJudgedOncePerRule(t *testing.T) {
+	vendor := func(v string) string { return `system.dmiid: {elements: {board_vendor: "` + v + `"}}` }
+	set := readSet(t,
+		workerFeature("a", hostFeatures("a", vendor("Dell Inc."))),
+		workerFeature("b", hostFeatures("b", vendor("HPE Co"))),
+		ruleObject("r", "  - name: vendor\n    labels: {\"bad key\": \"1\"}\n    labelsTemplate: '{{ range .system.dmiid }}{{ .Value }}=true{{ end }}'\n    matchFeatures:\n    - feature: system.dmiid\n      matchExpressions: {board_vendor: {op: Exists}}\n"))
+	f := Render(set, DefaultOptions())
+	var got []string
+	for _, d := range f.NodeDiagnostics {
+		got = append(got, fmt.Sprintf("%s %v", d.Field, d.Nodes))
+	}
+	want := []string{`spec.rules[0].labelsTemplate [a b]`, `spec.rules[0].labels["bad key"] [a b]`}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("NodeDiagnostics at %q, want %q:\n%s", got, want, lines(f.NodeDiagnostics))
+	}
+}

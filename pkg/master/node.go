@@ -49,6 +49,8 @@ type Origin struct {
 type Renderer struct {
 	opts  Options
 	rules *engine.RuleSet
+	// templated knows which labels the rules' templates write.
+	templated templated
 }
 
 // NewRenderer returns a Renderer.
@@ -194,7 +196,7 @@ func copyWithOrigin(dst map[string]string, orig map[string]origin, src map[strin
 
 func (res *NodeResult) drop(sev diag.Severity, o origin, key, what string, err error) {
 	field := o.field
-	if !strings.HasSuffix(field, "]") {
+	if !strings.HasSuffix(field, "]") && !strings.HasSuffix(field, "Template") {
 		field += "[" + quoteKey(unprefixed(key)) + "]"
 	}
 	res.Problems = append(res.Problems, diag.Diagnostic{Severity: sev, Check: "output-dropped", Object: o.object, Field: field,
@@ -217,7 +219,7 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 			sev, err = o.labelPolicy(k, v)
 		}
 		if err != nil {
-			res.drop(sev, orig[k], k, "label", err)
+			res.drop(sev, r.templated.templateOrigin(orig[k], k), k, "label", err)
 			continue
 		}
 		out[k] = v
