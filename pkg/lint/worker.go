@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // WorkerConfig is what lint reads of an nfd-worker configuration:
@@ -74,7 +75,7 @@ func ReadWorkerConfigMap(obj *yaml.Node, ref diag.ObjectRef, file string) (*Work
 	if ref.Kind != "ConfigMap" || obj == nil {
 		return nil, nil
 	}
-	key, conf := entry(exactly(obj, "data"), WorkerConfigKey)
+	key, conf := entry(ys.Mapping(obj, "data"), WorkerConfigKey)
 	if conf == nil {
 		return nil, nil
 	}
@@ -111,20 +112,13 @@ func WorkerConfigInFile(data []byte, file string) (*WorkerConfig, error) {
 			return nil, nil
 		}
 		obj := first(&doc)
-		ref := diag.ObjectRef{Kind: scalar(exactly(obj, "kind")), Name: scalar(exactly(exactly(obj, "metadata"), "name")),
-			Namespace: scalar(exactly(exactly(obj, "metadata"), "namespace")), APIVersion: scalar(exactly(obj, "apiVersion"))}
+		md := ys.Mapping(obj, "metadata")
+		ref := diag.ObjectRef{APIVersion: ys.Scalar(obj, "apiVersion"), Kind: ys.Scalar(obj, "kind"),
+			Name: ys.Scalar(md, "name"), Namespace: ys.Scalar(md, "namespace")}
 		if wc, err := ReadWorkerConfigMap(obj, ref, file); wc != nil || err != nil {
 			return wc, err
 		}
 	}
-}
-
-// scalar is a scalar node's value, "" for anything else.
-func scalar(n *yaml.Node) string {
-	if n == nil || n.Kind != yaml.ScalarNode {
-		return ""
-	}
-	return n.Value
 }
 
 // read takes noPublishFeatures and the custom rules from a configuration.
@@ -148,12 +142,6 @@ func (wc *WorkerConfig) name() string {
 	return wc.File
 }
 
-// exactly finds key in mapping m, matched exactly (object fields).
-func exactly(m *yaml.Node, key string) *yaml.Node {
-	_, v := entry(m, key)
-	return v
-}
-
 // entry finds key in mapping m, matched exactly: its key and value nodes.
 func entry(m *yaml.Node, key string) (k, v *yaml.Node) {
 	if m == nil || m.Kind != yaml.MappingNode {
@@ -171,7 +159,7 @@ func entry(m *yaml.Node, key string) (k, v *yaml.Node) {
 // keys, nfd-worker matches these exactly: sources is a map keyed by source
 // name, so sources.Custom is ignored (pkg/discover reads it the same way).
 func sourceSection(sources *yaml.Node, name string) *yaml.Node {
-	return exactly(sources, name)
+	return ys.Value(sources, name)
 }
 
 // blockIndent is the indentation of the first non-blank line after line
