@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/nfd-fn/nfd-fn/fn"
@@ -37,6 +38,12 @@ func validateFiles(paths []string, context string, s config.Settings, stdin *fn.
 		}
 	}
 	ds = append(ds, in.Admit(&s)...)
+	if worker == nil {
+		// As render reads them: the nfd-worker.conf ConfigMap among the files.
+		if worker, err = workerConfigInFiles(paths); err != nil {
+			return nil, 0, err
+		}
+	}
 	more := lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker})
 	ds = admission.DropCovered(append(ds, more...))
 	if context != "" {
@@ -94,4 +101,28 @@ func onlyIn(ds diag.List, paths []string) diag.List {
 		}
 	}
 	return out
+}
+
+// workerConfigInFiles is the first nfd-worker configuration ConfigMap
+// among the files under paths (lint.WorkerConfigInFile), nil when none
+// holds one. Files larger than objects.MaxFileSize (a cluster's export)
+// are not read again for it.
+func workerConfigInFiles(paths []string) (*lint.WorkerConfig, error) {
+	files, err := objects.CollectFiles(withoutStdin(paths))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if info, err := os.Stat(f); err != nil || info.Size() > objects.MaxFileSize {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if wc, err := lint.WorkerConfigInFile(data, f); wc != nil || err != nil {
+			return wc, err
+		}
+	}
+	return nil, nil
 }

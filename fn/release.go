@@ -28,7 +28,11 @@ const (
 // worker.version annotation), with an info result saying so; a release
 // given that the input contradicts is a warning.
 func admitAsRelease(rl *krm.ResourceList, set *objects.Set, s *config.Settings, r *report) {
-	notes := settleRelease(releasesShown(rl, set), s)
+	seen := releasesShown(rl, set)
+	notes := settleRelease(seen, s)
+	for _, sh := range seen {
+		s.MasterShown(sh.masterNs)
+	}
 	for _, p := range s.ReleaseProblems() {
 		r.config(rl.FunctionConfig, p)
 	}
@@ -79,10 +83,12 @@ func settleRelease(seen []shown, s *config.Settings) (notes diag.List) {
 	return notes
 }
 
-// shown is a release the input shows, and where.
+// shown is a release the input shows, and where; masterNs is the
+// namespace of the nfd-master Deployment showing it.
 type shown struct {
-	rel   release.Release
-	where string
+	rel      release.Release
+	where    string
+	masterNs string
 }
 
 // releasesShown lists the releases the input shows, the most telling
@@ -99,8 +105,9 @@ func releasesShown(rl *krm.ResourceList, set *objects.Set) []shown {
 			if !ok {
 				continue
 			}
-			s := shown{rel, fmt.Sprintf("the %s %s (image %s)", it.Kind, it.Name, img)}
+			s := shown{rel: rel, where: fmt.Sprintf("the %s %s (image %s)", it.Kind, it.Name, img)}
 			if it.Kind == "Deployment" {
+				s.masterNs = it.Namespace
 				masters = append(masters, s)
 			} else {
 				workers = append(workers, s)
@@ -112,13 +119,7 @@ func releasesShown(rl *krm.ResourceList, set *objects.Set) []shown {
 
 // nfdImages are the container images of a workload item that are NFD's.
 func nfdImages(it *krm.Item) []string {
-	n := it.Node
-	if n == nil && it.Raw != nil {
-		n, _ = it.ParseTree()
-	}
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
+	n := itemTree(it)
 	spec := krm.MapAt(krm.MapAt(krm.MapAt(n, "spec"), "template"), "spec")
 	var out []string
 	for _, key := range []string{"containers", "initContainers"} {
@@ -161,5 +162,5 @@ func workerAnnotations(set *objects.Set) []shown {
 		return strings.Compare(a, b)
 	})
 	best := names[0]
-	return []shown{{rels[best], fmt.Sprintf("the %s annotation of %d NodeFeature(s)", release.WorkerVersionAnnotation, count[best])}}
+	return []shown{{rel: rels[best], where: fmt.Sprintf("the %s annotation of %d NodeFeature(s)", release.WorkerVersionAnnotation, count[best])}}
 }

@@ -33,6 +33,7 @@ import (
 // once the items have been written (it is nil when they are in r already).
 func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, &s, r)
+	worker := inputWorkerConfig(rl, r)
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
 	}
@@ -78,7 +79,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		}
 	})
 	for _, g := range st.Groups() {
-		if setGroupStatus(g.Group.Origin.Node, g.Members) {
+		if !g.StatusKept && setGroupStatus(g.Group.Origin.Node, g.Members) {
 			rl.Items[g.Group.Origin.Item].Changed = true
 		}
 	}
@@ -101,7 +102,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	finish = func() {
 		fleet := st.Finish()
-		findings := lint.Static(set, lint.Options{Master: s.Options, Outputs: true})
+		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker}), fleet.NodeDiagnostics)
 		findings = append(findings, check.Findings()...)
 		set.Place(findings)
 		findings.SortByPosition()
@@ -231,7 +232,7 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 // against Nova's schema. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, &s, r)
-	findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
+	findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: inputWorkerConfig(rl, r)})
 	r.extend(findings)
 	r.list = admission.DropCovered(r.list)
 	findProviderConfigs(rl, r)

@@ -110,6 +110,11 @@ type FunctionConfig struct {
 	// AutoDefaultNs is nfd-master's autoDefaultNs (NFD v0.17 and
 	// earlier): false leaves unprefixed names unprefixed.
 	AutoDefaultNs *bool `json:"autoDefaultNs,omitempty"`
+	// GroupStatusAllNamespaces renders the status of NodeFeatureGroups
+	// outside nfd-master's namespace as a fixed nfd-master writes it; NFD
+	// v0.19.0's never does (NFD #2385), so by default, once that namespace
+	// is known, such a group's status is left as it was.
+	GroupStatusAllNamespaces *bool `json:"groupStatusAllNamespaces,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -313,8 +318,9 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	}
 	o := &s.Options
 	if fc.NfdNamespace != "" {
-		o.Namespace = fc.NfdNamespace
+		o.Namespace, o.NamespaceKnown = fc.NfdNamespace, true
 	}
+	setBool(&o.GroupStatusAllNamespaces, fc.GroupStatusAllNamespaces)
 	o.Instance = fc.Instance
 	setBool(&o.EnableTaints, fc.EnableTaints)
 	setBool(&o.DisableLabels, fc.DisableLabels)

@@ -74,3 +74,40 @@ func TestDefaultsAndValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestNfdNamespaceMakesMastersNamespaceKnown(t *testing.T) {
+	s, p := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {nfdNamespace: nfd, groupStatusAllNamespaces: \"true\"}")
+	if len(p) > 0 || s.Options.Namespace != "nfd" || !s.Options.NamespaceKnown || !s.Options.GroupStatusAllNamespaces {
+		t.Errorf("problems %q, options %+v", p, s.Options)
+	}
+	unset, _ := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}")
+	if unset.Options.NamespaceKnown || unset.Options.GroupStatusAllNamespaces {
+		t.Errorf("defaults: %+v", unset.Options)
+	}
+}
+
+func TestMasterShownNamesTheNamespaceTheConfigDoesNot(t *testing.T) {
+	shown, _ := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}")
+	shown.MasterShown("nfd")
+	shown.SetRelease(shown.Options.NFDRelease()) // survives a release settled later
+	given, _ := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {nfdNamespace: ops}")
+	given.MasterShown("nfd")
+	empty, _ := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}")
+	empty.MasterShown("")
+	if o := shown.Options; o.Namespace != "nfd" || !o.NamespaceKnown {
+		t.Errorf("shown: %q known %v", o.Namespace, o.NamespaceKnown)
+	}
+	if o := given.Options; o.Namespace != "ops" {
+		t.Errorf("the configured namespace was replaced by the shown one: %q", o.Namespace)
+	}
+	if o := empty.Options; o.NamespaceKnown {
+		t.Errorf("an empty namespace made the namespace known")
+	}
+}
+
+func TestWorkerConfigOutsideDiscoverPointsAtTheConfigMap(t *testing.T) {
+	_, p := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {mode: validate, workerConfig: /etc/nfd-worker.conf}")
+	if len(p) != 1 || !strings.Contains(p[0], `warning data.workerConfig: workerConfig is a mode discover setting; mode validate ignores it (render and validate read the worker configuration from the input's ConfigMap with data["nfd-worker.conf"])`) {
+		t.Errorf("problems = %q", p)
+	}
+}

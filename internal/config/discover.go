@@ -45,7 +45,11 @@ func (fc *FunctionConfig) resolveDiscover(s *Settings) diag.List {
 	var problems diag.List
 	if s.Mode != "discover" {
 		for _, k := range fc.discoverKeysSet() {
-			problems = append(problems, cfgWarning(fc.field(k), fmt.Sprintf("%s is a mode discover setting; mode %s ignores it", k, s.Mode)))
+			msg := fmt.Sprintf("%s is a mode discover setting; mode %s ignores it", k, s.Mode)
+			if k == "workerConfig" {
+				msg += ` (render and validate read the worker configuration from the input's ConfigMap with data["nfd-worker.conf"])`
+			}
+			problems = append(problems, cfgWarning(fc.field(k), msg))
 		}
 		return problems
 	}

@@ -117,3 +117,15 @@ func capabilitySpan(c release.Capability) string {
 	}
 	return fmt.Sprintf("%s to %s have it", first, last)
 }
+
+// MasterShown takes nfd-master's namespace from the input (the namespace
+// of its Deployment) when the configuration does not name it: the
+// namespace is then known (master.Options.NamespaceKnown). An empty
+// namespace says nothing.
+func (s *Settings) MasterShown(namespace string) {
+	for _, o := range []*master.Options{&s.configured, &s.Options} {
+		if namespace != "" && !o.NamespaceKnown {
+			o.Namespace, o.NamespaceKnown = namespace, true
+		}
+	}
+}

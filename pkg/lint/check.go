@@ -10,9 +10,11 @@ import (
 // (its input and compile diagnostics included), node by node, keeping of
 // each node only what the fleet checks count (FleetCheck), so memory does
 // not grow with the fleet; then lint's static checks run. Diagnostics are
-// placed at their objects' origins and sorted by position. Per-node
-// problems are left out: a render reports them (master.Fleet's
-// NodeDiagnostics).
+// placed at their objects' origins and sorted by position. The per-node
+// problems (master.Fleet's NodeDiagnostics: a template that failed where
+// its rule matched, an output a node's values make invalid) are reported
+// as render reports them, those a static finding already covers left out
+// (Uncovered), so that validate and render give one verdict.
 func Run(set *objects.Set, opts Options) diag.List {
 	p := master.Prepare(set, opts.Master)
 	st := p.Stream(master.StreamOptions{})
@@ -21,8 +23,11 @@ func Run(set *objects.Set, opts Options) diag.List {
 	st.Render(st.All(), nil)
 	fleet := st.Finish()
 	ds := append(diag.List(nil), fleet.Diagnostics...)
-	ds = append(ds, Static(set, opts)...)
+	ds = append(ds, OnTheFleet(Static(set, opts), fleet.NodeDiagnostics)...)
 	ds = append(ds, check.Findings()...)
+	// What failed on the given nodes, as render reports it: one verdict
+	// on one input.
+	ds = append(ds, Uncovered(fleet.NodeDiagnostics, ds)...)
 	set.Place(ds)
 	ds.SortByPosition()
 	return ds

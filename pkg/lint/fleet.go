@@ -41,9 +41,8 @@ type FleetCheck struct {
 	nodes     []string
 	matched   map[ruleKey]int
 	conflicts map[conflictKey][]string
-	// failed and templateFailed count the nodes where each rule failed,
-	// and failed in its template, that is after it matched.
-	failed, templateFailed map[ruleKey]int
+	// failed counts the nodes where each rule failed.
+	failed map[ruleKey]int
 }
 
 // NewFleetCheck starts Fleet's checks of set over the fleet of the named
@@ -51,7 +50,7 @@ type FleetCheck struct {
 func NewFleetCheck(set *objects.Set, opts master.Options, nodes []string) *FleetCheck {
 	return &FleetCheck{set: set, opts: opts, nodes: nodes,
 		matched: map[ruleKey]int{}, conflicts: map[conflictKey][]string{},
-		failed: map[ruleKey]int{}, templateFailed: map[ruleKey]int{}}
+		failed: map[ruleKey]int{}}
 }
 
 // Add takes one rendered node into account: a count per rule it matched,
@@ -61,11 +60,7 @@ func (fc *FleetCheck) Add(n *master.NodeResult) {
 		fc.matched[ruleKey{rr.Source.Object, rr.Source.Field}]++
 	}
 	for _, e := range n.RuleErrors {
-		k := ruleKey{e.Object, e.RuleField}
-		fc.failed[k]++
-		if strings.HasSuffix(e.Field, "Template") {
-			fc.templateFailed[k]++
-		}
+		fc.failed[ruleKey{e.Object, e.RuleField}]++
 	}
 	for k := range labelConflicts(n.Rules) {
 		fc.conflicts[k] = append(fc.conflicts[k], n.Name)
@@ -90,11 +85,9 @@ func (fc *FleetCheck) Findings() diag.List {
 		key := ruleKey{r.ref, r.field}
 		on := fc.matched[key]
 		switch {
-		case on == 0 && fc.templateFailed[key] > 0:
-			c.add(r.doc, r.ref, diag.Warning, "matches-no-node", r.field, false,
-				fmt.Sprintf("rule %q matched on %d of the %d nodes in the input, then its template failed there (rule-failed says why), so it labels no node", r.rule.Name, fc.templateFailed[key], nodes))
 		case on == 0 && fc.failed[key] > 0:
-			// rule-failed reports the nodes where it failed
+			// rule-failed reports the nodes where it failed, a template's
+			// failure as "matched, then its template failed"
 		case on == 0:
 			c.add(r.doc, r.ref, diag.Warning, "matches-no-node", r.field, false,
 				fmt.Sprintf("rule %q matches none of the %d nodes in the input", r.rule.Name, nodes))

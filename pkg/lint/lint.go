@@ -100,6 +100,43 @@ func Uncovered(perNode, static diag.List) diag.List {
 	return out
 }
 
+// OnTheFleet drops from static the findings of templates run on features
+// made from their matchers (template, template-labels) for the rules whose
+// templates the fleet shows failing or writing what nfd-master drops
+// (perNode, a render's rule-failed and output-dropped findings): the
+// nodes' real features answer what the sample guessed, once.
+func OnTheFleet(static, perNode diag.List) diag.List {
+	seen := map[diag.ObjectRef]map[string]bool{}
+	for _, d := range perNode {
+		if d.Check != "rule-failed" && d.Check != "output-dropped" {
+			continue
+		}
+		if seen[d.Object] == nil {
+			seen[d.Object] = map[string]bool{}
+		}
+		seen[d.Object][ruleOf(d.Field)] = true
+	}
+	if len(seen) == 0 {
+		return static
+	}
+	out := static[:0:0]
+	for _, d := range static {
+		if (d.Check == "template" || d.Check == "template-labels") && strings.HasPrefix(d.Message, sampled) && seen[d.Object][ruleOf(d.Field)] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// ruleOf cuts a field path to the rule it is in: spec.rules[3].
+func ruleOf(field string) string {
+	if i := strings.Index(field, "]"); strings.HasPrefix(field, "spec.rules[") && i > 0 {
+		return field[:i+1]
+	}
+	return field
+}
+
 // coveredField reports whether a per-node finding at field is about the
 // output a static finding at one of fields names: the same field, a part
 // of it (taints[0].key for taints[0]) or the list holding it (taints for

@@ -87,18 +87,21 @@ func TestFleetReportsConflictsOnlyForDifferentValues(t *testing.T) {
 	}
 }
 
-// TestMatchesNoNodeSaysTheTemplateFailedAfterMatching checks that a rule
+// TestTemplateFailedAfterMatchingIsNotMatchingNoNode checks that a rule
 // whose template fails on the nodes it matches is not reported as
-// matching none: it matched, then failed.
-func TestMatchesNoNodeSaysTheTemplateFailedAfterMatching(t *testing.T) {
+// matching none: rule-failed says it matched, then its template failed
+// (TestTemplateFailureSaysTheRuleMatched in pkg/master).
+func TestTemplateFailedAfterMatchingIsNotMatchingNoNode(t *testing.T) {
 	in := &objects.Set{Rules: []objects.Object[*api.NodeFeatureRule]{nfr("a", api.Rule{Name: "tmpl", LabelsTemplate: "{{ .x }}",
 		MatchFeatures: api.FeatureMatcher{{Feature: "kernel.version"}}})}}
 	ref := objects.RuleRef(in.Rules[0].Obj)
 	fail := &engine.EvalError{Object: ref, RuleName: "tmpl", RuleField: "spec.rules[0]", Field: "spec.rules[0].labelsTemplate"}
 	nodes := []master.NodeResult{{Name: "n1", RuleErrors: []*engine.EvalError{fail}}, {Name: "n2"}}
-	got := messages(Fleet(in, &master.Fleet{Nodes: nodes}, master.DefaultOptions()), "matches-no-node")
-	if len(got) != 1 || !strings.Contains(got[0], "matched on 1 of the 2 nodes in the input, then its template failed there") {
-		t.Errorf("matches-no-node = %q", got)
+	if got := messages(Fleet(in, &master.Fleet{Nodes: nodes}, master.DefaultOptions()), "matches-no-node"); len(got) != 0 {
+		t.Errorf("matches-no-node = %q, want none", got)
+	}
+	if got := messages(Fleet(in, &master.Fleet{Nodes: []master.NodeResult{{Name: "n1"}, {Name: "n2"}}}, master.DefaultOptions()), "matches-no-node"); len(got) != 1 {
+		t.Errorf("a rule that matched nothing: matches-no-node = %q, want one", got)
 	}
 }
 
@@ -135,5 +138,25 @@ func TestGroupBackrefsSeeOnlyTheGroupsOwnVars(t *testing.T) {
 				t.Errorf("backref findings = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestOnTheFleetDropsTheSampledGuessWhereNodesAnswer: a template's
+// findings on features made from its matcher give way to what the fleet
+// shows for the same rule; other rules' stay.
+func TestOnTheFleetDropsTheSampledGuessWhereNodesAnswer(t *testing.T) {
+	ref := diag.ObjectRef{Kind: api.KindNodeFeatureRule, Name: "r"}
+	static := diag.List{
+		{Check: "template-labels", Object: ref, Field: "spec.rules[0].labelsTemplate", Message: sampled + " (kernel.version), ..."},
+		{Check: "template", Object: ref, Field: "spec.rules[1].labelsTemplate", Message: sampled + " (kernel.version), ..."},
+		{Check: "template", Object: ref, Field: "spec.rules[0].labelsTemplate", Message: "template reads index . \"kernel.version\""},
+	}
+	perNode := diag.List{{Check: "output-dropped", Object: ref, Field: `spec.rules[0].labels["v"]`, Message: "2 nodes (a, b): ..."}}
+	got := OnTheFleet(static, perNode)
+	if len(got) != 2 || got[0].Field != "spec.rules[1].labelsTemplate" || !strings.HasPrefix(got[1].Message, "template reads") {
+		t.Errorf("OnTheFleet = %v", got)
+	}
+	if got := OnTheFleet(static, nil); len(got) != 3 {
+		t.Errorf("without a fleet: %v", got)
 	}
 }

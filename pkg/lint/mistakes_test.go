@@ -190,6 +190,41 @@ func TestGroupNamespaceOutsideNfdMastersIsNeverWritten(t *testing.T) {
 	}
 }
 
+func TestGroupNamespaceWarningSaysWhatRenderWrites(t *testing.T) {
+	group := "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureGroup\nmetadata: {name: g, namespace: default}\nspec:\n  featureGroupRules:\n  - name: a\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n"
+	for _, tc := range []struct {
+		name               string
+		known, allNs       bool
+		masterNs, wantText string
+	}{
+		{"unknown-namespace-renders-a-fixed-masters-status", false, false, master.DefaultNamespace, `outside nfd-master's default namespace "node-feature-discovery"`},
+		{"known-namespace-keeps-the-status", true, false, "nfd", `outside nfd-master's "nfd": nfd-master v0.19.0 looks groups up by name in its own namespace, so it never writes this group's status (NFD #2385); render leaves the status as it was`},
+		{"all-namespaces-asked-for", true, true, "nfd", ""},
+		{"all-namespaces-asked-for-namespace-unknown", false, true, master.DefaultNamespace, ""},
+		{"group-in-the-known-namespace", true, false, "default", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			set := &objects.Set{}
+			set.ReadBytes([]byte(group), "g.yaml", false)
+			o := master.DefaultOptions()
+			o.NodeFeatureGroups, o.GroupGateNamed = true, true
+			o.Namespace, o.NamespaceKnown, o.GroupStatusAllNamespaces = tc.masterNs, tc.known, tc.allNs
+			var got []string
+			for _, d := range Static(set, Options{Master: o}) {
+				if d.Check == "group-namespace" {
+					got = append(got, string(d.Severity)+": "+d.Message)
+				}
+			}
+			switch {
+			case tc.wantText == "" && len(got) > 0:
+				t.Errorf("want no finding, got %q", got)
+			case tc.wantText != "" && (len(got) != 1 || !strings.Contains(got[0], "warning: ") || !strings.Contains(got[0], tc.wantText)):
+				t.Errorf("got %q, want one warning containing %q", got, tc.wantText)
+			}
+		})
+	}
+}
+
 func TestRuleThatWritesNothingIsAWarning(t *testing.T) {
 	runMistakeCases(t, "rule", []mistakeCase{
 		{"no-outputs", "  - name: a\n" + matchKernel, `warning spec.rules[0]: rule "a" writes nothing`},

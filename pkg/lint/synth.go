@@ -35,10 +35,10 @@ func (c *checker) templateLabels() {
 				switch {
 				case strings.Contains(msg, "key=value"):
 					c.add(r.doc, r.ref, diag.Warning, "template-labels", field, false,
-						fmt.Sprintf("on features made from its matcher (%s), %v: nfd-master fails the rule where it matches such a node", describeFeatures(f), err))
+						fmt.Sprintf(sampled+" (%s), %v: nfd-master fails the rule where it matches such a node", describeFeatures(f), err))
 				case runtimeFailure(msg) && len(dottedIndexKeys(r.rule.LabelsTemplate)) == 0:
 					c.add(r.doc, r.ref, diag.Warning, "template", field, false,
-						fmt.Sprintf("on features made from its matcher (%s), %v: nfd-master fails the rule where it matches such a node", describeFeatures(f), err))
+						fmt.Sprintf(sampled+" (%s), %v: nfd-master fails the rule where it matches such a node", describeFeatures(f), err))
 				}
 				break
 			}
@@ -51,6 +51,10 @@ func (c *checker) templateLabels() {
 		}
 	}
 }
+
+// sampled opens the findings of a template run on features made from
+// its matcher (OnTheFleet drops them where the fleet has the answer).
+const sampled = "on features made from its matcher"
 
 // runtimeFailure reports a template that failed while running, for a
 // reason other than an element the made-up features lack (a real node
@@ -68,7 +72,7 @@ func (c *checker) badTemplateLabel(r ruleAt, field string, f *api.Features, labe
 		}
 		if verdict := c.opts.CheckLabel(k, v); verdict != nil && verdict.Severity == diag.Error {
 			c.add(r.doc, r.ref, diag.Warning, "template-labels", field, false,
-				fmt.Sprintf("on features made from its matcher (%s), the template writes label %q=%q: %v; nfd-master drops it", describeFeatures(f), k, v, verdict.Err))
+				fmt.Sprintf(sampled+" (%s), the template writes label %q=%q: %v; nfd-master drops it", describeFeatures(f), k, v, verdict.Err))
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // WorkerConfig is what lint reads of an nfd-worker configuration:
@@ -16,6 +18,9 @@ import (
 type WorkerConfig struct {
 	// File is where the configuration was read from.
 	File string
+	// Object is the ConfigMap holding it, when it was read from an object
+	// of the input (ReadWorkerConfigMap); its findings name it.
+	Object diag.ObjectRef
 	// NoPublish are core.noPublishFeatures' patterns ("pci.device",
 	// "pci.*").
 	NoPublish []string
@@ -50,6 +55,74 @@ func ReadWorkerConfig(data []byte, file string) (*WorkerConfig, error) {
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: not an nfd-worker configuration (a mapping with core and sources)", file)
 	}
+	wc.read(root)
+	return wc, nil
+}
+
+// WorkerConfigKey is the ConfigMap data key nfd-worker reads its
+// configuration from: NFD's Helm chart (<release>-worker-conf) and its
+// kustomize deployment (nfd-worker-conf) both mount it.
+const WorkerConfigKey = "nfd-worker.conf"
+
+// ReadWorkerConfigMap reads the nfd-worker configuration an object of the
+// input holds: a ConfigMap with data["nfd-worker.conf"], as NFD's Helm
+// chart and kustomize deployment make it. It returns nil, nil for any
+// other object; ref names the object and file is where it is.
+func ReadWorkerConfigMap(obj *yaml.Node, ref diag.ObjectRef, file string) (*WorkerConfig, error) {
+	if obj != nil && obj.Kind == yaml.DocumentNode {
+		obj = first(obj)
+	}
+	if ref.Kind != "ConfigMap" || obj == nil {
+		return nil, nil
+	}
+	key, conf := entry(ys.Mapping(obj, "data"), WorkerConfigKey)
+	if conf == nil {
+		return nil, nil
+	}
+	where := fmt.Sprintf("ConfigMap %s data[%q]", ref.Name, WorkerConfigKey)
+	if conf.Kind != yaml.ScalarNode {
+		return nil, fmt.Errorf("%s is not a string: nfd-worker reads its configuration from it", where)
+	}
+	var inner yaml.Node
+	if err := yaml.Unmarshal([]byte(conf.Value), &inner); err != nil {
+		return nil, fmt.Errorf("%s is not YAML: %w", where, err)
+	}
+	wc := &WorkerConfig{File: file, Object: ref, lineOffset: conf.Line, indent: key.Column + 1}
+	if root := first(&inner); root != nil {
+		if root.Kind != yaml.MappingNode {
+			return nil, fmt.Errorf("%s is not an nfd-worker configuration (a mapping with core and sources)", where)
+		}
+		wc.read(root)
+	}
+	return wc, nil
+}
+
+// WorkerConfigInFile finds, among the documents of a YAML file, the
+// first ConfigMap holding an nfd-worker configuration
+// (ReadWorkerConfigMap): nil, nil when there is none. Documents that do
+// not parse end the search; they are the file reader's to report.
+func WorkerConfigInFile(data []byte, file string) (*WorkerConfig, error) {
+	if !bytes.Contains(data, []byte(WorkerConfigKey)) {
+		return nil, nil
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			return nil, nil
+		}
+		obj := first(&doc)
+		md := ys.Mapping(obj, "metadata")
+		ref := diag.ObjectRef{APIVersion: ys.Scalar(obj, "apiVersion"), Kind: ys.Scalar(obj, "kind"),
+			Name: ys.Scalar(md, "name"), Namespace: ys.Scalar(md, "namespace")}
+		if wc, err := ReadWorkerConfigMap(obj, ref, file); wc != nil || err != nil {
+			return wc, err
+		}
+	}
+}
+
+// read takes noPublishFeatures and the custom rules from a configuration.
+func (wc *WorkerConfig) read(root *yaml.Node) {
 	if np := lookup(lookup(root, "core"), "noPublishFeatures"); np != nil {
 		for _, n := range np.Content {
 			if n.Kind == yaml.ScalarNode {
@@ -58,22 +131,35 @@ func ReadWorkerConfig(data []byte, file string) (*WorkerConfig, error) {
 		}
 	}
 	wc.custom = sourceSection(lookup(root, "sources"), "custom")
-	return wc, nil
+}
+
+// name says where the configuration is: its file, or the ConfigMap
+// holding it.
+func (wc *WorkerConfig) name() string {
+	if wc.Object.Kind != "" {
+		return fmt.Sprintf("in ConfigMap %s", wc.Object.Name)
+	}
+	return wc.File
+}
+
+// entry finds key in mapping m, matched exactly: its key and value nodes.
+func entry(m *yaml.Node, key string) (k, v *yaml.Node) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i], m.Content[i+1]
+		}
+	}
+	return nil, nil
 }
 
 // sourceSection finds a source's section under sources. Unlike the other
 // keys, nfd-worker matches these exactly: sources is a map keyed by source
 // name, so sources.Custom is ignored (pkg/discover reads it the same way).
 func sourceSection(sources *yaml.Node, name string) *yaml.Node {
-	if sources == nil || sources.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(sources.Content); i += 2 {
-		if sources.Content[i].Value == name {
-			return sources.Content[i+1]
-		}
-	}
-	return nil
+	return ys.Value(sources, name)
 }
 
 // blockIndent is the indentation of the first non-blank line after line
@@ -136,7 +222,7 @@ func (c *checker) workerChecks(wc *WorkerConfig) {
 			}
 			if p, ok := wc.withholds(name); ok {
 				c.add(r.doc, r.ref, diag.Error, "no-publish-feature", t.field+".feature", false,
-					fmt.Sprintf("the nfd-worker configuration %s withholds %s (core.noPublishFeatures %q): nfd-master never sees it, so this term never matches", wc.File, t.term.Feature, p))
+					fmt.Sprintf("the nfd-worker configuration %s withholds %s (core.noPublishFeatures %q): nfd-master never sees it, so this term never matches", wc.name(), t.term.Feature, p))
 			}
 		}
 	}
@@ -195,5 +281,8 @@ func (c *checker) customTerms(wc *WorkerConfig, terms *yaml.Node, path string) {
 // workerFinding is an error at a node of the worker configuration.
 func (c *checker) workerFinding(wc *WorkerConfig, n *yaml.Node, field, msg string) {
 	pos := diag.Position{File: wc.File, Line: n.Line + wc.lineOffset, Column: n.Column + wc.indent}
-	c.findings = append(c.findings, diag.Diagnostic{Severity: diag.Error, Check: "worker-custom-rule", Field: field, Pos: pos, Message: msg})
+	if wc.Object.Kind != "" {
+		field = fmt.Sprintf("data[%s].%s", WorkerConfigKey, field)
+	}
+	c.findings = append(c.findings, diag.Diagnostic{Severity: diag.Error, Check: "worker-custom-rule", Object: wc.Object, Field: field, Pos: pos, Message: msg})
 }

@@ -1,9 +1,14 @@
 package lint
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -87,5 +92,76 @@ func TestWorkerCustomRulesUnderAMiscasedSourceAreNotChecked(t *testing.T) {
 	}
 	if got := workerFindings(t, strings.Replace(conf, "Custom", "custom", 1), "worker-custom-rule"); len(got) != 1 {
 		t.Errorf("the same rules under sources.custom give %q, want one finding", got)
+	}
+}
+
+// TestWorkerConfigMapInTheInputIsTheWorkersConfiguration reads the
+// ConfigMap NFD's Helm chart makes (data["nfd-worker.conf"]) as an object
+// of the input: its findings name the ConfigMap and the field inside it.
+func TestWorkerConfigMapInTheInputIsTheWorkersConfiguration(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-worker-conf, namespace: nfd}\ndata:\n  nfd-worker.conf: |-\n    core:\n      noPublishFeatures: [pci.device]\n    sources:\n      custom:\n      - name: x\n        labels: {x: \"true\"}\n        matchFeatures:\n        - feature: kernel.version\n          matchExpressions:\n            major: {op: Ge, value: [\"5\"]}\n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(cm), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ref := diag.ObjectRef{APIVersion: "v1", Kind: "ConfigMap", Name: "nfd-worker-conf", Namespace: "nfd"}
+	wc, err := ReadWorkerConfigMap(&doc, ref, "nfd/worker.yaml")
+	if err != nil || wc == nil {
+		t.Fatalf("ReadWorkerConfigMap = %v, %v", wc, err)
+	}
+	set := &objects.Set{}
+	set.ReadBytes([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n"), "r.yaml", false)
+	var got []string
+	for _, d := range Static(set, Options{Master: master.DefaultOptions(), Worker: wc}) {
+		if d.Check == "worker-custom-rule" || d.Check == "no-publish-feature" {
+			got = append(got, fmt.Sprintf("%s %s %s:%d:%d %s: %s", d.Severity, d.Object.Name, d.Pos.File, d.Pos.Line, d.Pos.Column, d.Field, d.Message))
+		}
+	}
+	want := []string{
+		`error r r.yaml:8:31 spec.rules[0].matchFeatures[0].feature: the nfd-worker configuration in ConfigMap nfd-worker-conf withholds pci.device`,
+		`error nfd-worker-conf nfd/worker.yaml:15:25 data[nfd-worker.conf].sources.custom[0].matchFeatures[0].matchExpressions.major.op: op "Ge" is not an operator`,
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(got) != len(want) {
+		t.Fatalf("findings = %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("finding %d = %q, want %q...", i, got[i], want[i])
+		}
+	}
+	for _, other := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-master-conf}\ndata:\n  nfd-master.conf: \"{}\"\n",
+		"apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  nfd-worker.conf: \"{}\"\n",
+	} {
+		var d yaml.Node
+		if err := yaml.Unmarshal([]byte(other), &d); err != nil {
+			t.Fatal(err)
+		}
+		kind := d.Content[0].Content[3].Value
+		if wc, err := ReadWorkerConfigMap(&d, diag.ObjectRef{Kind: kind}, "x.yaml"); wc != nil || err != nil {
+			t.Errorf("%s read as a worker configuration: %v, %v", other, wc, err)
+		}
+	}
+	var bad yaml.Node
+	if err := yaml.Unmarshal([]byte("kind: ConfigMap\ndata:\n  nfd-worker.conf: \"core: [\"\n"), &bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadWorkerConfigMap(&bad, diag.ObjectRef{Kind: "ConfigMap", Name: "w"}, "x.yaml"); err == nil || !strings.Contains(err.Error(), `ConfigMap w data["nfd-worker.conf"] is not YAML`) {
+		t.Errorf("a configuration that does not parse: %v", err)
+	}
+}
+
+// TestWorkerConfigInFileFindsTheConfigMapAmongDocuments reads a Helm
+// chart's output: the worker ConfigMap after other documents.
+func TestWorkerConfigInFileFindsTheConfigMapAmongDocuments(t *testing.T) {
+	file := "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: nfd-worker}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-master-conf}\ndata:\n  nfd-master.conf: \"{}\"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-worker-conf}\ndata:\n  nfd-worker.conf: |\n    core:\n      noPublishFeatures: [usb.device]\n"
+	wc, err := WorkerConfigInFile([]byte(file), "chart.yaml")
+	if err != nil || wc == nil || wc.Object.Name != "nfd-worker-conf" || !slices.Equal(wc.NoPublish, []string{"usb.device"}) {
+		t.Fatalf("WorkerConfigInFile = %+v, %v", wc, err)
+	}
+	if wc, err := WorkerConfigInFile([]byte("kind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n"), "x.yaml"); wc != nil || err != nil {
+		t.Errorf("a file without nfd-worker.conf: %v, %v", wc, err)
 	}
 }

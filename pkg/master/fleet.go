@@ -37,6 +37,9 @@ type GroupResult struct {
 	Group *objects.Object[*api.NodeFeatureGroup]
 	// Members are the names nfd-master writes into status.nodes.
 	Members []string
+	// StatusKept says nfd-master never writes this group's status, so the
+	// input's stays as it is (Options.GroupStatusKept).
+	StatusKept bool
 }
 
 // Pipeline is a set of objects prepared for rendering: the rules compiled
@@ -70,6 +73,7 @@ func Prepare(set *objects.Set, opts Options) *Pipeline {
 	rules, diags := engine.CompileAs(opts.NFDRelease(), set.AcceptedRules())
 	p.diags = append(p.diags, WithChecks(diags)...)
 	p.renderer = NewRenderer(opts, rules)
+	p.renderer.templated = templatedRules(set.AcceptedRules(), &p.opts)
 	return p
 }
 

@@ -754,3 +754,23 @@ func TestLeanNodeFeatureThatCannotBeReadAgainIsAnErrorNotAFault(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupStatusIsKeptOnlyOutsideAKnownNamespace(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		known, allNs bool
+		ns           string
+		want         bool
+	}{
+		{"outside-known", true, false, "default", true},
+		{"inside-known", true, false, "nfd", false},
+		{"no-namespace", true, false, "", false},
+		{"namespace-unknown", false, false, "default", false},
+		{"all-namespaces", true, true, "default", false},
+	} {
+		o := Options{Namespace: "nfd", NamespaceKnown: tc.known, GroupStatusAllNamespaces: tc.allNs}
+		if got := o.GroupStatusKept(tc.ns); got != tc.want {
+			t.Errorf("%s: GroupStatusKept(%q) = %v, want %v", tc.name, tc.ns, got, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package master
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -113,6 +114,12 @@ func (f *Fleet) finishStatic() {
 	}
 }
 
+// foldedList lists the folded problems, one per object, field and check:
+// the same problem on many nodes names them, and problems whose message
+// differs from node to node at one field of a shared object (a label
+// value a template writes from each node's features) are one finding
+// too, naming every node and quoting the first node's message
+// (mergeVariants).
 func foldedList(folded map[foldKey][]string) diag.List {
 	keys := make([]foldKey, 0, len(folded))
 	for k := range folded {
@@ -132,13 +139,56 @@ func foldedList(folded map[foldKey][]string) diag.List {
 		return a.sev < b.sev
 	})
 	out := make(diag.List, 0, len(keys))
-	for _, k := range keys {
-		nodes := folded[k]
-		sort.Strings(nodes)
-		out = append(out, diag.Diagnostic{Severity: k.sev, Check: k.check, Object: k.object, Field: k.field, Nodes: nodes,
-			Message: fmt.Sprintf("%s: %s", diag.DescribeNodes(nodes), k.message)})
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && sameSite(keys[i], keys[j]) {
+			j++
+		}
+		out = append(out, mergeVariants(keys[i:j], folded))
+		i = j
 	}
 	return out
+}
+
+// sameSite reports whether two folded problems are one check at one
+// field of one object shared by the nodes (a rule or group, not a node's
+// own NodeFeature or Node).
+func sameSite(a, b foldKey) bool {
+	return a.sev == b.sev && a.check == b.check && a.object == b.object && a.field == b.field &&
+		a.object.Kind != "Node" && a.object.Kind != "NodeFeature"
+}
+
+// mergeVariants is the one diagnostic of the problems keys (one site):
+// every node they were found on, sorted, and the message of the first
+// node, saying so when the others' differ.
+func mergeVariants(keys []foldKey, folded map[foldKey][]string) diag.Diagnostic {
+	k := keys[0]
+	nodes := append([]string(nil), folded[k]...)
+	first, msg := firstNode(folded[k]), k.message
+	for _, other := range keys[1:] {
+		nodes = append(nodes, folded[other]...)
+		if n := firstNode(folded[other]); n < first {
+			first, msg = n, other.message
+		}
+	}
+	sort.Strings(nodes)
+	nodes = slices.Compact(nodes) // a node with two of the variants
+	text := fmt.Sprintf("%s: %s", diag.DescribeNodes(nodes), msg)
+	if len(keys) > 1 {
+		text = fmt.Sprintf("%s: on node %s, %s (the other nodes differ in detail)", diag.DescribeNodes(nodes), first, msg)
+	}
+	return diag.Diagnostic{Severity: k.sev, Check: k.check, Object: k.object, Field: k.field, Nodes: nodes, Message: text}
+}
+
+// firstNode is the smallest of a non-empty list of node names.
+func firstNode(nodes []string) string {
+	first := nodes[0]
+	for _, n := range nodes[1:] {
+		if n < first {
+			first = n
+		}
+	}
+	return first
 }
 
 // rulePath cuts a field path to the rule it is in: spec.rules[3].

@@ -14,6 +14,8 @@ import (
 type compiledGroup struct {
 	group *objects.Object[*api.NodeFeatureGroup]
 	cg    *engine.Group
+	// kept says nfd-master never writes the group's status.
+	kept bool
 }
 
 // compileGroups compiles the NodeFeatureGroups in use, in input order,
@@ -27,7 +29,7 @@ func (p *Pipeline) compileGroups(f *Fleet) []compiledGroup {
 		}
 		cg, diags := engine.CompileGroupAs(p.opts.NFDRelease(), g.Obj)
 		f.Diagnostics = append(f.Diagnostics, WithChecks(diags)...)
-		out = append(out, compiledGroup{group: g, cg: cg})
+		out = append(out, compiledGroup{group: g, cg: cg, kept: p.opts.GroupStatusKept(g.Obj.Metadata.Namespace)})
 	}
 	return out
 }
@@ -69,7 +71,7 @@ func matchGroups(groups []compiledGroup, node *NodeResult) []groupMatch {
 func groupResults(groups []compiledGroup, member [][]groupMatch) []GroupResult {
 	var out []GroupResult
 	for g, cg := range groups {
-		gr := GroupResult{Group: cg.group, Members: []string{}}
+		gr := GroupResult{Group: cg.group, Members: []string{}, StatusKept: cg.kept}
 		seen := map[string]bool{}
 		for _, m := range member {
 			if m == nil || !m[g].member || seen[m[g].name] {

@@ -49,6 +49,8 @@ type Origin struct {
 type Renderer struct {
 	opts  Options
 	rules *engine.RuleSet
+	// templated knows which labels the rules' templates write.
+	templated templated
 }
 
 // NewRenderer returns a Renderer.
@@ -103,10 +105,16 @@ func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing
 	return res
 }
 
-// RuleFailure is the diagnostic for a rule that failed on a node.
+// RuleFailure is the diagnostic for a rule that failed on a node. A
+// template runs only once its rule has matched, so a template's failure
+// says so: the rule matched the node, then failed there.
 func RuleFailure(e *engine.EvalError) diag.Diagnostic {
-	return diag.Diagnostic{Severity: diag.Error, Check: "rule-failed", Object: e.Object, Field: e.Field,
-		Message: fmt.Sprintf("rule %q failed: %v; nfd-master skips the rule on this node", e.RuleName, e.Err)}
+	msg := fmt.Sprintf("rule %q failed: %v; nfd-master skips the rule on this node", e.RuleName, e.Err)
+	if tmpl := e.Field[strings.LastIndex(e.Field, ".")+1:]; strings.HasSuffix(tmpl, "Template") {
+		why := strings.TrimPrefix(e.Err.Error(), "the template fails: ")
+		msg = fmt.Sprintf("rule %q matched, then its %s failed: %s; nfd-master skips the rule on this node", e.RuleName, tmpl, why)
+	}
+	return diag.Diagnostic{Severity: diag.Error, Check: "rule-failed", Object: e.Object, Field: e.Field, Message: msg}
 }
 
 // GroupFailure is the diagnostic for a group rule that failed on a node.
@@ -189,7 +197,7 @@ func copyWithOrigin(dst map[string]string, orig map[string]origin, src map[strin
 
 func (res *NodeResult) drop(sev diag.Severity, o origin, key, what string, err error) {
 	field := o.field
-	if !strings.HasSuffix(field, "]") {
+	if !strings.HasSuffix(field, "]") && !strings.HasSuffix(field, "Template") {
 		field += "[" + quoteKey(unprefixed(key)) + "]"
 	}
 	res.Problems = append(res.Problems, diag.Diagnostic{Severity: sev, Check: "output-dropped", Object: o.object, Field: field,
@@ -212,7 +220,7 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 			sev, err = o.labelPolicy(k, v)
 		}
 		if err != nil {
-			res.drop(sev, orig[k], k, "label", err)
+			res.drop(sev, r.templated.templateOrigin(orig[k], k), k, "label", err)
 			continue
 		}
 		out[k] = v

@@ -26,6 +26,15 @@ type Options struct {
 	// Namespace is NFD's own namespace: NodeFeatures there merge first and
 	// count as the worker's own objects.
 	Namespace string
+	// NamespaceKnown says Namespace is nfd-master's for certain: the
+	// configuration names it (nfdNamespace) or the input holds the
+	// nfd-master Deployment. Otherwise it is nfd-master's default and the
+	// cluster's may differ.
+	NamespaceKnown bool
+	// GroupStatusAllNamespaces writes the status of NodeFeatureGroups
+	// outside Namespace as a fixed nfd-master does; nfd-master v0.19.0
+	// never writes it (GroupStatusKept).
+	GroupStatusAllNamespaces bool
 	// Instance, if set, prefixes the names of the tracking annotations.
 	Instance string
 	// EnableTaints lets rules taint nodes.
@@ -100,6 +109,17 @@ func (o *Options) NFDRelease() release.Release {
 // (v0.16.0-.7, v0.17.0-.2).
 func (o *Options) EvaluatesGroups() bool {
 	return o.NodeFeatureGroups || !o.NFDRelease().Has(release.GroupGate)
+}
+
+// GroupStatusKept reports whether nfd-master leaves the status of a
+// NodeFeatureGroup in namespace ns as it is: it queues groups by name and
+// looks each up in its own namespace (NFD #2385), so it never writes the
+// status of a group elsewhere. That is certain only when its namespace is
+// known; otherwise, and with GroupStatusAllNamespaces, the status a fixed
+// nfd-master writes is rendered. A group with no namespace is taken to be
+// in nfd-master's.
+func (o *Options) GroupStatusKept(ns string) bool {
+	return o.NamespaceKnown && !o.GroupStatusAllNamespaces && ns != "" && ns != o.Namespace
 }
 
 // DefaultOptions returns nfd-master's defaults.

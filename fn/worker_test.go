@@ -1,0 +1,63 @@
+package fn
+
+import (
+	"strings"
+	"testing"
+)
+
+// workerList is a ResourceList in the mode given holding NFD's Helm
+// chart's worker ConfigMap (pci.device withheld, a custom rule with Ge), a
+// NodeFeature and a rule on pci.device.
+func workerList(mode string) string {
+	return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {mode: " + mode + "}\nitems:\n" +
+		`- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: nfd-worker-conf, namespace: node-feature-discovery}
+  data:
+    nfd-worker.conf: |-
+      core:
+        noPublishFeatures: [pci.device]
+      sources:
+        custom:
+        - name: k
+          labels: {k: "true"}
+          matchFeatures:
+          - feature: kernel.version
+            matchExpressions:
+              major: {op: Ge, value: ["5"]}
+- apiVersion: nfd.k8s-sigs.io/v1alpha1
+  kind: NodeFeature
+  metadata:
+    name: a
+    namespace: node-feature-discovery
+    labels: {nfd.node.kubernetes.io/node-name: a}
+  spec:
+    features:
+      attributes:
+        kernel.version: {elements: {major: "6"}}
+- apiVersion: nfd.k8s-sigs.io/v1alpha1
+  kind: NodeFeatureRule
+  metadata: {name: intel}
+  spec:
+    rules:
+    - name: intel
+      labels: {intel: "true"}
+      matchFeatures:
+      - feature: pci.device
+        matchExpressions: {vendor: {op: In, value: ["8086"]}}
+`
+}
+
+func TestWorkerConfigMapInTheInputChecksRulesInKRMMode(t *testing.T) {
+	for _, mode := range []string{"validate", "render"} {
+		res := results(runRelease(t, workerList(mode), RunOptions{}))
+		for _, want := range []string{
+			"error: the nfd-worker configuration in ConfigMap nfd-worker-conf withholds pci.device",
+			`error: op "Ge" is not an operator of nfd-worker's custom source`,
+		} {
+			if !strings.Contains(res, want) {
+				t.Errorf("mode %s: no %q in the results:\n%s", mode, want, res)
+			}
+		}
+	}
+}
