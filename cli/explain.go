@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
@@ -41,14 +42,14 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	st := fn.NewStdin(stdin)
+	st := inputs.NewStdin(stdin)
 	defer st.Close()
 	opts, code := runSettings("explain", *config, *nfdVersion, paths, st, stderr)
 	if code != 0 {
 		return code
 	}
 	set := opts.NewSet()
-	in := fn.NewFileReader(set) // open while the set is used: NodeFeatures are read lean
+	in := inputs.NewReader(set, fn.Decoding) // open while the set is used: NodeFeatures are read lean
 	in.Stdin = st
 	defer in.Close()
 	if code := readInput(in, paths, stderr); code != 0 {
@@ -79,7 +80,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // readInput reads the files into in's set; the errors in them are printed
 // and the objects they affect are left out, as the API server would
 // refuse them.
-func readInput(in *fn.FileReader, paths []string, stderr io.Writer) int {
+func readInput(in *inputs.Reader, paths []string, stderr io.Writer) int {
 	ds, _, err := in.Read(paths, false)
 	if err != nil {
 		complain(stderr, "nfd-fn: %v", err)

@@ -4,8 +4,8 @@ import (
 	"io"
 	"slices"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
@@ -13,10 +13,10 @@ import (
 // runSettings reads the settings of validate, explain and plan: from the
 // --config file (configPath), or from the functionConfig of a ResourceList
 // among the files under paths ("-" is stdin), never from both: nfd-fn
-// would have to pick one silently (fn.ConfigFor). nfdVersion
+// would have to pick one silently (inputs.ConfigFor). nfdVersion
 // (--nfd-version) overrides the settings' own release.
-func runSettings(cmd, configPath, nfdVersion string, paths []string, stdin *fn.Stdin, stderr io.Writer) (config.Settings, int) {
-	list, from, err := fn.ListConfig(paths, stdin)
+func runSettings(cmd, configPath, nfdVersion string, paths []string, stdin *inputs.Stdin, stderr io.Writer) (config.Settings, int) {
+	list, from, err := inputs.ListConfig(paths, stdin)
 	if err != nil {
 		complain(stderr, "nfd-fn %s: %v", cmd, err)
 		return config.Settings{}, 2
@@ -27,7 +27,7 @@ func runSettings(cmd, configPath, nfdVersion string, paths []string, stdin *fn.S
 	if configPath != "" {
 		given, err := readConfig(configPath)
 		if err == nil {
-			_, err = fn.ConfigFor(given, list, from)
+			_, err = inputs.ConfigFor(given, list, from)
 		}
 		if err != nil {
 			complain(stderr, "nfd-fn %s: %v", cmd, err)
@@ -43,8 +43,8 @@ func runSettings(cmd, configPath, nfdVersion string, paths []string, stdin *fn.S
 
 // readWorkloads reads the workloads under paths (plan --workloads), "-"
 // being stdin (helm template ... | nfd-fn plan --workloads - PATH).
-func readWorkloads(paths []string, stdin *fn.Stdin) ([]*workload.Workload, diag.List, error) {
-	if !slices.Contains(paths, fn.StdinPath) {
+func readWorkloads(paths []string, stdin *inputs.Stdin) ([]*workload.Workload, diag.List, error) {
+	if !slices.Contains(paths, inputs.StdinPath) {
 		return workload.Read(paths)
 	}
 	var ws []*workload.Workload
@@ -52,7 +52,7 @@ func readWorkloads(paths []string, stdin *fn.Stdin) ([]*workload.Workload, diag.
 	for _, p := range paths {
 		var more []*workload.Workload
 		var found diag.List
-		if p == fn.StdinPath {
+		if p == inputs.StdinPath {
 			data, err := stdin.Bytes()
 			if err != nil {
 				return nil, nil, err
@@ -74,7 +74,7 @@ func readWorkloads(paths []string, stdin *fn.Stdin) ([]*workload.Workload, diag.
 func withoutStdin(paths []string) []string {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
-		if p != fn.StdinPath {
+		if p != inputs.StdinPath {
 			out = append(out, p)
 		}
 	}

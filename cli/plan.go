@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/plan"
 )
@@ -106,7 +107,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
 		return 2, false
 	}
-	st := fn.NewStdin(stdin)
+	st := inputs.NewStdin(stdin)
 	defer st.Close()
 	in, files, code := planInput(paths, &f, st, stderr)
 	for _, r := range files {
@@ -132,15 +133,15 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 // planInput reads the settings, the head and base sides and the
 // workloads; problems in the files become the plan's. The readers of the
 // sides' files stay open while the plan is made, for the caller to close.
-func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) (plan.Input, []*fn.FileReader, int) {
+func planInput(paths []string, f *planFlags, stdin *inputs.Stdin, stderr io.Writer) (plan.Input, []*inputs.Reader, int) {
 	opts, code := runSettings("plan", f.config, f.nfdVersion, paths, stdin, stderr)
 	if code != 0 {
 		return plan.Input{}, nil, code
 	}
 	in := plan.Input{Head: opts.NewSet(), Options: opts.Options}
-	head := fn.NewFileReader(in.Head)
+	head := inputs.NewReader(in.Head, fn.Decoding)
 	head.Stdin = stdin
-	files := []*fn.FileReader{head}
+	files := []*inputs.Reader{head}
 	ds, _, err := head.Read(paths, false)
 	if err != nil {
 		complain(stderr, "nfd-fn plan: %v", err)
@@ -150,7 +151,7 @@ func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) 
 	in.Options = opts.Options
 	if len(f.base) > 0 {
 		in.Base = opts.NewSet()
-		base := fn.NewFileReader(in.Base)
+		base := inputs.NewReader(in.Base, fn.Decoding)
 		base.Stdin = stdin
 		files = append(files, base)
 		ds, _, err := base.Read(f.base, false)

@@ -4,11 +4,12 @@ import (
 	"io"
 	"os"
 
+	"golang.org/x/term"
+
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
-	"golang.org/x/term"
 )
 
 const renderUsage = `Usage: nfd-fn render [flags] [FILE|DIR|-]...

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -56,7 +57,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif", *output)
 		return 2
 	}
-	in := fn.NewStdin(stdin)
+	in := inputs.NewStdin(stdin)
 	defer in.Close()
 	opts, code := runSettings("validate", *config, *nfdVersion, paths, in, stderr)
 	if code != 0 {

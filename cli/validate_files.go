@@ -5,6 +5,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
@@ -19,12 +20,12 @@ import (
 // every rule file, but only problems in the files under paths are
 // reported. With worker (--worker-config), rules are also checked against
 // that nfd-worker configuration. It returns the diagnostics and the number of files checked.
-// The files are read as render reads them (fn.FileReader): a cluster's
+// The files are read as render reads them (inputs.Reader): a cluster's
 // export of any size is read.
-func validateFiles(paths []string, context string, s config.Settings, stdin *fn.Stdin, worker *lint.WorkerConfig) (diag.List, int, error) {
+func validateFiles(paths []string, context string, s config.Settings, stdin *inputs.Stdin, worker *lint.WorkerConfig) (diag.List, int, error) {
 	set := s.NewSet()
 	set.OnlyNFDFiles = true
-	in := fn.NewFileReader(set)
+	in := inputs.NewReader(set, fn.Decoding)
 	in.Stdin = stdin
 	defer in.Close()
 	ds, files, err := in.Read(paths, true)
@@ -50,7 +51,7 @@ func validateFiles(paths []string, context string, s config.Settings, stdin *fn.
 
 // readContext adds the NFD objects of the files under dir that are not
 // among paths; their own problems are not reported.
-func readContext(in *fn.FileReader, dir string, paths []string) error {
+func readContext(in *inputs.Reader, dir string, paths []string) error {
 	given, err := objects.CollectFiles(withoutStdin(paths))
 	if err != nil {
 		return err

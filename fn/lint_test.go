@@ -3,9 +3,10 @@ package fn
 import (
 	"bytes"
 	"os"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"

@@ -6,9 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sort"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"sigs.k8s.io/yaml"
 )

@@ -10,9 +10,11 @@ import (
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"go.yaml.in/yaml/v3"
 )
 
 // report collects the diagnostics of one run, in the order they are found;
@@ -50,7 +52,7 @@ func (r *report) add(sev diag.Severity, it *krm.Item, field, msg string) {
 func (r *report) addAt(it *krm.Item, field string, d diag.Diagnostic) {
 	d.Field = field
 	if it != nil {
-		d.Object = itemRef(it)
+		d.Object = inputs.ItemRef(it)
 		d.Pos = diag.Position{File: it.File, Index: it.Index}
 	}
 	r.extend(diag.List{d})
@@ -69,11 +71,6 @@ func (r *report) exitCode() int {
 		return 1
 	}
 	return 0
-}
-
-// itemRef names an item's object.
-func itemRef(it *krm.Item) diag.ObjectRef {
-	return diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Name: it.Name, Namespace: it.Namespace}
 }
 
 // logErrors writes one line per error to w, in diag's text form

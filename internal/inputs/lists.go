@@ -1,4 +1,4 @@
-package fn
+package inputs
 
 import (
 	"bytes"
@@ -9,7 +9,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // Stdin is standard input as the file argument "-": read (a pipe spooled
@@ -126,14 +125,14 @@ func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 // readListFile reads a ResourceList given as a file: its items, cut and
 // decoded as stdin's are (krm.Read), named after the file for what is
 // reported about them (validate, explain, plan).
-func readListFile(f krm.File, keep func(*krm.Item) bool, release func([]byte)) (*krm.ResourceList, error) {
-	names := &objects.FeatureNames{}
-	decodeRaw := func(it *krm.Item) bool { return decodeItemRaw(it, names, release) }
-	return krm.Read(f.Data, krm.ReadOptions{Decode: decodeItem, DecodeRaw: decodeRaw, Keep: keep, Release: release, Name: f.Name})
+func readListFile(f krm.File, dec Decoding, keep func(*krm.Item) bool, release func([]byte)) (*krm.ResourceList, error) {
+	opts := dec.ReadOptions(keep, release)
+	opts.Name = f.Name
+	return krm.Read(f.Data, opts)
 }
 
-// splitLists parts files into the ResourceLists and the other files.
-func splitLists(files []krm.File, release func([]byte)) (lists, others []krm.File) {
+// SplitLists parts files into the ResourceLists and the other files.
+func SplitLists(files []krm.File, release func([]byte)) (lists, others []krm.File) {
 	for _, f := range files {
 		// A list whose header is over a limit is a list still: reading
 		// it says why it cannot be read.

@@ -1,4 +1,4 @@
-package fn
+package inputs
 
 import (
 	"fmt"
@@ -21,27 +21,26 @@ const (
 	checkReleaseMismatch = "release-mismatch"
 )
 
-// admitAsRelease settles the NFD release the run renders as and has its
-// API server admit the set's rules and groups (admission.Admit). Without
-// nfdVersion the release the input shows is used (the nfd-master
-// Deployment's or nfd-worker DaemonSet's image, the NodeFeatures'
-// worker.version annotation), with an info result saying so; a release
-// given that the input contradicts is a warning.
-func admitAsRelease(rl *krm.ResourceList, set *objects.Set, s *config.Settings, r *report) {
+// AdmitList settles the NFD release a run over a ResourceList renders as
+// (into s) and has its API server admit the set's rules and groups
+// (admission.Admit). Without nfdVersion the release the input shows is
+// used (the nfd-master Deployment's or nfd-worker DaemonSet's image, the
+// NodeFeatures' worker.version annotation), with an info note saying so;
+// a release given that the input contradicts is a warning. It returns the
+// problems of settings the release does not have (about the
+// functionConfig), and the notes and admission's findings.
+func AdmitList(rl *krm.ResourceList, set *objects.Set, s *config.Settings) (settings, found diag.List) {
 	notes := settleRelease(releasesShown(rl, set), s)
-	for _, p := range s.ReleaseProblems() {
-		r.config(rl.FunctionConfig, p)
-	}
-	r.extend(notes)
-	r.extend(admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation))
+	settings = s.ReleaseProblems()
+	return settings, append(notes, admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 }
 
-// Admit is admitAsRelease for the files read (validate, explain and plan
+// Admit is AdmitList for the files read (validate, explain and plan
 // over files): the release the NodeFeatures' worker.version annotation
 // shows is used when s names none; s is updated. It returns the notes and
 // the problems of settings the release does not have, and admission's
 // findings; it must run once every file has been read.
-func (fr *FileReader) Admit(s *config.Settings) diag.List {
+func (fr *Reader) Admit(s *config.Settings) diag.List {
 	out := append(settleRelease(workerAnnotations(fr.set), s), s.ReleaseProblems()...)
 	out = append(out, admission.Admit(fr.set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 	fr.Locate(out)
