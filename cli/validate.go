@@ -151,18 +151,11 @@ func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings
 func validateExit(findings diag.List, files int, strict bool, stderr io.Writer) int {
 	c := findings.Counts()
 	errs, warns := c[diag.Error], c[diag.Warning]
-	complain(stderr, "nfd-fn validate: %s, %s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(c[diag.Info], "note"), plural(files, "file"))
+	complain(stderr, "nfd-fn validate: %s, %s, %s in %s", diag.Plural(errs, "error"), diag.Plural(warns, "warning"), diag.Plural(c[diag.Info], "note"), diag.Plural(files, "file"))
 	if errs > 0 || (strict && warns > 0) {
 		return 1
 	}
 	return 0
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // readWorkerConfig reads the --worker-config file (nil for path "").

@@ -107,5 +107,5 @@ func notePreviews(w io.Writer, s config.Settings, n int) {
 	}
 	fmt.Fprintf(w, "nfd-fn: %s rendered as local-config previews, which kustomize build leaves out of its output: "+
 		"set nodeOutput: apply in the functionConfig to get them (only what NFD owns, for kubectl apply --server-side)\n",
-		plural(n, "new Node"))
+		diag.Plural(n, "new Node"))
 }

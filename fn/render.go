@@ -143,7 +143,7 @@ func omitOtherShards(rl *krm.ResourceList, set *objects.Set, others []string, sh
 	}
 	r.add(diag.Info, nil, "", fmt.Sprintf("shard %s: this output holds the nodes whose names hash to shard %d of %d (README: Sharding); "+
 		"the other shards render the other %s (%s in the input left out here); fleet-wide checks (matches-no-node, taints-every-node) are skipped",
-		shard, shard.Index, shard.Count, plural(len(others), "node"), plural(omitted, "Node object")))
+		shard, shard.Index, shard.Count, diag.Plural(len(others), "node"), diag.Plural(omitted, "Node object")))
 	if len(set.Groups) > 0 {
 		r.add(diag.Info, nil, "", fmt.Sprintf("shard %s: NodeFeatureGroup status.nodes lists this shard's members only: the union of every shard's lists is the fleet's", shard))
 	}

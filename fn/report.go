@@ -97,7 +97,7 @@ func (r *report) logErrors(w io.Writer) {
 // above the function's stderr, one line per error would say it all twice.
 func (r *report) pointToResults(w io.Writer) {
 	if errs := r.list.Counts()[diag.Error]; errs > 0 {
-		fmt.Fprintf(w, "nfd-fn: %s, each listed with its file, object and field in the results\n", plural(errs, "error"))
+		fmt.Fprintf(w, "nfd-fn: %s, each listed with its file, object and field in the results\n", diag.Plural(errs, "error"))
 	}
 }
 

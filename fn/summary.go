@@ -36,15 +36,8 @@ func (s *summary) add(n *master.NodeResult) {
 func (s *summary) write(w io.Writer, mode string, l diag.List) {
 	c := l.Counts()
 	fmt.Fprintf(w, "nfd-fn %s: %s, %s; %s and %s set; %s, %s; %.2fs\n", mode,
-		plural(s.nodes, "node"), plural(s.rules, "rule"), plural(s.labels, "label"), plural(s.taints, "taint"),
-		plural(c[diag.Error], "error"), plural(c[diag.Warning], "warning"), time.Since(s.start).Seconds())
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
+		diag.Plural(s.nodes, "node"), diag.Plural(s.rules, "rule"), diag.Plural(s.labels, "label"), diag.Plural(s.taints, "taint"),
+		diag.Plural(c[diag.Error], "error"), diag.Plural(c[diag.Warning], "warning"), time.Since(s.start).Seconds())
 }
 
 // progress returns a callback that shows, on a terminal, how many nodes
