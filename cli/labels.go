@@ -5,6 +5,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
@@ -26,7 +27,7 @@ func runLabels(paths []string, config string, write func(io.Writer, []labelview.
 	var code int
 	var err error
 	if len(paths) > 0 {
-		fc, cerr := readConfig(config)
+		fc, cerr := modes.ReadConfig(config)
 		if cerr != nil {
 			complain(stderr, "nfd-fn render: %v", cerr)
 			return 2

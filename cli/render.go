@@ -8,6 +8,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
@@ -203,7 +204,7 @@ func modeFor(cmd string) string {
 
 // runFiles renders the objects in files and directories.
 func runFiles(paths []string, config string, apply bool, shard *master.Shard, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fc, err := readConfig(config)
+	fc, err := modes.ReadConfig(config)
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
 		return 2

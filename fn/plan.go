@@ -1,14 +1,11 @@
 package fn
 
 import (
-	"fmt"
-
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/plan"
-	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
 
 // planList is mode plan: what rendering the list's rules would change on
@@ -24,31 +21,6 @@ func planList(rl *krm.ResourceList, s config.Settings, r *report) {
 	ws, problems := inputs.Workloads(rl)
 	p := plan.Make(plan.Input{Head: set, Workloads: ws, Options: s.Options, Problems: problems})
 	r.extend(p.Diagnostics)
-	r.extend(planResults(p, ws))
+	r.extend(modes.PlanDiagnostics(p, ws))
 	set.Place(r.list)
 }
-
-// planResults are the plan as info results.
-func planResults(p *plan.Plan, ws []*workload.Workload) diag.List {
-	out := diag.List{{Severity: diag.Info, Check: "plan", Message: "plan: " + plan.Headline(p)}}
-	for _, c := range p.Changes() {
-		out = append(out, diag.Diagnostic{Severity: diag.Info, Check: "plan", Nodes: c.Nodes,
-			Message: fmt.Sprintf("plan: %s %s %s on %s", c.Op.Symbol(), c.Field, c.Describe(clip), diag.DescribeNodes(c.Nodes))})
-	}
-	byKey := map[diag.ObjectRef]*workload.Workload{}
-	for _, w := range ws {
-		byKey[w.Ref().Key()] = w
-	}
-	for i := range p.Workloads {
-		wc := &p.Workloads[i]
-		d := diag.Diagnostic{Severity: diag.Info, Check: "plan", Message: "plan: " + plan.Eligibility(wc)}
-		d.Object = diag.ObjectRef{Kind: wc.Kind, Namespace: wc.Namespace, Name: wc.Name}
-		if w := byKey[d.Object]; w != nil {
-			d.Object, d.Pos = w.Ref(), w.Pos
-		}
-		out = append(out, d)
-	}
-	return out
-}
-
-func clip(s string) string { return plan.Clip(s, 120) }

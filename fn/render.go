@@ -9,7 +9,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/pkg/admission"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -225,18 +225,14 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 	return made
 }
 
-// validateList is mode validate: decoding, the rule engine's compile
-// checks, lint's checks and, when the list holds NodeFeatures, the fleet
-// checks; hand-written Nova provider configs in the package are checked
-// against Nova's schema. Items pass through untouched.
+// validateList is mode validate (modes.Validate) over the list's objects;
+// hand-written Nova provider configs in the package are checked against
+// Nova's schema too. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, &s, r)
-	findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true})
-	r.extend(findings)
-	r.list = admission.DropCovered(r.list)
-	findProviderConfigs(rl, r)
-	set.Place(r.list)
-	r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
+	nova := &report{}
+	findProviderConfigs(rl, nova)
+	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{More: nova.list, IgnoreSource: ignoreSource(rl, s)})
 }
 
 // ignoreSource is where the run's suppressions are written: the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
@@ -35,10 +36,7 @@ func fixtureInput(t testing.TB, base string) Input {
 		}
 		in.Problems = append(in.Problems, BaseSide(ds)...)
 	}
-	ws, ds, err := workload.Read([]string{"workloads"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws, ds := readWorkloads(t, "workloads")
 	in.Workloads, in.Problems = ws, append(in.Problems, ds...)
 	return in
 }
@@ -60,4 +58,39 @@ func render(t testing.TB, p *Plan, write func(*bytes.Buffer, *Plan) error) []byt
 		t.Fatal(err)
 	}
 	return b.Bytes()
+}
+
+// readWorkloads reads the workloads in the files under paths, a file at
+// a time (nfd-fn plan --workloads reads them through internal/inputs).
+func readWorkloads(t testing.TB, paths ...string) ([]*workload.Workload, diag.List) {
+	t.Helper()
+	files, err := objects.CollectFiles(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws []*workload.Workload
+	var ds diag.List
+	for _, f := range files {
+		data, err := objects.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		more, found := workloadsIn(data, f)
+		ws, ds = append(ws, more...), append(ds, found...)
+	}
+	return ws, ds
+}
+
+// workloadsIn reads the workloads of one file's text.
+func workloadsIn(data []byte, file string) ([]*workload.Workload, diag.List) {
+	docs, bad := objects.ReadDocuments(data, file)
+	in := make([]workload.Doc, len(docs))
+	for i, d := range docs {
+		in[i] = workload.Doc{Node: d.Node, Pos: diag.Position{File: file, Index: d.Index, Line: d.Node.Line, Column: d.Node.Column}}
+	}
+	ws, ds := workload.FromFile(file, in)
+	if bad != nil {
+		ds = append(ds, *bad)
+	}
+	return ws, ds
 }
