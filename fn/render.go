@@ -108,7 +108,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		r.extend(fleet.Diagnostics)
 		r.extend(findings)
 		explainNode(p, s, r)
-		renderNova(rl, s, fleet.Nodes, r)
+		r.extend(modes.WriteNova(rl, s, fleet.Nodes))
 		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
 		set.Place(r.list)
 		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
@@ -230,9 +230,8 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 // Nova's schema too. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, &s, r)
-	nova := &report{}
-	findProviderConfigs(rl, nova)
-	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{More: nova.list, IgnoreSource: ignoreSource(rl, s)})
+	nova := modes.CheckProviderConfigs(rl)
+	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{More: nova, IgnoreSource: ignoreSource(rl, s)})
 }
 
 // ignoreSource is where the run's suppressions are written: the

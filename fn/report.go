@@ -50,12 +50,7 @@ func (r *report) add(sev diag.Severity, it *krm.Item, field, msg string) {
 // an item (nil: about the run as a whole) and a field in it; its severity,
 // check, message and nodes are kept.
 func (r *report) addAt(it *krm.Item, field string, d diag.Diagnostic) {
-	d.Field = field
-	if it != nil {
-		d.Object = inputs.ItemRef(it)
-		d.Pos = diag.Position{File: it.File, Index: it.Index}
-	}
-	r.extend(diag.List{d})
+	r.extend(diag.List{inputs.AboutItem(it, field, d)})
 }
 
 // extend records diagnostics.

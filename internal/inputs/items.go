@@ -61,6 +61,18 @@ func unreadable(it *krm.Item) diag.Diagnostic {
 		Message: fmt.Sprintf("the object starting here cannot be read and is left out of the output: %v", it.ParseErr)}
 }
 
+// AboutItem is d, made by a producer that does not know the item, about
+// an item (nil: about the run as a whole) and a field in it: its
+// severity, check, message and nodes are kept.
+func AboutItem(it *krm.Item, field string, d diag.Diagnostic) diag.Diagnostic {
+	d.Field = field
+	if it != nil {
+		d.Object = ItemRef(it)
+		d.Pos = diag.Position{File: it.File, Index: it.Index}
+	}
+	return d
+}
+
 // ItemRef names an item's object.
 func ItemRef(it *krm.Item) diag.ObjectRef {
 	return diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Name: it.Name, Namespace: it.Namespace}
