@@ -31,14 +31,14 @@ import (
 // The fleet-wide results are known only once every node has been
 // rendered: renderList returns finish, which adds them to r and must run
 // once the items have been written (it is nil when they are in r already).
-func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer, stream bool) (finish func()) {
+func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.Summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, &s, r)
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
 	}
 	p := master.Prepare(set, s.Options)
 	if progressTo != nil {
-		p.Progress = progress(progressTo)
+		p.Progress = modes.Progress(progressTo)
 	}
 	others := p.OnlyShard(s.Shard)
 	omitOtherShards(rl, set, others, s.Shard, r)
@@ -52,12 +52,12 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	check := lint.NewFleetCheck(set, s.Options, fleetNodes)
 	st.Observe(check.Add)
-	sum.begin(set, len(p.NodeNames()))
-	st.Observe(sum.add)
+	sum.Begin(set, len(p.NodeNames()))
+	st.Observe(sum.Add)
 	// nodeOutput labels writes no Node: each node's view is collected.
 	labels := s.NodeOutput == config.NodeOutputLabels
 	if labels {
-		r.labels = observeLabels(st, s)
+		r.labels = modes.CollectLabels(st, s)
 	}
 	nodes := nodeObjects(set)
 	var made map[string]bool
@@ -71,7 +71,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		case existing != nil:
 			updateNode(rl, existing, res, s)
 		case keep:
-			if n := newNode(res, s); n != nil {
+			if n := modes.NewNode(res, s); n != nil {
 				rl.Append(n)
 				r.newNodes++
 			}
@@ -160,7 +160,7 @@ type encoded struct {
 // encodedNode builds the new Node item of a rendered node (nil when
 // nothing is written for it) and encodes it when the list streams.
 func encodedNode(rl *krm.ResourceList, res *master.NodeResult, s config.Settings) encoded {
-	n := newNode(res, s)
+	n := modes.NewNode(res, s)
 	if n == nil || !rl.Streams() {
 		return encoded{node: n}
 	}

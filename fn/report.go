@@ -14,6 +14,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
@@ -31,7 +32,7 @@ type report struct {
 	// stdin ("<input>").
 	input string
 	// labels, with nodeOutput labels, collects what each node gets.
-	labels *labelCollector
+	labels *modes.Labels
 	// newNodes counts the Node items written for nodes without a Node
 	// object in the input.
 	newNodes int
