@@ -9,7 +9,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/plan"
 )
 
 const planUsage = `Usage: nfd-fn plan [flags] PATH...
@@ -97,7 +96,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	if done {
 		return code, false
 	}
-	write, ok := planWriters(stdout)[f.output]
+	write, ok := modes.PlanWriter(f.output, takesColour(stdout))
 	switch {
 	case len(paths) == 0:
 		complain(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
@@ -125,16 +124,6 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 		return 1, false
 	}
 	return p.ExitCode(f.detailed), true
-}
-
-// planWriters are the output formats; text is coloured on a terminal.
-func planWriters(stdout io.Writer) map[string]func(io.Writer, *plan.Plan) error {
-	color := takesColour(stdout)
-	return map[string]func(io.Writer, *plan.Plan) error{
-		"text":     func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) },
-		"markdown": plan.WriteMarkdown,
-		"json":     plan.WriteJSON,
-	}
 }
 
 // takesColour reports whether w is a terminal that takes colour: neither

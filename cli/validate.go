@@ -39,7 +39,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" {
-		return runFunction("validate", nil, nil, *nfdVersion, stdin, stdout, stderr)
+		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion}, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
 		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")

@@ -124,7 +124,7 @@ func TestRenderNovaReturnsThePlainFile(t *testing.T) {
 		}
 	}
 	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
-	file, diags, code, err := RenderNova(off, RunOptions{})
+	file, diags, code, err := RenderNova(bytes.NewReader(off), RunOptions{})
 	if err != nil || code != 0 || len(diags) != 0 {
 		t.Fatalf("RenderNova: code %d, err %v, diagnostics:\n%v", code, err, diags)
 	}
@@ -138,7 +138,7 @@ func TestRenderNovaReportsErrorsAndExitsNonZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file, diags, code, err := RenderNova(input, RunOptions{})
+	file, diags, code, err := RenderNova(bytes.NewReader(input), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +218,11 @@ func TestNovaReadsInstancePrefixedTrackingAnnotations(t *testing.T) {
 	if bytes.Equal(withInstance, input) {
 		t.Fatal("the input has no novaProviderConfig line to extend")
 	}
-	plain, _, _, err := RenderNova(input, RunOptions{})
+	plain, _, _, err := RenderNova(bytes.NewReader(input), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	prefixed, report, _, err := RenderNova(withInstance, RunOptions{})
+	prefixed, report, _, err := RenderNova(bytes.NewReader(withInstance), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

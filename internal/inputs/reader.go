@@ -112,7 +112,7 @@ func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
 // into: every object but the NodeFeatures and Nodes, which a fleet holds
 // thousands of (most are decoded without one: objects.DecodeLean,
 // DecodeNodeFast). Decoding errors in those carry their lines, an object
-// defined twice gets its tree (FileReader.track), and what is found later
+// defined twice gets its tree (Reader.track), and what is found later
 // Locate places.
 func keepForChecks(it *krm.Item) bool {
 	d, ok := decoded(it)

@@ -2,6 +2,7 @@ package modes
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/plan"
@@ -74,3 +75,18 @@ func PlanDiagnostics(p *plan.Plan, ws []*workload.Workload) diag.List {
 }
 
 func clip(s string) string { return plan.Clip(s, 120) }
+
+// PlanWriter is the writer of a plan --output format: text (coloured
+// with color), markdown (a pull-request comment) or json; ok is false
+// for another name.
+func PlanWriter(format string, color bool) (write func(io.Writer, *plan.Plan) error, ok bool) {
+	switch format {
+	case "text":
+		return func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) }, true
+	case "markdown":
+		return plan.WriteMarkdown, true
+	case "json":
+		return plan.WriteJSON, true
+	}
+	return nil, false
+}
