@@ -42,16 +42,6 @@ func (s *Stdin) open() (*krm.Input, error) {
 	return s.in, s.err
 }
 
-// Bytes is stdin's text, read on first use; it must not be used after
-// Close.
-func (s *Stdin) Bytes() ([]byte, error) {
-	in, err := s.open()
-	if err != nil {
-		return nil, err
-	}
-	return in.Data, nil
-}
-
 // Close gives back what stdin was read into; nothing read from it may be
 // used after.
 func (s *Stdin) Close() error {

@@ -157,6 +157,8 @@ func BenchmarkPlan5000(b *testing.B) {
 func BenchmarkRender5000(b *testing.B) {
 	in := largeFleet(b)
 	for b.Loop() {
-		master.Render(in.Head, in.Options)
+		st := master.Prepare(in.Head, in.Options).Stream(master.StreamOptions{})
+		st.Render(st.All(), nil)
+		st.Finish()
 	}
 }
