@@ -23,18 +23,10 @@ func fixtureInput(t testing.TB, base string) Input {
 	opts := master.DefaultOptions()
 	opts.EnableTaints = true
 	in := Input{Head: &objects.Set{}, Options: opts}
-	ds, _, err := in.Head.ReadFiles([]string{"snapshot.yaml", "rules"}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in.Problems = ds
+	in.Problems = readSet(t, in.Head, "snapshot.yaml", "rules")
 	if base != "" {
 		in.Base = &objects.Set{}
-		ds, _, err := in.Base.ReadFiles([]string{base}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Problems = append(in.Problems, BaseSide(ds)...)
+		in.Problems = append(in.Problems, BaseSide(readSet(t, in.Base, base))...)
 	}
 	ws, ds := readWorkloads(t, "workloads")
 	in.Workloads, in.Problems = ws, append(in.Problems, ds...)
@@ -60,24 +52,38 @@ func render(t testing.TB, p *Plan, write func(*bytes.Buffer, *Plan) error) []byt
 	return b.Bytes()
 }
 
-// readWorkloads reads the workloads in the files under paths, a file at
-// a time (nfd-fn plan --workloads reads them through internal/inputs).
-func readWorkloads(t testing.TB, paths ...string) ([]*workload.Workload, diag.List) {
+// eachFile reads the files under paths, sorted, a file at a time (nfd-fn
+// plan reads them through internal/inputs).
+func eachFile(t testing.TB, paths []string, read func(data []byte, file string)) {
 	t.Helper()
 	files, err := objects.CollectFiles(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ws []*workload.Workload
-	var ds diag.List
 	for _, f := range files {
 		data, err := objects.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		more, found := workloadsIn(data, f)
-		ws, ds = append(ws, more...), append(ds, found...)
+		read(data, f)
 	}
+}
+
+// readSet reads the objects in the files under paths into set.
+func readSet(t testing.TB, set *objects.Set, paths ...string) diag.List {
+	var ds diag.List
+	eachFile(t, paths, func(data []byte, file string) { ds = append(ds, set.ReadBytes(data, file, false)...) })
+	return ds
+}
+
+// readWorkloads reads the workloads in the files under paths.
+func readWorkloads(t testing.TB, paths ...string) ([]*workload.Workload, diag.List) {
+	var ws []*workload.Workload
+	var ds diag.List
+	eachFile(t, paths, func(data []byte, file string) {
+		more, found := workloadsIn(data, file)
+		ws, ds = append(ws, more...), append(ds, found...)
+	})
 	return ws, ds
 }
 
