@@ -15,6 +15,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/golden"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // TestNovaProviderConfigGolden runs every testdata/nova/<case>/input.yaml
@@ -81,7 +82,7 @@ func skipLeadingComments(b []byte) []byte {
 
 func resultMessages(t *testing.T, out []byte) []string {
 	t.Helper()
-	list := decodeOutput(t, out)
+	list := testkit.Read(t, out)
 	var msgs []string
 	for _, r := range list.Results {
 		msgs = append(msgs, r.Severity+" "+r.ResourceRef["name"]+" "+r.Field.Path+": "+r.Message)

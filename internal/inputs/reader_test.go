@@ -1,8 +1,6 @@
 package inputs_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -10,6 +8,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -120,7 +119,7 @@ func TestReaderReportsWhereTheFilesSay(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Chdir(t.TempDir())
-			writeFiles(t, tt.files)
+			testkit.WriteFiles(t, ".", tt.files)
 			set := &objects.Set{OnlyNFDFiles: tt.onlyNFD}
 			r := inputs.NewReader(set, fn.Decoding)
 			defer r.Close()
@@ -140,7 +139,7 @@ func TestReaderReportsWhereTheFilesSay(t *testing.T) {
 // reading gets the line and column of its field all the same.
 func TestReaderLocatesFindingsOnLeanObjects(t *testing.T) {
 	t.Chdir(t.TempDir())
-	writeFiles(t, map[string]string{"export.yaml": kubectlList(
+	testkit.WriteFiles(t, ".", map[string]string{"export.yaml": kubectlList(
 		exportedNodeFeature("worker-1", "nfd.node.kubernetes.io/node-name: worker-1"),
 		exportedNodeFeature("worker-2", "team: storage"),
 		"- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      kubernetes.io/hostname: worker-1\n    name: worker-1\n  spec:\n    podCIDR: 10.0.0.0/24\n")})
@@ -166,18 +165,6 @@ func TestReaderLocatesFindingsOnLeanObjects(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, texts(ds)); diff != "" {
 		t.Errorf("located (-want +got):\n%s", diff)
-	}
-}
-
-func writeFiles(t *testing.T, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

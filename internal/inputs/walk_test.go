@@ -1,7 +1,6 @@
 package inputs_test
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -36,22 +36,9 @@ func readPaths(t *testing.T, paths []string, note bool) (*objects.Set, diag.List
 	return s, ds, n, nil
 }
 
-func writeFilesIn(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestReaderWalksNestedFoldersSkippingHiddenDirsAndNonManifests(t *testing.T) {
 	dir := t.TempDir()
-	writeFilesIn(t, dir, map[string]string{
+	testkit.WriteFiles(t, dir, map[string]string{
 		"a.yaml":              nodeDoc("a"),
 		"sub/b.yml":           nodeDoc("b"),
 		"sub/deeper/c.JSON":   `{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "c"}}`,
@@ -87,7 +74,7 @@ func TestReaderWalksNestedFoldersSkippingHiddenDirsAndNonManifests(t *testing.T)
 
 func TestReaderReadsNamedFilesWhateverTheirExtensionOnce(t *testing.T) {
 	dir := t.TempDir()
-	writeFilesIn(t, dir, map[string]string{
+	testkit.WriteFiles(t, dir, map[string]string{
 		"nodes.txt": nodeDoc("t"),
 		"x.yaml":    nodeDoc("x"),
 	})
@@ -106,7 +93,7 @@ func TestReaderReadsNamedFilesWhateverTheirExtensionOnce(t *testing.T) {
 
 func TestReaderGivesPositionsAndNotes(t *testing.T) {
 	dir := t.TempDir()
-	writeFilesIn(t, dir, map[string]string{
+	testkit.WriteFiles(t, dir, map[string]string{
 		"a.yaml": "apiVersion: v1\nkind: Service\nmetadata: {name: svc}\n---\n" +
 			"apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - nme: x\n",
 	})
@@ -175,7 +162,7 @@ func TestReaderRefusesAFIFOInsteadOfHanging(t *testing.T) {
 	if r.err == nil || r.err.Error() != "reading "+fifo+": not a regular file" {
 		t.Errorf("named FIFO: err = %v, want not a regular file", r.err)
 	}
-	writeFilesIn(t, dir, map[string]string{"a.yaml": nodeDoc("a")})
+	testkit.WriteFiles(t, dir, map[string]string{"a.yaml": nodeDoc("a")})
 	r = run([]string{dir})
 	if r.err != nil || r.n != 1 || len(r.s.Nodes) != 1 {
 		t.Errorf("FIFO inside a directory: err %v, %d files; want it skipped and a.yaml read", r.err, r.n)
