@@ -21,15 +21,7 @@ import (
 // of an item) and its origin just before the set takes it.
 func AddItems(set *objects.Set, rl *krm.ResourceList, before func(it *krm.Item, d Decoded, i int, o *objects.Origin)) diag.List {
 	var out diag.List
-	for _, it := range rl.Items {
-		if it.ParseErr != nil {
-			out = append(out, unreadable(it))
-			continue
-		}
-		d, ok := decoded(it)
-		if !ok {
-			continue
-		}
+	eachDecoded(rl, &out, func(it *krm.Item, d Decoded) {
 		trees := d.Trees()
 		for i, o := range d.Objects() {
 			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
@@ -46,8 +38,23 @@ func AddItems(set *objects.Set, rl *krm.ResourceList, before func(it *krm.Item, 
 				it.Omitted = true
 			}
 		}
-	}
+	})
 	return out
+}
+
+// eachDecoded calls each with every decoded item of rl, in order, and
+// adds an error to out for each item that cannot be read, where it
+// stands among what each adds.
+func eachDecoded(rl *krm.ResourceList, out *diag.List, each func(it *krm.Item, d Decoded)) {
+	for _, it := range rl.Items {
+		if it.ParseErr != nil {
+			*out = append(*out, unreadable(it))
+			continue
+		}
+		if d, ok := decoded(it); ok {
+			each(it, d)
+		}
+	}
 }
 
 // unreadable is the error about an item that cannot be read: by its

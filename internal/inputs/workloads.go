@@ -108,15 +108,7 @@ func (fr *Reader) fileWorkloads(f krm.File, release func([]byte)) ([]*workload.W
 		return nil, nil, err
 	}
 	var ds diag.List
-	for _, it := range rl.Items {
-		if it.ParseErr != nil {
-			ds = append(ds, unreadable(it))
-			continue
-		}
-		d, ok := decoded(it)
-		if !ok {
-			continue
-		}
+	eachDecoded(rl, &ds, func(it *krm.Item, d Decoded) {
 		for i := range d.Objects() {
 			n := ItemDocument(it, d, i)
 			pos := diag.Position{File: it.File, Index: it.Index}
@@ -125,7 +117,7 @@ func (fr *Reader) fileWorkloads(f krm.File, release func([]byte)) ([]*workload.W
 			}
 			docs = append(docs, workload.Doc{Node: n, Pos: pos})
 		}
-	}
+	})
 	ws, found := workload.FromFile(f.Name, docs)
 	return ws, append(append(ds, found...), bad...), nil
 }

@@ -128,12 +128,9 @@ func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings
 
 // ReadConfig reads a functionConfig file (nil for path "").
 func ReadConfig(path string) (*yaml.Node, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := objects.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", path, err)
+	b, err := readNamed(path)
+	if path == "" || err != nil {
+		return nil, err
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
@@ -143,6 +140,18 @@ func ReadConfig(path string) (*yaml.Node, error) {
 		return nil, nil
 	}
 	return doc.Content[0], nil
+}
+
+// readNamed reads the file a flag names (nothing for path "").
+func readNamed(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := objects.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %q: %w", path, err)
+	}
+	return b, nil
 }
 
 // complain writes one line to w (stderr), escaped with diag.Escape: the

@@ -1,7 +1,6 @@
 package modes
 
 import (
-	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -96,12 +95,9 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 
 // readWorkerConfig reads the --worker-config file (nil for path "").
 func readWorkerConfig(path string) (*lint.WorkerConfig, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := objects.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", path, err)
+	b, err := readNamed(path)
+	if path == "" || err != nil {
+		return nil, err
 	}
 	return lint.ReadWorkerConfig(b, path)
 }
