@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 const exportDir = "../testdata/cluster-export"
@@ -48,15 +50,11 @@ func renderedNodes(t *testing.T, stdin string, args ...string) map[string]render
 				Allocatable map[string]string `json:"allocatable"`
 			} `json:"status"`
 		} `json:"items"`
-		Results []struct {
-			Severity string `json:"severity"`
-			Message  string `json:"message"`
-		} `json:"results"`
 	}
 	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
 		t.Fatalf("output is not a ResourceList: %v", err)
 	}
-	for _, r := range list.Results {
+	for _, r := range testkit.Read(t, out.Bytes()).Results {
 		if r.Severity == "error" {
 			t.Errorf("error result: %s", r.Message)
 		}
