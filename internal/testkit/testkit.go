@@ -1,5 +1,6 @@
 // Package testkit is what the tests of fn, cli and e2e share to run the
-// function and read what it wrote: run it on a ResourceList (Run), read
+// function and read what it wrote: run it on a ResourceList (Run) or run
+// the command line (Command), read
 // the output list back (Read: its items and its KRM results), pick the
 // Nodes and results a test looks at, and write the files a test reads.
 // It does not import fn, so that fn's own tests can use it: they hand it
@@ -11,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"sigs.k8s.io/yaml"
@@ -30,6 +32,17 @@ func Run(t testing.TB, run RunFunc, input []byte) ([]byte, int) {
 		t.Fatalf("running the function: %v", err)
 	}
 	return out.Bytes(), code
+}
+
+// MainFunc is the command line's entry point (cli.Main).
+type MainFunc func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Command runs the command line main with args and stdin: what it wrote
+// on stdout and on stderr, and the exit code.
+func Command(main MainFunc, stdin string, args ...string) (stdout, stderr string, code int) {
+	var o, e bytes.Buffer
+	code = main(args, strings.NewReader(stdin), &o, &e)
+	return o.String(), e.String(), code
 }
 
 // Result is one KRM result as the output ResourceList carries it.

@@ -50,3 +50,16 @@ func TestReadGivesItemsAndResultsAsTheOutputHasThem(t *testing.T) {
 		t.Errorf("Texts() = %q, want %q", l.Texts(), want)
 	}
 }
+
+func TestCommandGivesStdoutStderrAndTheExitCode(t *testing.T) {
+	main := func(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		in, _ := io.ReadAll(stdin)
+		io.WriteString(stdout, args[0]+" "+string(in))
+		io.WriteString(stderr, "note")
+		return 2
+	}
+	out, errOut, code := Command(main, "input", "render")
+	if out != "render input" || errOut != "note" || code != 2 {
+		t.Errorf("Command = %q, %q, %d", out, errOut, code)
+	}
+}
