@@ -1,5 +1,5 @@
 // Package master is nfd-master's node update and NodeFeatureGroup logic,
-// offline. Prepare/Render (fleet.go) is the one pipeline every mode of
+// offline. Prepare and Stream (fleet.go, stream.go) are the one pipeline every mode of
 // nfd-fn shares: it attaches NodeFeatures to nodes, compiles the rules
 // once, renders every node (merge the NodeFeatures, run the rules, filter
 // and prefix labels, annotations, extended resources and taints, patch the
