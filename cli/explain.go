@@ -1,16 +1,11 @@
 package cli
 
 import (
-	"fmt"
+	"errors"
 	"io"
-	"strings"
 
 	"github.com/nfd-fn/nfd-fn/fn"
-	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/engine"
-	"github.com/nfd-fn/nfd-fn/pkg/explain"
-	"github.com/nfd-fn/nfd-fn/pkg/master"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 )
 
 const explainUsage = `Usage: nfd-fn explain --node NAME [--rule NAME] [--config FILE] FILE|DIR|-...
@@ -41,76 +36,24 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	st := fn.NewStdin(stdin)
-	defer st.Close()
-	opts, code := runSettings("explain", *config, *nfdVersion, paths, st, stderr)
-	if code != 0 {
+	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	defer files.Close()
+	if code := files.LoadSettings("explain", *config, *nfdVersion, stderr); code != 0 {
 		return code
 	}
-	set := opts.NewSet()
-	in := fn.NewFileReader(set) // open while the set is used: NodeFeatures are read lean
-	in.Stdin = st
-	defer in.Close()
-	if code := readInput(in, paths, stderr); code != 0 {
-		return code
-	}
-	for _, d := range in.Admit(&opts) {
-		if d.Severity != diag.Info {
-			fmt.Fprintln(stderr, d.Text())
-		}
-	}
-	p := master.Prepare(set, opts.Options)
-	res, traces, ok := p.Explain(*node)
-	if !ok {
-		complain(stderr, "nfd-fn explain: no NodeFeature for node %q (%s)", *node, knownNodes(p))
+	e, err := modes.ExplainFiles(files, *node, *rule, stderr)
+	var unread *modes.ReadError
+	switch {
+	case errors.As(err, &unread):
+		complain(stderr, "nfd-fn: %v", err)
+		return 2
+	case err != nil:
+		complain(stderr, "nfd-fn explain: %v", err)
 		return 1
 	}
-	if *rule != "" && !anySelected(traces, *rule) {
-		complain(stderr, "nfd-fn explain: no rule named %q", *rule)
-		return 1
-	}
-	if err := explain.Write(stdout, &res, traces, *rule); err != nil {
+	if err := e.Write(stdout); err != nil {
 		complain(stderr, "nfd-fn explain: writing output: %v", err)
 		return 1
 	}
 	return 0
-}
-
-// readInput reads the files into in's set; the errors in them are printed
-// and the objects they affect are left out, as the API server would
-// refuse them.
-func readInput(in *fn.FileReader, paths []string, stderr io.Writer) int {
-	ds, _, err := in.Read(paths, false)
-	if err != nil {
-		complain(stderr, "nfd-fn: %v", err)
-		return 2
-	}
-	for i := range ds {
-		if ds[i].Severity == diag.Error {
-			fmt.Fprintln(stderr, ds[i].Text()) // Text escapes
-		}
-	}
-	return 0
-}
-
-func knownNodes(p *master.Pipeline) string {
-	var names []string
-	for _, n := range p.NodeNames() {
-		if p.HasNode(n) {
-			names = append(names, n)
-		}
-	}
-	if len(names) == 0 {
-		return "the files hold no NodeFeatures with the " + api.NodeNameLabel + " label"
-	}
-	return "known nodes: " + strings.Join(names, ", ")
-}
-
-func anySelected(traces []engine.RuleTrace, filter string) bool {
-	for i := range traces {
-		if explain.Selected(&traces[i], filter) {
-			return true
-		}
-	}
-	return false
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 const exportDir = "../testdata/cluster-export"
@@ -28,9 +30,9 @@ type renderedNode struct {
 // name; it fails the test on a non-zero exit or any error result.
 func renderedNodes(t *testing.T, stdin string, args ...string) map[string]renderedNode {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	if code := Main(args, strings.NewReader(stdin), &out, &errOut); code != 0 {
-		t.Fatalf("nfd-fn %s: exit %d\n%s", strings.Join(args, " "), code, errOut.String())
+	out, errOut, code := testkit.Command(Main, stdin, args...)
+	if code != 0 {
+		t.Fatalf("nfd-fn %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
 	}
 	var list struct {
 		Items []struct {
@@ -48,15 +50,11 @@ func renderedNodes(t *testing.T, stdin string, args ...string) map[string]render
 				Allocatable map[string]string `json:"allocatable"`
 			} `json:"status"`
 		} `json:"items"`
-		Results []struct {
-			Severity string `json:"severity"`
-			Message  string `json:"message"`
-		} `json:"results"`
 	}
-	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
+	if err := yaml.Unmarshal([]byte(out), &list); err != nil {
 		t.Fatalf("output is not a ResourceList: %v", err)
 	}
-	for _, r := range list.Results {
+	for _, r := range testkit.Read(t, []byte(out)).Results {
 		if r.Severity == "error" {
 			t.Errorf("error result: %s", r.Message)
 		}
@@ -320,16 +318,15 @@ func TestBrokenExportsAreErrorsNamingThePlace(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFile(t, filepath.Join(dir, "broken.yaml"), tt.data)
-			var out, errOut bytes.Buffer
-			code := Main([]string{"render", filepath.Join(dir, "broken.yaml"), filepath.Join(exportDir, "rules")}, strings.NewReader(""), &out, &errOut)
-			if code != 1 || !strings.Contains(errOut.String(), tt.want) {
-				t.Errorf("exit %d, stderr:\n%s\nwant it to name %q", code, errOut.String(), tt.want)
+			out, errOut, code := testkit.Command(Main, "", "render", filepath.Join(dir, "broken.yaml"), filepath.Join(exportDir, "rules"))
+			if code != 1 || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant it to name %q", code, errOut, tt.want)
 			}
 			var list struct {
 				Kind  string           `json:"kind"`
 				Items []map[string]any `json:"items"`
 			}
-			if err := yaml.Unmarshal(out.Bytes(), &list); err != nil || list.Kind != "ResourceList" || len(list.Items) < 7 {
+			if err := yaml.Unmarshal([]byte(out), &list); err != nil || list.Kind != "ResourceList" || len(list.Items) < 7 {
 				t.Errorf("stdout is not a complete ResourceList with the rules (%v, %d items)", err, len(list.Items))
 			}
 		})

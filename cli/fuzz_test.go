@@ -5,9 +5,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"go.yaml.in/yaml/v3"
 

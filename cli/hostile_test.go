@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"strings"
 	"testing"
 	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"go.yaml.in/yaml/v3"
 

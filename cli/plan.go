@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/plan"
 )
 
 const planUsage = `Usage: nfd-fn plan [flags] PATH...
@@ -96,7 +96,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	if done {
 		return code, false
 	}
-	write, ok := planWriters(stdout)[f.output]
+	write, ok := modes.PlanWriter(f.output, takesColour(stdout))
 	switch {
 	case len(paths) == 0:
 		complain(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
@@ -106,18 +106,15 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
 		return 2, false
 	}
-	st := fn.NewStdin(stdin)
-	defer st.Close()
-	in, files, code := planInput(paths, &f, st, stderr)
-	for _, r := range files {
-		defer r.Close()
-	}
-	if code != 0 {
+	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	defer files.Close()
+	if code := files.LoadSettings("plan", f.config, f.nfdVersion, stderr); code != 0 {
 		return code, false
 	}
-	p := plan.Make(in)
-	for _, r := range files {
-		r.Locate(p.Diagnostics)
+	p, err := modes.PlanFiles(files, f.base, f.workloads)
+	if err != nil {
+		complain(stderr, "nfd-fn plan: %v", err)
+		return 2, false
 	}
 	if err := diag.WriteText(stderr, p.Diagnostics); err != nil {
 		return 1, false
@@ -127,59 +124,6 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 		return 1, false
 	}
 	return p.ExitCode(f.detailed), true
-}
-
-// planInput reads the settings, the head and base sides and the
-// workloads; problems in the files become the plan's. The readers of the
-// sides' files stay open while the plan is made, for the caller to close.
-func planInput(paths []string, f *planFlags, stdin *fn.Stdin, stderr io.Writer) (plan.Input, []*fn.FileReader, int) {
-	opts, code := runSettings("plan", f.config, f.nfdVersion, paths, stdin, stderr)
-	if code != 0 {
-		return plan.Input{}, nil, code
-	}
-	in := plan.Input{Head: opts.NewSet(), Options: opts.Options}
-	head := fn.NewFileReader(in.Head)
-	head.Stdin = stdin
-	files := []*fn.FileReader{head}
-	ds, _, err := head.Read(paths, false)
-	if err != nil {
-		complain(stderr, "nfd-fn plan: %v", err)
-		return in, files, 2
-	}
-	in.Problems = append(ds, head.Admit(&opts)...)
-	in.Options = opts.Options
-	if len(f.base) > 0 {
-		in.Base = opts.NewSet()
-		base := fn.NewFileReader(in.Base)
-		base.Stdin = stdin
-		files = append(files, base)
-		ds, _, err := base.Read(f.base, false)
-		if err != nil {
-			complain(stderr, "nfd-fn plan: --base: %v", err)
-			return in, files, 2
-		}
-		ds = append(ds, base.Admit(&opts)...)
-		in.Problems = append(append(in.Problems, plan.BaseSide(ds)...), plan.SnapshotOnly(in.Base)...)
-	}
-	if len(f.workloads) > 0 {
-		ws, ds, err := readWorkloads(f.workloads, stdin)
-		if err != nil {
-			complain(stderr, "nfd-fn plan: --workloads: %v", err)
-			return in, files, 2
-		}
-		in.Workloads, in.Problems = ws, append(in.Problems, ds...)
-	}
-	return in, files, 0
-}
-
-// planWriters are the output formats; text is coloured on a terminal.
-func planWriters(stdout io.Writer) map[string]func(io.Writer, *plan.Plan) error {
-	color := takesColour(stdout)
-	return map[string]func(io.Writer, *plan.Plan) error{
-		"text":     func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) },
-		"markdown": plan.WriteMarkdown,
-		"json":     plan.WriteJSON,
-	}
 }
 
 // takesColour reports whether w is a terminal that takes colour: neither

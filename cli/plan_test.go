@@ -1,9 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // planFixture is the stale-labels example the plan tests run in.
@@ -13,9 +14,7 @@ const planFixture = "../testdata/plan/stale-labels"
 func runIn(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	t.Chdir(dir)
-	var o, e bytes.Buffer
-	code = Main(args, strings.NewReader(""), &o, &e)
-	return o.String(), e.String(), code
+	return testkit.Command(Main, "", args...)
 }
 
 func TestPlanDetailedExitCode(t *testing.T) {

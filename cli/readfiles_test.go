@@ -14,7 +14,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// Validate, explain and plan read their files as render does (fn.FileReader):
+// Validate, explain and plan read their files as render does (inputs.Reader):
 // the tests here run them on what that makes possible (exports larger than
 // a file nfd-fn parses whole, JSON exports, directories on both sides of a
 // plan) and on what it must not change (--context).

@@ -4,11 +4,11 @@ import (
 	"io"
 	"os"
 
-	"github.com/nfd-fn/nfd-fn/fn"
-	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"golang.org/x/term"
+
+	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 const renderUsage = `Usage: nfd-fn render [flags] [FILE|DIR|-]...
@@ -66,23 +66,22 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		defer func() { code = held.release(code, stderr) }()
 		stdout = held
 	}
-	var shard *master.Shard
+	opts := fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion}
 	if *shardFlag != "" {
-		s, err := master.ParseShard(*shardFlag)
-		if err != nil {
+		if err := opts.SetShard(*shardFlag); err != nil {
 			complain(stderr, "nfd-fn render: --shard: %v", err)
 			return 2
 		}
-		shard = &s
 	}
+	_, labels := modes.LabelWriter(*output)
 	switch {
-	case shard != nil && *output == "nova":
+	case opts.Shard != nil && *output == "nova":
 		complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
 		return 2
 	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
-		return runFiles(paths, *config, *output == "apply", shard, *nfdVersion, stdin, stdout, stderr)
-	case labelWriters[*output] != nil:
-		return runLabels(paths, *config, labelWriters[*output], shard, *nfdVersion, stdin, stdout, stderr)
+		return runFiles(paths, *config, *output == "apply", opts, stdin, stdout, stderr)
+	case labels:
+		return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
 	case *output == "apply":
 		complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
 		return 2
@@ -90,9 +89,9 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
 		return 2
 	case *output == "resourcelist":
-		return runFunction("render", nil, shard, *nfdVersion, stdin, stdout, stderr)
+		return runFunction("render", nil, opts, stdin, stdout, stderr)
 	case *output == "nova":
-		return runNovaOutput(paths, *nfdVersion, stdin, stdout, stderr)
+		return runNovaOutput(paths, opts, stdin, stdout, stderr)
 	}
 	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, nova, labels or labels-json", *output)
 	return 2
@@ -109,17 +108,12 @@ var failsClosed = map[string]string{
 // runNovaOutput renders the ResourceList on stdin and writes the Nova
 // provider config file that a deployment tool drops into
 // /etc/nova/provider_config/.
-func runNovaOutput(args []string, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runNovaOutput(args []string, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		complain(stderr, "nfd-fn render: unexpected arguments %q", args)
 		return 2
 	}
-	input, err := krm.ReadInput(stdin, 0)
-	if err != nil {
-		complain(stderr, "nfd-fn: reading stdin: %v", err)
-		return 1
-	}
-	file, diags, code, err := fn.RenderNova(input, fn.RunOptions{Discover: hostDiscover, NFDVersion: nfdVersion})
+	file, diags, code, err := fn.RenderNova(stdin, opts)
 	if err != nil {
 		complain(stderr, "nfd-fn: %v", err)
 		return 1
@@ -134,9 +128,9 @@ func runNovaOutput(args []string, nfdVersion string, stdin io.Reader, stdout, st
 	return code
 }
 
-// runFunction runs the KRM function on stdin. "validate" forces the
-// validate mode whatever the functionConfig says.
-func runFunction(cmd string, args []string, shard *master.Shard, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
+// runFunction runs the KRM function on stdin with opts. "validate"
+// forces the validate mode whatever the functionConfig says.
+func runFunction(cmd string, args []string, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		complain(stderr, "nfd-fn %s: unexpected arguments %q", cmd, args)
 		return 2
@@ -146,19 +140,13 @@ func runFunction(cmd string, args []string, shard *master.Shard, nfdVersion stri
 			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.\n", cmd, cmd, cmd, cmd)
 		return 2
 	}
-	input, err := krm.OpenInput(stdin, 0)
-	if err != nil {
-		complain(stderr, "nfd-fn: reading stdin: %v", err)
-		return 1
-	}
-	defer input.Close()
 	out := &stdoutWriter{w: stdout}
-	opts := fn.RunOptions{ForceMode: modeFor(cmd), Discover: hostDiscover, ErrorLog: stderr, Progress: terminal(stderr), Release: input.Release, Shard: shard, NFDVersion: nfdVersion}
+	opts.ForceMode, opts.ErrorLog, opts.Progress = modeFor(cmd), stderr, terminal(stderr)
 	if opts.Progress != nil {
 		// A person at a terminal, not kpt or kustomize: end with the summary.
 		opts.Summary = stderr
 	}
-	code, err := fn.Run(input.Data, out, opts)
+	code, err := fn.RunInput(stdin, out, opts)
 	return out.exit(code, err, "nfd-fn", stderr)
 }
 
@@ -201,15 +189,15 @@ func modeFor(cmd string) string {
 }
 
 // runFiles renders the objects in files and directories.
-func runFiles(paths []string, config string, apply bool, shard *master.Shard, nfdVersion string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fc, err := readConfig(config)
+func runFiles(paths []string, config string, apply bool, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	fc, err := modes.ReadConfig(config)
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
 		return 2
 	}
 	out := &stdoutWriter{w: stdout}
-	code, err := fn.RunFiles(paths, stdin, fc, out, fn.RunOptions{Discover: hostDiscover, ErrorLog: stderr, ApplyNodes: apply,
-		Summary: stderr, Progress: terminal(stderr), Shard: shard, NFDVersion: nfdVersion})
+	opts.ErrorLog, opts.ApplyNodes, opts.Summary, opts.Progress = stderr, apply, stderr, terminal(stderr)
+	code, err := fn.RunFiles(paths, stdin, fc, out, opts)
 	return out.exit(code, err, "nfd-fn render", stderr)
 }
 

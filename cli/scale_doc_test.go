@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +12,8 @@ import (
 
 	batchv1 "k8s.io/api/batch/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 const scaleDoc = "../docs/scale.md"
@@ -66,11 +67,11 @@ func fleetDir(t *testing.T) string {
 // run runs nfd-fn with args and fails the test on an exit code above 0.
 func run(t *testing.T, args []string) string {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	if code := Main(args, strings.NewReader(""), &out, &errOut); code != 0 {
-		t.Fatalf("nfd-fn %s: exit %d\n%s", strings.Join(args, " "), code, errOut.String())
+	out, errOut, code := testkit.Command(Main, "", args...)
+	if code != 0 {
+		t.Fatalf("nfd-fn %s: exit %d\n%s", strings.Join(args, " "), code, errOut)
 	}
-	return out.String()
+	return out
 }
 
 // nodeDocs splits a YAML stream of Nodes into their documents by name.

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
@@ -45,15 +47,12 @@ func TestSeverityRuleKeepsReadmeChecksDocAndCodeInStep(t *testing.T) {
 	}
 	cases, _ := filepath.Glob("../testdata/validate/*")
 	for _, dir := range cases {
-		s, code := settingsFrom("validate", configArg(t, dir), "", os.Stderr)
-		if code != 0 {
+		files := modes.OpenFiles([]string{dir}, nil, fn.Decoding)
+		if code := files.LoadSettings("validate", configArg(t, dir), "", os.Stderr); code != 0 {
 			t.Fatalf("%s: bad config", dir)
 		}
-		wc, err := readWorkerConfig(argOf(t, dir, "--worker-config"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		ds, _, err := validateFiles([]string{dir}, "", s, nil, wc)
+		ds, _, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{WorkerConfig: argOf(t, dir, "--worker-config")})
+		files.Close()
 		if err != nil {
 			t.Fatal(err)
 		}

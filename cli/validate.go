@@ -1,17 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/fn"
-	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/lint"
-	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR|-]...
@@ -45,7 +39,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" {
-		return runFunction("validate", nil, nil, *nfdVersion, stdin, stdout, stderr)
+		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion}, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
 		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
@@ -56,21 +50,12 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif", *output)
 		return 2
 	}
-	in := fn.NewStdin(stdin)
-	defer in.Close()
-	opts, code := runSettings("validate", *config, *nfdVersion, paths, in, stderr)
-	if code != 0 {
+	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	defer files.Close()
+	if code := files.LoadSettings("validate", *config, *nfdVersion, stderr); code != 0 {
 		return code
 	}
-	if *ignore != "" {
-		opts.Ignore = strings.Trim(opts.Ignore+","+*ignore, ",")
-	}
-	wc, err := readWorkerConfig(*worker)
-	if err != nil {
-		complain(stderr, "nfd-fn validate: %v", err)
-		return 2
-	}
-	findings, files, err := validateFiles(paths, *context, opts, in, wc)
+	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context})
 	if err != nil {
 		complain(stderr, "nfd-fn validate: %v", err)
 		return 2
@@ -79,7 +64,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: writing output: %v", err)
 		return 1
 	}
-	return validateExit(findings, files, *strict, stderr)
+	return validateExit(findings, read, *strict, stderr)
 }
 
 var writers = map[string]func(io.Writer, diag.List) error{
@@ -90,107 +75,14 @@ var writers = map[string]func(io.Writer, diag.List) error{
 	},
 }
 
-// settingsFrom reads the settings (nfd-master's among them) from a
-// functionConfig file for the subcommand cmd, named in its messages;
-// nfdVersion (--nfd-version) overrides the file's.
-func settingsFrom(cmd, path, nfdVersion string, stderr io.Writer) (config.Settings, int) {
-	s, code := settingsFromFile(cmd, path, stderr)
-	if code != 0 {
-		return s, code
-	}
-	return s, useRelease(cmd, &s, nfdVersion, stderr)
-}
-
-// useRelease applies --nfd-version (when given) over the settings' own
-// nfdVersion, printing why a value is refused; it returns the exit code.
-func useRelease(cmd string, s *config.Settings, nfdVersion string, stderr io.Writer) int {
-	if nfdVersion == "" {
-		return 0
-	}
-	code := 0
-	for _, p := range s.UseRelease(nfdVersion) {
-		complain(stderr, "nfd-fn %s: --nfd-version: %s", cmd, p.Message)
-		code = 2
-	}
-	return code
-}
-
-// settingsFromFile reads the settings of a functionConfig file.
-func settingsFromFile(cmd, path string, stderr io.Writer) (config.Settings, int) {
-	if path == "" {
-		s, _, _ := config.LoadSettings(nil)
-		return s, 0
-	}
-	root, err := readConfig(path)
-	if err != nil {
-		complain(stderr, "nfd-fn %s: %v", cmd, err)
-		return config.Settings{}, 2
-	}
-	return settingsOf(path, root, stderr)
-}
-
-// settingsOf loads the settings from a functionConfig read from path,
-// printing its warnings and errors.
-func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings, int) {
-	s, errs, warnings := config.LoadSettings(root)
-	for _, w := range warnings {
-		complain(stderr, "%s: warning: %s", path, w)
-	}
-	for _, e := range errs {
-		complain(stderr, "%s: error: %s", path, e)
-	}
-	if len(errs) > 0 {
-		return config.Settings{}, 2
-	}
-	return s, 0
-}
-
 // validateExit prints a summary to stderr, errors first, then warnings,
 // then notes (info findings), and picks the exit code.
 func validateExit(findings diag.List, files int, strict bool, stderr io.Writer) int {
 	c := findings.Counts()
 	errs, warns := c[diag.Error], c[diag.Warning]
-	complain(stderr, "nfd-fn validate: %s, %s, %s in %s", plural(errs, "error"), plural(warns, "warning"), plural(c[diag.Info], "note"), plural(files, "file"))
+	complain(stderr, "nfd-fn validate: %s, %s, %s in %s", diag.Plural(errs, "error"), diag.Plural(warns, "warning"), diag.Plural(c[diag.Info], "note"), diag.Plural(files, "file"))
 	if errs > 0 || (strict && warns > 0) {
 		return 1
 	}
 	return 0
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// readWorkerConfig reads the --worker-config file (nil for path "").
-func readWorkerConfig(path string) (*lint.WorkerConfig, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := objects.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", path, err)
-	}
-	return lint.ReadWorkerConfig(b, path)
-}
-
-// readConfig reads a functionConfig file (nil for path "").
-func readConfig(path string) (*yaml.Node, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := objects.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", path, err)
-	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(b, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(doc.Content) == 0 {
-		return nil, nil
-	}
-	return doc.Content[0], nil
 }

@@ -3,6 +3,8 @@ package fn
 import (
 	"strings"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // configList is a ResourceList with a ConfigMap functionConfig holding
@@ -90,15 +92,15 @@ func TestIgnoreAcceptsKnownFindingsForTheRun(t *testing.T) {
         matchExpressions:
           major: {op: In, value: ["2"]}
 `
-	before := decodeOutput(t, []byte(mustRun(t, configList(`{}`, items))))
-	if len(before.withCheck("matches-no-node")) != 1 {
+	before := testkit.Read(t, []byte(mustRun(t, configList(`{}`, items))))
+	if len(before.WithCheck("matches-no-node")) != 1 {
 		t.Fatalf("the input must give one matches-no-node finding: %+v", before.Results)
 	}
-	after := decodeOutput(t, []byte(mustRun(t, configList(`{ignore: "NFD020,label-conflict"}`, items))))
-	if len(after.withCheck("matches-no-node")) != 0 {
+	after := testkit.Read(t, []byte(mustRun(t, configList(`{ignore: "NFD020,label-conflict"}`, items))))
+	if len(after.WithCheck("matches-no-node")) != 0 {
 		t.Errorf("NFD020 still reported: %+v", after.Results)
 	}
-	unused := after.withCheck("unused-suppression")
+	unused := after.WithCheck("unused-suppression")
 	if len(unused) != 1 || unused[0].Field.Path != "data.ignore" || !strings.Contains(unused[0].Message, "label-conflict") {
 		t.Errorf("unused suppressions = %+v, want one for label-conflict at data.ignore", unused)
 	}

@@ -242,15 +242,6 @@ func TestRenderIsIdempotent(t *testing.T) {
 	}
 }
 
-func runForTest(t *testing.T, input []byte) []byte {
-	t.Helper()
-	var out bytes.Buffer
-	if _, err := Run(input, &out, RunOptions{}); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	return out.Bytes()
-}
-
 // stripResults drops the results section, which a second run repeats.
 func stripResults(t *testing.T, b []byte) []byte {
 	t.Helper()

@@ -3,9 +3,10 @@ package fn
 import (
 	"context"
 	"fmt"
-	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"strings"
 	"time"
+
+	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"

@@ -1,7 +1,6 @@
 package fn
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -87,12 +87,8 @@ const otherNodeFeature = `- apiVersion: nfd.k8s-sigs.io/v1alpha1
 // runDiscoverMode runs Run with a fake DiscoverFunc.
 func runDiscoverMode(t *testing.T, input string, fake DiscoverFunc) (string, int) {
 	t.Helper()
-	var out bytes.Buffer
-	code, err := Run([]byte(input), &out, RunOptions{Discover: fake})
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	return out.String(), code
+	out, code := testkit.Run(t, runWith(RunOptions{Discover: fake}), []byte(input))
+	return string(out), code
 }
 
 // nodeFeatureItems decodes the NodeFeature items of a ResourceList.
@@ -232,7 +228,7 @@ func TestDiscoverModeResults(t *testing.T) {
 			if code != tt.wantCode || len(calls) != tt.wantCalls {
 				t.Errorf("exit code %d, %d calls; want %d, %d", code, len(calls), tt.wantCode, tt.wantCalls)
 			}
-			rl := decodeOutput(t, []byte(out))
+			rl := testkit.Read(t, []byte(out))
 			var got []string
 			for _, r := range rl.Results {
 				msg := r.Severity + ": "

@@ -1,20 +1,21 @@
-// Package fn is nfd-fn's KRM glue. Process a ResourceList (Run) or the
-// objects in files (RunFiles) in four steps, each owned elsewhere:
+// Package fn is nfd-fn's KRM glue: a ResourceList in (Run, RunInput) or
+// the objects in files (RunFiles), the mode's entry point, the
+// ResourceList and its results out. Each step is owned elsewhere:
 //
 //   - internal/krm cuts the input into items and writes the output back,
-//     untouched items as their original bytes;
+//     untouched items as their original bytes; internal/inputs opens the
+//     files, directories and stdin of RunFiles, and decodes items with
+//     fn's decoders (objects.go, handed over as Decoding);
 //   - internal/config reads the functionConfig (one key table, Default,
 //     Validate) into Settings;
-//   - the items become one objects.Set (objects.go), which the mode hands to
-//     the one fleet pipeline, master.Prepare/Render (render.go), to lint,
-//     explain, pkg/nova and pkg/plan;
-//   - the rendered Nodes and NodeFeatureGroup status are written into their
-//     items (node.go), and every diagnostic becomes a KRM result in one
-//     function, Result (krmresult.go).
-//
-// The CLI's other commands (validate, explain, plan) read their files
-// through the same reading as RunFiles, into an objects.Set: FileReader
-// (readset.go).
+//   - the items become one objects.Set (readset.go, inputs.AddItems),
+//     which the mode hands to the one fleet pipeline, master.Prepare and
+//     master.Stream (render.go), or to its entry point in internal/modes
+//     (Validate, Explain, PlanDiagnostics, WriteNova), the same functions
+//     the command line calls;
+//   - the rendered Nodes (modes.NewNode, PatchNode) and NodeFeatureGroup
+//     status are written into their items (node.go), and every diagnostic
+//     becomes a KRM result in one function, Result (krmresult.go).
 //
 // fn holds no domain logic of its own: what nfd-master does is pkg/master,
 // what is wrong is a diag.Diagnostic.

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -45,7 +46,7 @@ func readByKustomize(rl *krm.ResourceList) *kustomizeRun {
 	k.origins = map[diag.ObjectRef]string{}
 	for _, it := range rl.Items {
 		if o := originText(annotation(it, originAnnotation)); o != "" {
-			k.origins[itemRef(it)] = o
+			k.origins[inputs.ItemRef(it)] = o
 		}
 	}
 	return k
@@ -106,5 +107,5 @@ func notePreviews(w io.Writer, s config.Settings, n int) {
 	}
 	fmt.Fprintf(w, "nfd-fn: %s rendered as local-config previews, which kustomize build leaves out of its output: "+
 		"set nodeOutput: apply in the functionConfig to get them (only what NFD owns, for kubectl apply --server-side)\n",
-		plural(n, "new Node"))
+		diag.Plural(n, "new Node"))
 }

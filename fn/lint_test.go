@@ -3,12 +3,15 @@ package fn
 import (
 	"bytes"
 	"os"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // resourceListOf wraps the documents of files into a ResourceList whose
@@ -59,14 +62,14 @@ func TestFleetChecksAppearInRenderAndValidateResults(t *testing.T) {
 			if err != nil || code != 0 {
 				t.Fatalf("exit %d, err %v", code, err)
 			}
-			got := decodeOutput(t, out.Bytes())
+			got := testkit.Read(t, out.Bytes())
 			for check, field := range want {
-				rs := got.withCheck(check)
+				rs := got.WithCheck(check)
 				if len(rs) != 1 || rs[0].Field.Path != field || rs[0].File.Path != file || rs[0].ResourceRef["name"] != "fleet-rules" || rs[0].Severity != "warning" {
 					t.Errorf("%s results = %+v; want one warning on fleet-rules at %s in %s", check, rs, field, file)
 				}
 			}
-			if rs := got.withCheck("matches-no-node"); len(rs) == 1 && !strings.Contains(rs[0].Message, `"gpu"`) {
+			if rs := got.WithCheck("matches-no-node"); len(rs) == 1 && !strings.Contains(rs[0].Message, `"gpu"`) {
 				t.Errorf("matches-no-node does not name rule gpu: %q", rs[0].Message)
 			}
 		})
@@ -87,7 +90,7 @@ func TestValidateModeReportsStaticChecksWithSuggestions(t *testing.T) {
 		"spec.rules[1].matchFeatures[0].matchExpressions.AVX.op":    "Exists",
 	}
 	got := map[string]any{}
-	for _, r := range decodeOutput(t, out.Bytes()).withCheck("invalid-op") {
+	for _, r := range testkit.Read(t, out.Bytes()).WithCheck("invalid-op") {
 		if r.Field.ProposedValue != nil {
 			got[r.Field.Path] = r.Field.ProposedValue
 		}

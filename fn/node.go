@@ -1,34 +1,29 @@
 package fn
 
 import (
-	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
-	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
-
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
-	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
 // updateNode writes the rendered state of a node into its Node object
-// (an item, or an item of a List item), in place (patchNode).
+// (an item, or an item of a List item), in place (modes.PatchNode).
 func updateNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
 	it := rl.Items[existing.Origin.Item]
 	tree := existing.Origin.Node
 	if tree == nil {
 		tree = it.Tree() // read lean: parsed again from its text
 	}
-	if tree != nil && patchNode(tree, n, s) {
+	if tree != nil && modes.PatchNode(tree, n, s) {
 		it.Changed = true
 	}
 }
 
 // nodeText is the output text of a Node item read lean (its tree let go)
 // once its node is rendered: the item parsed again from its text and
-// patched (patchNode), or nil when nothing changes (the item is then
+// patched (modes.PatchNode), or nil when nothing changes (the item is then
 // written as it was).
 func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *master.NodeResult, s config.Settings) ([]byte, error) {
 	if text, changed, ok := patchNodeText(it, old, n, s); ok {
@@ -38,13 +33,13 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *mas
 		return rl.ItemText(it, text)
 	}
 	tree, err := it.ParseTree()
-	if err != nil || !patchNode(tree, n, s) {
+	if err != nil || !modes.PatchNode(tree, n, s) {
 		return nil, err
 	}
 	return rl.EncodeItem(it, tree)
 }
 
-// patchNodeText is patchNode done on the Node item's text, for the common
+// patchNodeText is modes.PatchNode done on the Node item's text, for the common
 // case of a Node in kubectl's layout (YAML or JSON) whose labels, annotations, capacity
 // or allocatable change (krm.SyncMapText, krm.SyncMapJSON): what nfd-fn does not own keeps
 // its bytes, and neither a tree nor its encoding is made. old is the
@@ -53,7 +48,7 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *mas
 // or a map is not in a layout those edit.
 func patchNodeText(it *krm.Item, old *objects.NodeState, n *master.NodeResult, s config.Settings) (text []byte, changed, ok bool) {
 	st := &n.State
-	if s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !sameTaints(old.Taints, st.Taints) {
+	if s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !modes.SameTaints(old.Taints, st.Taints) {
 		return nil, false, false
 	}
 	text = it.Raw
@@ -80,191 +75,4 @@ func patchNodeText(it *krm.Item, old *objects.NodeState, n *master.NodeResult, s
 		text, changed = next, changed || c
 	}
 	return text, changed, true
-}
-
-// patchNode writes the rendered state into a Node's tree and reports
-// whether anything changed. nfd-master writes no annotation of its own
-// beyond its tracking annotations, and by default neither does nfd-fn;
-// with stampVersion, a Node nfd-fn changes records the nfd-fn version.
-// With nodeOutput apply the tree is replaced by the apply-ready form
-// (applyNode), written where the Node was read from.
-func patchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
-	if s.NodeOutput == config.NodeOutputApply {
-		node := applyNode(n, s)
-		keepPlace(node, tree)
-		*tree = *node
-		return true
-	}
-	if !updateNodeItem(tree, &n.State) {
-		return false
-	}
-	if s.StampVersion {
-		stampVersion(tree)
-	}
-	return true
-}
-
-// newNode is the Node item written for a node with no Node object in the
-// input: a local-config preview of the rendered state, or with nodeOutput
-// apply the apply-ready form. It is nil when there is nothing to set:
-// nfd-master would not create a Node, and there is nothing worth writing.
-func newNode(n *master.NodeResult, s config.Settings) *yaml.Node {
-	if s.NodeOutput == config.NodeOutputApply {
-		if st := s.Options.OwnedState(&n.State); isEmptyState(&st) {
-			return nil
-		}
-		return applyNode(n, s)
-	}
-	if isEmptyState(&n.State) {
-		return nil
-	}
-	node := newNodeItem(n.Name, &n.State, true)
-	if s.StampVersion {
-		stampVersion(node)
-	}
-	return node
-}
-
-// applyNode is the apply-ready form of a node: only the labels,
-// annotations, taints and extended resources NFD owns, for
-// `kubectl apply --server-side --field-manager=nfd-fn` (the status part
-// with `--subresource=status`); it is not local-config.
-func applyNode(n *master.NodeResult, s config.Settings) *yaml.Node {
-	st := s.Options.OwnedState(&n.State)
-	node := newNodeItem(n.Name, &st, false)
-	if s.StampVersion {
-		stampVersion(node)
-	}
-	return node
-}
-
-// keepPlace copies the file annotations of old onto n, so that the Node is
-// written back where it was read from.
-func keepPlace(n, old *yaml.Node) {
-	oldAnn := krm.MapAt(krm.MapAt(old, "metadata"), "annotations")
-	ann := krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations")
-	for _, k := range []string{kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation} {
-		krm.RemoveField(ann, k)
-		if v := krm.ValueAt(oldAnn, k); v != nil {
-			krm.SetField(ann, k, v)
-		}
-	}
-}
-
-// LocalConfigAnnotation marks an object that tools must not apply (the kpt
-// function SDK's KptLocalConfig, config.kubernetes.io/local-config).
-const LocalConfigAnnotation = sdk.KptLocalConfig
-
-// stampVersion records the nfd-fn version on a Node it changed. Nodes it
-// leaves alone keep whatever version wrote them, so a re-render with a new
-// release does not touch unchanged Nodes.
-func stampVersion(n *yaml.Node) {
-	krm.SetField(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), version.Annotation, krm.StrNode(version.Version))
-}
-
-func isEmptyState(s *master.NodeState) bool {
-	return len(s.Labels) == 0 && len(s.Annotations) == 0 && len(s.Taints) == 0 && len(s.Capacity) == 0
-}
-
-// newNodeItem builds a Node object for a node that is not in the input,
-// with path annotations so kpt writes it to nodes/<name>.yaml. A preview
-// of what nfd-master would set is not an object to create: it is marked
-// local-config, so kpt live apply, Argo CD, Flux and kustomize build
-// never create a Node from it.
-func newNodeItem(name string, s *master.NodeState, preview bool) *yaml.Node {
-	path := NodePathPrefix + name + ".yaml"
-	annotations := map[string]string{kioutil.PathAnnotation: path, kioutil.IndexAnnotation: "0",
-		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0"}
-	if preview {
-		annotations[LocalConfigAnnotation] = "true"
-	}
-	for k, v := range s.Annotations {
-		annotations[k] = v
-	}
-	md := &yaml.Node{Kind: yaml.MappingNode}
-	krm.SetField(md, "name", krm.StrNode(name))
-	if len(s.Labels) > 0 {
-		krm.SetField(md, "labels", krm.MapNode(s.Labels))
-	}
-	krm.SetField(md, "annotations", krm.MapNode(annotations))
-	n := &yaml.Node{Kind: yaml.MappingNode}
-	krm.SetField(n, "apiVersion", krm.StrNode("v1"))
-	krm.SetField(n, "kind", krm.StrNode("Node"))
-	krm.SetField(n, "metadata", md)
-	if len(s.Taints) > 0 {
-		spec := &yaml.Node{Kind: yaml.MappingNode}
-		krm.SetField(spec, "taints", taintsNode(s.Taints))
-		krm.SetField(n, "spec", spec)
-	}
-	if len(s.Capacity) > 0 {
-		status := &yaml.Node{Kind: yaml.MappingNode}
-		krm.SetField(status, "capacity", krm.MapNode(s.Capacity))
-		krm.SetField(status, "allocatable", krm.MapNode(s.Allocatable))
-		krm.SetField(n, "status", status)
-	}
-	return n
-}
-
-// updateNodeItem writes the rendered state into an existing Node, keeping
-// everything nfd-master does not manage. It reports whether anything changed.
-func updateNodeItem(n *yaml.Node, s *master.NodeState) bool {
-	changed := false
-	md := krm.EnsureMap(n, "metadata")
-	changed = syncOptionalMap(md, "labels", s.Labels) || changed
-	changed = syncOptionalMap(md, "annotations", s.Annotations) || changed
-	old := objects.ReadNode(n).State
-	if !sameTaints(old.Taints, s.Taints) {
-		changed = true
-		if len(s.Taints) == 0 {
-			if spec := krm.MapAt(n, "spec"); spec != nil {
-				krm.RemoveField(spec, "taints")
-			}
-		} else {
-			krm.SetField(krm.EnsureMap(n, "spec"), "taints", taintsNode(s.Taints))
-		}
-	}
-	if len(s.Capacity) > 0 || krm.MapAt(n, "status") != nil {
-		st := krm.EnsureMap(n, "status")
-		changed = syncOptionalMap(st, "capacity", s.Capacity) || changed
-		changed = syncOptionalMap(st, "allocatable", s.Allocatable) || changed
-	}
-	return changed
-}
-
-// syncOptionalMap syncs the mapping at key, leaving it absent when it was
-// absent and stays empty.
-func syncOptionalMap(parent *yaml.Node, key string, want map[string]string) bool {
-	if krm.MapAt(parent, key) == nil && len(want) == 0 {
-		return false
-	}
-	return krm.SyncStringMap(krm.EnsureMap(parent, key), want)
-}
-
-func sameTaints(a, b []api.Taint) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func taintsNode(ts []api.Taint) *yaml.Node {
-	list := &yaml.Node{Kind: yaml.SequenceNode}
-	for _, t := range ts {
-		m := &yaml.Node{Kind: yaml.MappingNode}
-		krm.SetField(m, "key", krm.StrNode(t.Key))
-		if t.Value != "" {
-			krm.SetField(m, "value", krm.StrNode(t.Value))
-		}
-		krm.SetField(m, "effect", krm.StrNode(t.Effect))
-		if t.TimeAdded != "" {
-			krm.SetField(m, "timeAdded", krm.StrNode(t.TimeAdded))
-		}
-		list.Content = append(list.Content, m)
-	}
-	return list
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/golden"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // TestNovaProviderConfigGolden runs every testdata/nova/<case>/input.yaml
@@ -80,7 +82,7 @@ func skipLeadingComments(b []byte) []byte {
 
 func resultMessages(t *testing.T, out []byte) []string {
 	t.Helper()
-	list := decodeOutput(t, out)
+	list := testkit.Read(t, out)
 	var msgs []string
 	for _, r := range list.Results {
 		msgs = append(msgs, r.Severity+" "+r.ResourceRef["name"]+" "+r.Field.Path+": "+r.Message)
@@ -95,7 +97,7 @@ func TestNovaProviderConfigIsOffByDefault(t *testing.T) {
 	}
 	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
 	out := runForTest(t, off)
-	if bytes.Contains(out, []byte(NovaConfigMapName)) {
+	if bytes.Contains(out, []byte(modes.NovaConfigMapName)) {
 		t.Errorf("novaProviderConfig false still wrote the ConfigMap:\n%s", out)
 	}
 }
@@ -118,12 +120,12 @@ func TestRenderNovaReturnsThePlainFile(t *testing.T) {
 	}
 	var want string
 	for _, it := range wrapped.Items {
-		if it.Metadata.Name == NovaConfigMapName {
-			want = it.Data[NovaDataKey]
+		if it.Metadata.Name == modes.NovaConfigMapName {
+			want = it.Data[modes.NovaDataKey]
 		}
 	}
 	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
-	file, diags, code, err := RenderNova(off, RunOptions{})
+	file, diags, code, err := RenderNova(bytes.NewReader(off), RunOptions{})
 	if err != nil || code != 0 || len(diags) != 0 {
 		t.Fatalf("RenderNova: code %d, err %v, diagnostics:\n%v", code, err, diags)
 	}
@@ -137,7 +139,7 @@ func TestRenderNovaReportsErrorsAndExitsNonZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file, diags, code, err := RenderNova(input, RunOptions{})
+	file, diags, code, err := RenderNova(bytes.NewReader(input), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +219,11 @@ func TestNovaReadsInstancePrefixedTrackingAnnotations(t *testing.T) {
 	if bytes.Equal(withInstance, input) {
 		t.Fatal("the input has no novaProviderConfig line to extend")
 	}
-	plain, _, _, err := RenderNova(input, RunOptions{})
+	plain, _, _, err := RenderNova(bytes.NewReader(input), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	prefixed, report, _, err := RenderNova(withInstance, RunOptions{})
+	prefixed, report, _, err := RenderNova(bytes.NewReader(withInstance), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,13 @@
 package fn
 
 import (
-	"fmt"
+	"go.yaml.in/yaml/v3"
 
-	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
-	"go.yaml.in/yaml/v3"
 )
 
 // itemDecoder is the krm.Decoder of nfd-fn's reads: an item straight from
@@ -154,59 +151,4 @@ func keepItemNode(it *krm.Item) bool {
 	}
 	d.nodes = nil
 	return false
-}
-
-// unreadable reports an item that cannot be read: by its place in the
-// ResourceList, or by its file and line.
-func unreadable(it *krm.Item, r *report) {
-	if !it.ReadFromFile() {
-		r.add(diag.Error, it, "", fmt.Sprintf("items[%d] (line %d) cannot be read and is left out of the output: %v", it.Pos, it.Line, it.ParseErr))
-		return
-	}
-	r.extend(diag.List{{Severity: diag.Error, Check: "yaml", Object: itemRef(it), Pos: diag.Position{File: it.File, Index: it.Index, Line: it.Line, Column: 1},
-		Message: fmt.Sprintf("the object starting here cannot be read and is left out of the output: %v", it.ParseErr)}})
-}
-
-// readSet builds the object set of a ResourceList and reports the items
-// that cannot be read: those that do not parse, items (or items of a List
-// item) that are not objects, and objects nfd-fn reads that do not decode
-// cleanly or have no valid name (objects.Set.Add says which). It then
-// settles the NFD release rendered as (into s) and has that release's API
-// server admit the rules and groups (admitAsRelease).
-func readSet(rl *krm.ResourceList, s *config.Settings, r *report) *objects.Set {
-	set := s.NewSet()
-	addItems(set, rl, r, nil)
-	admitAsRelease(rl, set, s, r)
-	return set
-}
-
-// addItems is readSet into an existing set. before, when set, is called
-// with every object (the i-th of an item) and its origin just before the
-// set takes it.
-func addItems(set *objects.Set, rl *krm.ResourceList, r *report, before func(it *krm.Item, d *decodedItem, i int, o *objects.Origin)) {
-	for _, it := range rl.Items {
-		if it.ParseErr != nil {
-			unreadable(it, r)
-			continue
-		}
-		d, ok := it.Decoded.(*decodedItem)
-		if !ok {
-			continue
-		}
-		for i, o := range d.objects {
-			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
-			if d.nodes != nil {
-				origin.Node = d.nodes[i]
-			}
-			if before != nil {
-				before(it, d, i, &origin)
-			}
-			r.extend(set.Add(o, origin))
-			if o.Class == objects.NotObject && it.Kind != "List" {
-				// A scalar, a list or a tagged mapping as an item: reported,
-				// and left out, for the output to stay a ResourceList.
-				it.Omitted = true
-			}
-		}
-	}
 }

@@ -1,51 +1,28 @@
 package fn
 
 import (
+	"io"
 	"testing"
 
-	"sigs.k8s.io/yaml"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
-// krmResult is one result as the output ResourceList carries it.
-type krmResult struct {
-	Message     string            `json:"message"`
-	Severity    string            `json:"severity"`
-	ResourceRef map[string]string `json:"resourceRef"`
-	Field       struct {
-		Path          string `json:"path"`
-		ProposedValue any    `json:"proposedValue"`
-	} `json:"field"`
-	File struct {
-		Path  string `json:"path"`
-		Index int    `json:"index"`
-	} `json:"file"`
-	Tags map[string]string `json:"tags"`
+// runWith is the function as the tests run it: Run with opts.
+func runWith(opts RunOptions) testkit.RunFunc {
+	return func(input []byte, out io.Writer) (int, error) { return Run(input, out, opts) }
 }
 
-// resultList is the output ResourceList: its items and results.
-type resultList struct {
-	Results []krmResult      `json:"results"`
-	Items   []map[string]any `json:"items"`
-}
-
-// decodeOutput is the one helper the fn tests read results with: the
-// output ResourceList, YAML or JSON, read as kubectl reads it.
-func decodeOutput(t *testing.T, out []byte) resultList {
+// runList runs the function on a list with no options: the output and the
+// exit code.
+func runList(t *testing.T, in string) (string, int) {
 	t.Helper()
-	var l resultList
-	if err := yaml.Unmarshal(out, &l); err != nil {
-		t.Fatalf("output is not a ResourceList: %v\n%s", err, out)
-	}
-	return l
+	out, code := testkit.Run(t, runWith(RunOptions{}), []byte(in))
+	return string(out), code
 }
 
-// withCheck picks the results of one check.
-func (l resultList) withCheck(check string) []krmResult {
-	var out []krmResult
-	for _, r := range l.Results {
-		if r.Tags["check"] == check {
-			out = append(out, r)
-		}
-	}
+// runForTest runs the function on input with no options: the output.
+func runForTest(t *testing.T, input []byte) []byte {
+	t.Helper()
+	out, _ := testkit.Run(t, runWith(RunOptions{}), input)
 	return out
 }

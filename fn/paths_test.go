@@ -1,14 +1,16 @@
 package fn
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 	"sort"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 
 	"sigs.k8s.io/yaml"
 )
@@ -23,20 +25,8 @@ type renderedObjects struct {
 
 func renderedBy(t *testing.T, input []byte) renderedObjects {
 	t.Helper()
-	var out bytes.Buffer
-	if _, err := Run(input, &out, RunOptions{}); err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	var list struct {
-		Items   []map[string]any `json:"items"`
-		Results []struct {
-			Severity string `json:"severity"`
-			Message  string `json:"message"`
-		} `json:"results"`
-	}
-	if err := yaml.Unmarshal(out.Bytes(), &list); err != nil {
-		t.Fatalf("output is not a ResourceList: %v", err)
-	}
+	out, _ := testkit.Run(t, runWith(RunOptions{}), input)
+	list := testkit.Read(t, out)
 	got := renderedObjects{Objects: map[string]string{}}
 	for _, it := range list.Items {
 		kind, _ := it["kind"].(string)
@@ -54,9 +44,7 @@ func renderedBy(t *testing.T, input []byte) renderedObjects {
 		b, _ := json.Marshal(it)
 		got.Objects[kind+"/"+md["name"].(string)] = string(b)
 	}
-	for _, r := range list.Results {
-		got.Results = append(got.Results, r.Severity+": "+r.Message)
-	}
+	got.Results = list.Texts()
 	sort.Strings(got.Results)
 	return got
 }

@@ -2,20 +2,20 @@ package fn
 
 import (
 	"io"
-	"time"
 
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
 // NodePathPrefix is the directory, relative to the package, that new Node
 // items are given in their path annotations: nodes/<node-name>.yaml.
-const NodePathPrefix = "nodes/"
+const NodePathPrefix = modes.NodePathPrefix
 
 // Run reads a ResourceList from input, processes it according to its
 // functionConfig and writes the output ResourceList to out. It returns the
@@ -84,10 +84,10 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	case "plan":
 		planList(rl, settings, r)
 	default:
-		sum := &summary{start: time.Now()}
+		sum := modes.NewSummary()
 		finish = renderList(rl, settings, r, sum, opts.Progress, !opts.ApplyNodes && opts.Labels == nil)
 		if opts.Summary != nil {
-			defer func() { sum.write(opts.Summary, "render", r.list) }()
+			defer func() { sum.Write(opts.Summary, "render", r.list) }()
 		}
 	}
 	if err := write(rl, out, opts, r, finish); err != nil {
@@ -131,10 +131,10 @@ func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, fini
 			finish = nil
 		}
 		if opts.Labels != nil {
-			*opts.Labels = r.labels.sorted()
+			*opts.Labels = r.labels.Sorted()
 			return nil
 		}
-		r.labels.report(r)
+		r.extend(r.labels.Diagnostics())
 	}
 	if !opts.ApplyNodes {
 		return rl.WriteThen(out, func() []*sdk.Result {

@@ -1,11 +1,10 @@
 package fn
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // releaseList is a ResourceList with the functionConfig data given, one
@@ -55,35 +54,18 @@ func masterDeployment(image string) string {
 }
 
 // runRelease runs the list and returns the rendered list.
-func runRelease(t *testing.T, input string, opts RunOptions) renderedList {
+func runRelease(t *testing.T, input string, opts RunOptions) testkit.List {
 	t.Helper()
-	var out bytes.Buffer
-	if _, err := Run([]byte(input), &out, opts); err != nil {
-		t.Fatal(err)
-	}
-	var got renderedList
-	if err := yaml.Unmarshal(out.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	return got
+	out, _ := testkit.Run(t, runWith(opts), []byte(input))
+	return testkit.Read(t, out)
 }
 
-func nodeLabel(l renderedList, node, label string) string {
-	for _, it := range l.Items {
-		if it.Kind == "Node" && it.Metadata.Name == node {
-			return it.Metadata.Labels[label]
-		}
-	}
-	return ""
+func nodeLabel(l testkit.List, node, label string) string {
+	v, _ := testkit.Labels(l.Item("Node", node))[label].(string)
+	return v
 }
 
-func results(l renderedList) string {
-	var out []string
-	for _, r := range l.Results {
-		out = append(out, r["severity"].(string)+": "+r["message"].(string))
-	}
-	return strings.Join(out, "\n")
-}
+func results(l testkit.List) string { return strings.Join(l.Texts(), "\n") }
 
 func TestReleaseDetectedFromTheMasterImage(t *testing.T) {
 	got := runRelease(t, releaseList("", "", masterDeployment("registry.k8s.io/nfd/node-feature-discovery:v0.17.1-minimal")), RunOptions{})

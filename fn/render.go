@@ -9,7 +9,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/pkg/admission"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -31,7 +31,7 @@ import (
 // The fleet-wide results are known only once every node has been
 // rendered: renderList returns finish, which adds them to r and must run
 // once the items have been written (it is nil when they are in r already).
-func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary, progressTo io.Writer, stream bool) (finish func()) {
+func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.Summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, &s, r)
 	worker := inputWorkerConfig(rl, r)
 	for _, it := range rl.Items {
@@ -39,7 +39,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	p := master.Prepare(set, s.Options)
 	if progressTo != nil {
-		p.Progress = progress(progressTo)
+		p.Progress = modes.Progress(progressTo)
 	}
 	others := p.OnlyShard(s.Shard)
 	omitOtherShards(rl, set, others, s.Shard, r)
@@ -53,12 +53,12 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 	}
 	check := lint.NewFleetCheck(set, s.Options, fleetNodes)
 	st.Observe(check.Add)
-	sum.begin(set, len(p.NodeNames()))
-	st.Observe(sum.add)
+	sum.Begin(set, len(p.NodeNames()))
+	st.Observe(sum.Add)
 	// nodeOutput labels writes no Node: each node's view is collected.
 	labels := s.NodeOutput == config.NodeOutputLabels
 	if labels {
-		r.labels = observeLabels(st, s)
+		r.labels = modes.CollectLabels(st, s)
 	}
 	nodes := nodeObjects(set)
 	var made map[string]bool
@@ -72,7 +72,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		case existing != nil:
 			updateNode(rl, existing, res, s)
 		case keep:
-			if n := newNode(res, s); n != nil {
+			if n := modes.NewNode(res, s); n != nil {
 				rl.Append(n)
 				r.newNodes++
 			}
@@ -109,7 +109,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *summary
 		r.extend(fleet.Diagnostics)
 		r.extend(findings)
 		explainNode(p, s, r)
-		renderNova(rl, s, fleet.Nodes, r)
+		r.extend(modes.WriteNova(rl, s, fleet.Nodes))
 		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
 		set.Place(r.list)
 		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
@@ -144,7 +144,7 @@ func omitOtherShards(rl *krm.ResourceList, set *objects.Set, others []string, sh
 	}
 	r.add(diag.Info, nil, "", fmt.Sprintf("shard %s: this output holds the nodes whose names hash to shard %d of %d (README: Sharding); "+
 		"the other shards render the other %s (%s in the input left out here); fleet-wide checks (matches-no-node, taints-every-node) are skipped",
-		shard, shard.Index, shard.Count, plural(len(others), "node"), plural(omitted, "Node object")))
+		shard, shard.Index, shard.Count, diag.Plural(len(others), "node"), diag.Plural(omitted, "Node object")))
 	if len(set.Groups) > 0 {
 		r.add(diag.Info, nil, "", fmt.Sprintf("shard %s: NodeFeatureGroup status.nodes lists this shard's members only: the union of every shard's lists is the fleet's", shard))
 	}
@@ -161,7 +161,7 @@ type encoded struct {
 // encodedNode builds the new Node item of a rendered node (nil when
 // nothing is written for it) and encodes it when the list streams.
 func encodedNode(rl *krm.ResourceList, res *master.NodeResult, s config.Settings) encoded {
-	n := newNode(res, s)
+	n := modes.NewNode(res, s)
 	if n == nil || !rl.Streams() {
 		return encoded{node: n}
 	}
@@ -226,18 +226,13 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 	return made
 }
 
-// validateList is mode validate: decoding, the rule engine's compile
-// checks, lint's checks and, when the list holds NodeFeatures, the fleet
-// checks; hand-written Nova provider configs in the package are checked
-// against Nova's schema. Items pass through untouched.
+// validateList is mode validate (modes.Validate) over the list's objects;
+// hand-written Nova provider configs in the package are checked against
+// Nova's schema too. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, &s, r)
-	findings := lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: inputWorkerConfig(rl, r)})
-	r.extend(findings)
-	r.list = admission.DropCovered(r.list)
-	findProviderConfigs(rl, r)
-	set.Place(r.list)
-	r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
+	nova := modes.CheckProviderConfigs(rl)
+	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: inputWorkerConfig(rl, r), More: nova, IgnoreSource: ignoreSource(rl, s)})
 }
 
 // ignoreSource is where the run's suppressions are written: the

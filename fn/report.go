@@ -10,9 +10,12 @@ import (
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
-	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // report collects the diagnostics of one run, in the order they are found;
@@ -29,7 +32,7 @@ type report struct {
 	// stdin ("<input>").
 	input string
 	// labels, with nodeOutput labels, collects what each node gets.
-	labels *labelCollector
+	labels *modes.Labels
 	// newNodes counts the Node items written for nodes without a Node
 	// object in the input.
 	newNodes int
@@ -48,12 +51,7 @@ func (r *report) add(sev diag.Severity, it *krm.Item, field, msg string) {
 // an item (nil: about the run as a whole) and a field in it; its severity,
 // check, message and nodes are kept.
 func (r *report) addAt(it *krm.Item, field string, d diag.Diagnostic) {
-	d.Field = field
-	if it != nil {
-		d.Object = itemRef(it)
-		d.Pos = diag.Position{File: it.File, Index: it.Index}
-	}
-	r.extend(diag.List{d})
+	r.extend(diag.List{inputs.AboutItem(it, field, d)})
 }
 
 // extend records diagnostics.
@@ -69,11 +67,6 @@ func (r *report) exitCode() int {
 		return 1
 	}
 	return 0
-}
-
-// itemRef names an item's object.
-func itemRef(it *krm.Item) diag.ObjectRef {
-	return diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Name: it.Name, Namespace: it.Namespace}
 }
 
 // logErrors writes one line per error to w, in diag's text form
@@ -100,7 +93,7 @@ func (r *report) logErrors(w io.Writer) {
 // above the function's stderr, one line per error would say it all twice.
 func (r *report) pointToResults(w io.Writer) {
 	if errs := r.list.Counts()[diag.Error]; errs > 0 {
-		fmt.Fprintf(w, "nfd-fn: %s, each listed with its file, object and field in the results\n", plural(errs, "error"))
+		fmt.Fprintf(w, "nfd-fn: %s, each listed with its file, object and field in the results\n", diag.Plural(errs, "error"))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/yaml"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 )
 
@@ -156,7 +157,7 @@ func TestJSONErrorsComeBackAsResultsNamingTheObject(t *testing.T) {
 	if !json.Valid([]byte(out)) {
 		t.Fatalf("output is not JSON:\n%s", out)
 	}
-	got := decodeOutput(t, []byte(out))
+	got := testkit.Read(t, []byte(out))
 	if len(got.Results) == 0 {
 		t.Fatalf("no results in:\n%s", out)
 	}
@@ -226,16 +227,6 @@ func TestTrailingEmptyDocumentIsAccepted(t *testing.T) {
 	}
 }
 
-func runList(t *testing.T, in string) (string, int) {
-	t.Helper()
-	var out bytes.Buffer
-	code, err := Run([]byte(in), &out, RunOptions{})
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	return out.String(), code
-}
-
 // yamlItemsAsJSON reads a YAML sequence into JSON-shaped values.
 func yamlItemsAsJSON(t *testing.T, items string) []map[string]any {
 	t.Helper()
@@ -289,7 +280,7 @@ func TestUnreadableItemIsAnErrorResultAndLeftOut(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit code %d, want 1; output:\n%s", code, out)
 	}
-	var got resultList
+	var got testkit.List
 	if err := yaml.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("output does not parse: %v\n%s", err, out)
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 const brokenRuleList = `apiVersion: config.kubernetes.io/v1
@@ -52,15 +54,11 @@ items:
 func TestResultsPointAtFileObjectAndField(t *testing.T) {
 	for _, mode := range []string{"", "validate"} {
 		t.Run("mode-"+mode, func(t *testing.T) {
-			var out bytes.Buffer
-			code, err := Run([]byte(brokenRuleList), &out, RunOptions{ForceMode: mode})
-			if err != nil {
-				t.Fatal(err)
-			}
+			out, code := testkit.Run(t, runWith(RunOptions{ForceMode: mode}), []byte(brokenRuleList))
 			if code != 1 {
 				t.Errorf("exit code = %d, want 1", code)
 			}
-			got := decodeOutput(t, out.Bytes())
+			got := testkit.Read(t, out)
 			if len(got.Items) != 3 {
 				t.Errorf("items = %d, want all 3 passed through", len(got.Items))
 			}
@@ -87,13 +85,9 @@ func TestResultsPointAtFileObjectAndField(t *testing.T) {
 
 func TestUnknownFeatureGateIsAnErrorSuggestingTheKnownGate(t *testing.T) {
 	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data:\n    featureGates: DisableAutoPrefx=true\n"
-	var out bytes.Buffer
-	code, err := Run([]byte(in), &out, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code != 1 || !strings.Contains(out.String(), `did you mean "DisableAutoPrefix"?`) || !strings.Contains(out.String(), "data.featureGates") {
-		t.Errorf("exit %d, output:\n%s", code, out.String())
+	out, code := runList(t, in)
+	if code != 1 || !strings.Contains(out, `did you mean "DisableAutoPrefix"?`) || !strings.Contains(out, "data.featureGates") {
+		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }
 

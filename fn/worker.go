@@ -1,8 +1,7 @@
 package fn
 
 import (
-	"go.yaml.in/yaml/v3"
-
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
@@ -17,7 +16,7 @@ func inputWorkerConfig(rl *krm.ResourceList, r *report) *lint.WorkerConfig {
 		if it.Kind != "ConfigMap" {
 			continue
 		}
-		wc, err := lint.ReadWorkerConfigMap(itemTree(it), itemRef(it), it.File)
+		wc, err := lint.ReadWorkerConfigMap(inputs.ItemTree(it), inputs.ItemRef(it), it.File)
 		if err != nil {
 			r.add(diag.Error, it, "data["+lint.WorkerConfigKey+"]", err.Error())
 			continue
@@ -27,17 +26,4 @@ func inputWorkerConfig(rl *krm.ResourceList, r *report) *lint.WorkerConfig {
 		}
 	}
 	return nil
-}
-
-// itemTree is an item's object, parsed if it was read lean; nil when it
-// does not parse.
-func itemTree(it *krm.Item) *yaml.Node {
-	n := it.Node
-	if n == nil && it.Raw != nil {
-		n, _ = it.ParseTree()
-	}
-	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
-		n = n.Content[0]
-	}
-	return n
 }

@@ -136,7 +136,7 @@ type Settings struct {
 	// Ignore is the run's suppressions (the ignore key), and IgnoreField
 	// where they are written.
 	Ignore, IgnoreField string
-	// Nova holds the Nova provider config settings (fn/nova.go).
+	// Nova holds the Nova provider config settings (internal/modes/nova.go).
 	Nova NovaSettings
 	// Discover holds the mode discover settings.
 	Discover DiscoverOptions

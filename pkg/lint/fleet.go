@@ -16,23 +16,9 @@ import (
 // maxListedNodes caps the node names spelt out in one message.
 const maxListedNodes = 10
 
-// Fleet runs the checks that need the rendered fleet: rules that match no
-// node, labels two rules set to different values on the same node, and
-// taints on every node (FleetCheck over every node of fleet.Nodes). With
-// no nodes it finds nothing.
-func Fleet(set *objects.Set, fleet *master.Fleet, opts master.Options) diag.List {
-	names := make([]string, len(fleet.Nodes))
-	for i := range fleet.Nodes {
-		names[i] = fleet.Nodes[i].Name
-	}
-	fc := NewFleetCheck(set, opts, names)
-	for i := range fleet.Nodes {
-		fc.Add(&fleet.Nodes[i])
-	}
-	return fc.Findings()
-}
-
-// FleetCheck gathers what Fleet's checks need a node at a time, so that a
+// FleetCheck gathers what the checks that need the rendered fleet (rules
+// that match no node, labels two rules set to different values on the
+// same node, taints on every node) need a node at a time, so that a
 // streamed render (master.Stream) keeps no node: how many nodes each rule
 // matched, and on which nodes two rules set one label to different values.
 type FleetCheck struct {

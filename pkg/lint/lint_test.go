@@ -81,7 +81,7 @@ func TestFleetReportsConflictsOnlyForDifferentValues(t *testing.T) {
 		{Name: "n1", Rules: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1", "same": "x"})}, {Source: src(1, "second"), Output: out(map[string]string{"k": "2", "same": "x"})}}},
 		{Name: "n2", Rules: []engine.RuleResult{{Source: src(0, "first"), Output: out(map[string]string{"k": "1"})}}},
 	}
-	got := messages(Fleet(in, &master.Fleet{Nodes: nodes}, master.DefaultOptions()), "label-conflict")
+	got := messages(fleetFindings(in, nodes), "label-conflict")
 	if len(got) != 1 || !strings.Contains(got[0], `label "k" is also set by rule "first"`) || !strings.Contains(got[0], "node n1") {
 		t.Errorf("conflicts = %q", got)
 	}
@@ -97,10 +97,10 @@ func TestTemplateFailedAfterMatchingIsNotMatchingNoNode(t *testing.T) {
 	ref := objects.RuleRef(in.Rules[0].Obj)
 	fail := &engine.EvalError{Object: ref, RuleName: "tmpl", RuleField: "spec.rules[0]", Field: "spec.rules[0].labelsTemplate"}
 	nodes := []master.NodeResult{{Name: "n1", RuleErrors: []*engine.EvalError{fail}}, {Name: "n2"}}
-	if got := messages(Fleet(in, &master.Fleet{Nodes: nodes}, master.DefaultOptions()), "matches-no-node"); len(got) != 0 {
+	if got := messages(fleetFindings(in, nodes), "matches-no-node"); len(got) != 0 {
 		t.Errorf("matches-no-node = %q, want none", got)
 	}
-	if got := messages(Fleet(in, &master.Fleet{Nodes: []master.NodeResult{{Name: "n1"}, {Name: "n2"}}}, master.DefaultOptions()), "matches-no-node"); len(got) != 1 {
+	if got := messages(fleetFindings(in, []master.NodeResult{{Name: "n1"}, {Name: "n2"}}), "matches-no-node"); len(got) != 1 {
 		t.Errorf("a rule that matched nothing: matches-no-node = %q, want one", got)
 	}
 }
@@ -159,4 +159,18 @@ func TestOnTheFleetDropsTheSampledGuessWhereNodesAnswer(t *testing.T) {
 	if got := OnTheFleet(static, nil); len(got) != 3 {
 		t.Errorf("without a fleet: %v", got)
 	}
+}
+
+// fleetFindings are the fleet checks' findings on rendered nodes, fed to
+// a FleetCheck a node at a time as a streamed render feeds it.
+func fleetFindings(set *objects.Set, nodes []master.NodeResult) diag.List {
+	names := make([]string, len(nodes))
+	for i := range nodes {
+		names[i] = nodes[i].Name
+	}
+	fc := NewFleetCheck(set, master.DefaultOptions(), names)
+	for i := range nodes {
+		fc.Add(&nodes[i])
+	}
+	return fc.Findings()
 }

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"sync"
 
+	"k8s.io/apimachinery/pkg/labels"
+
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
-	"k8s.io/apimachinery/pkg/labels"
 )
 
 // Fleet is what nfd-master makes of a set of objects: every node rendered,
@@ -77,23 +78,11 @@ func Prepare(set *objects.Set, opts Options) *Pipeline {
 	return p
 }
 
-// Render renders the whole fleet.
-func Render(set *objects.Set, opts Options) *Fleet {
-	return Prepare(set, opts).Render()
-}
-
 // NodeNames are the names of the nodes the pipeline renders, sorted.
 func (p *Pipeline) NodeNames() []string { return p.names }
 
 // HasNode reports whether a NodeFeature is attached to the node.
 func (p *Pipeline) HasNode(name string) bool { _, ok := p.features[name]; return ok }
-
-// Render renders every node and the groups, keeping every node's result.
-func (p *Pipeline) Render() *Fleet {
-	st := p.Stream(StreamOptions{KeepNodes: true, KeepFeatures: true})
-	st.Render(st.All(), nil)
-	return st.Finish()
-}
 
 // progress reports one more node rendered, when Progress is set.
 func (p *Pipeline) progress(total int) {

@@ -30,7 +30,7 @@ func TestNodeFeaturesAttachByTheNodeNameLabelNotTheirName(t *testing.T) {
 			t.Errorf("HasNode(%q) = %v, want %v", node, got, want)
 		}
 	}
-	f := p.Render()
+	f := renderAll(p)
 	want := diag.List{{Severity: diag.Warning, Check: "no-node-name",
 		Object: diag.ObjectRef{Kind: "NodeFeature", Namespace: "elsewhere", Name: "lost"}, Field: "metadata.labels",
 		Pos:     diag.Position{File: "in.yaml", Index: 0, Line: 4, Column: 3},
@@ -80,7 +80,7 @@ func TestDuplicatesAreErrorsAndTheLastIsUsed(t *testing.T) {
 	if !reflect.DeepEqual(msgs, want) {
 		t.Errorf("diagnostics =\n%q\nwant\n%q", msgs, want)
 	}
-	f := Render(s, DefaultOptions())
+	f := renderSet(s, DefaultOptions())
 	if len(f.Diagnostics) != 0 {
 		t.Errorf("the pipeline repeats the duplicates: %v", lines(f.Diagnostics))
 	}
@@ -98,7 +98,7 @@ func TestNodeNamesAreSortedAndIncludeNodeOnlyNodes(t *testing.T) {
 		kubeNode("b", "labels: {kubernetes.io/hostname: b}", "", ""),
 		kubeNode("a", "", "", ""),
 	)
-	f := Render(set, DefaultOptions())
+	f := renderSet(set, DefaultOptions())
 	if got, want := nodeNames(f), []string{"a", "b", "c", "d"}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("nodes = %v, want %v", got, want)
 	}
@@ -158,7 +158,7 @@ func TestNodeFeaturesMergeInNFDsOrder(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := DefaultOptions()
 			tc.opts(&opts)
-			f := Render(readSet(t, docs...), opts)
+			f := renderSet(readSet(t, docs...), opts)
 			a := nodeResult(t, f, "a")
 			if !reflect.DeepEqual(a.Features, wantFeatures) {
 				t.Errorf("merged features =\n%+v\nwant\n%+v", a.Features, wantFeatures)
@@ -188,7 +188,7 @@ func TestMergeOrderFollowsTheConfiguredNamespace(t *testing.T) {
 		t.Run(tc.namespace, func(t *testing.T) {
 			opts := DefaultOptions()
 			opts.Namespace = tc.namespace
-			a := nodeResult(t, Render(readSet(t, docs...), opts), "a")
+			a := nodeResult(t, renderSet(readSet(t, docs...), opts), "a")
 			if got := a.Features.Attributes["x.y"].Elements["e"]; got != tc.want {
 				t.Errorf("x.y.e = %q, want %q", got, tc.want)
 			}
@@ -206,7 +206,7 @@ func groupFleet(t *testing.T, groups ...string) *Fleet {
 		kubeNode("c", "", "", ""),
 		ruleObject("r", "  - {name: mark, labels: {marked: \"true\"}, vars: {v: \"1\"}}\n"),
 	}
-	return Render(readSet(t, append(docs, groups...)...), groupsOn())
+	return renderSet(readSet(t, append(docs, groups...)...), groupsOn())
 }
 
 func TestGroupMembershipIsComputedOnNodeFeaturesNotRuleOutput(t *testing.T) {
@@ -314,7 +314,7 @@ func TestGroupMemberIsTheSystemNameNodename(t *testing.T) {
 		workerFeature("d", hostFeatures("host-a")),
 		groupObject("all", "  - {name: g}\n"),
 	)
-	f := Render(set, groupsOn())
+	f := renderSet(set, groupsOn())
 	if got, want := members(f)["all"], []string{"host-a", ""}; !reflect.DeepEqual(got, want) {
 		t.Errorf("members = %q, want %q", got, want)
 	}
@@ -327,7 +327,7 @@ func TestGroupMemberIsTheSystemNameNodename(t *testing.T) {
 
 func TestGroupsAreNotEvaluatedWhenTheGroupAPIIsOff(t *testing.T) {
 	set := readSet(t, workerFeature("a", hostFeatures("a")), groupObject("all", "  - {name: g}\n"))
-	f := Render(set, DefaultOptions())
+	f := renderSet(set, DefaultOptions())
 	if len(f.Groups) != 0 {
 		t.Errorf("Groups = %+v, want none", f.Groups)
 	}
@@ -338,7 +338,7 @@ func TestRejectedGroupIsSkipped(t *testing.T) {
 	if ds := s.ReadBytes([]byte(groupObject("bad", "  - {name: g, labels: {x: y}}\n")), "bad.yaml", false); len(ds) != 1 {
 		t.Fatalf("want the group rule's labels refused, got %v", lines(ds))
 	}
-	f := Render(s, groupsOn())
+	f := renderSet(s, groupsOn())
 	if got, want := members(f), map[string][]string{"good": {"a"}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("members = %v, want %v", got, want)
 	}
@@ -354,7 +354,7 @@ func TestStaticRuleFailureIsReportedOnceNamingTheNodesItHit(t *testing.T) {
 			"  - name: never\n    labels: {y: \"1\"}\n"+
 			"    matchFeatures: [{feature: no.such}, {feature: kernel.version, matchExpressions: {major: {op: Bogus}}}]\n"),
 	)
-	f := Render(set, DefaultOptions())
+	f := renderSet(set, DefaultOptions())
 	// The engine owns the compile messages and their severities; what the
 	// pipeline adds is the nodes.
 	type row struct{ check, field, suffix, nodes string }
@@ -393,7 +393,7 @@ func TestPerNodeProblemsAreFoldedAndSorted(t *testing.T) {
 			"  - {name: dyn, labels: {dyn: \"@kernel.version.missing\"}}\n"),
 		ruleObject("r0", "  - {name: deny, labels: {kubernetes.io/bad: x}}\n"),
 	)
-	f := Render(set, DefaultOptions())
+	f := renderSet(set, DefaultOptions())
 	want := []string{
 		`warning output-dropped NodeFeatureRule r0 spec.rules[0].labels["kubernetes.io/bad"]: ` +
 			`4 nodes (a, b, c, d): label "kubernetes.io/bad" dropped: namespace "kubernetes.io" is not allowed (see denyLabelNs and extraLabelNs) [a b c d]`,
@@ -437,9 +437,9 @@ func TestRenderingTwiceFromTheSameSetGivesTheSameFleet(t *testing.T) {
 	set := readSet(t, fleetInput()...)
 	pristine := readSet(t, fleetInput()...)
 	p := Prepare(set, groupsOn())
-	first := p.Render()
-	second := p.Render()
-	third := Render(set, groupsOn())
+	first := renderAll(p)
+	second := renderAll(p)
+	third := renderSet(set, groupsOn())
 	if !reflect.DeepEqual(first, second) || !reflect.DeepEqual(first, third) {
 		t.Errorf("renders differ:\n%+v\n%+v\n%+v", first.Nodes, second.Nodes, third.Nodes)
 	}
@@ -516,12 +516,12 @@ func TestExplainDoesNotChangeLaterRenders(t *testing.T) {
 	set := readSet(t, fleetInput()...)
 	pristine := readSet(t, fleetInput()...)
 	p := Prepare(set, groupsOn())
-	before := p.Render()
+	before := renderAll(p)
 	res, _, _ := p.Explain("a")
 	if want := nodeResult(t, before, "a").State.Labels; !reflect.DeepEqual(res.State.Labels, want) {
 		t.Errorf("Explain(a) labels = %v, want the rendered %v", res.State.Labels, want)
 	}
-	after := p.Render()
+	after := renderAll(p)
 	if !reflect.DeepEqual(before, after) {
 		t.Errorf("render after Explain differs: node a labels %v, was %v",
 			nodeResult(t, after, "a").State.Labels, nodeResult(t, before, "a").State.Labels)
@@ -542,7 +542,7 @@ func TestStaticFailureNamesNodesOnlyOnTheDiagnosticThatCausedIt(t *testing.T) {
 		ruleObject("bad", "  - labels: {x: \"1\"}\n"+
 			"    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Bogus}}}, {feature: nodot}]\n"),
 	)
-	f := Render(set, DefaultOptions())
+	f := renderSet(set, DefaultOptions())
 	hit := map[string]bool{}
 	for _, d := range f.Diagnostics {
 		hit[d.Check] = len(d.Nodes) > 0 || strings.Contains(d.Message, "(hit on")
@@ -564,7 +564,7 @@ func TestEveryCheckTheMasterReportsIsInTheCatalogue(t *testing.T) {
 		groupObject("g", "  - {name: g}\n"),
 		kubeNode("n", "", "", ""),
 	)
-	f := Render(s, groupsOn())
+	f := renderSet(s, groupsOn())
 	seen := map[string]bool{}
 	for _, l := range []diag.List{f.Diagnostics, f.NodeDiagnostics} {
 		for _, d := range l {
@@ -589,7 +589,7 @@ func TestEveryCheckTheMasterReportsIsInTheCatalogue(t *testing.T) {
 }
 
 func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
-	want := Render(readSet(t, fleetInput()...), groupsOn())
+	want := renderSet(readSet(t, fleetInput()...), groupsOn())
 	for i := range want.Nodes {
 		want.Nodes[i].Features = nil
 	}
@@ -619,7 +619,7 @@ func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 // Render's, each node must reach the observers once, and emit must see
 // the nodes in the order asked for with Render's results.
 func TestStreamInStepsMatchesRender(t *testing.T) {
-	want := Render(readSet(t, fleetInput()...), groupsOn())
+	want := renderSet(readSet(t, fleetInput()...), groupsOn())
 	p := Prepare(readSet(t, fleetInput()...), groupsOn())
 	st := p.Stream(StreamOptions{})
 	observed := map[string]int{}
@@ -673,7 +673,7 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 		"    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n"))
 	input[0] = workerFeature("a", hostFeatures("a", `kernel.version: {elements: {major: "6"}}`,
 		`cpu.model: {elements: {family: "6"}}`, `unread.feature: {elements: {x: "1"}}`))
-	want := Render(readSet(t, input...), groupsOn())
+	want := renderSet(readSet(t, input...), groupsOn())
 	for i := range want.Nodes {
 		want.Nodes[i].Features = nil
 	}

@@ -57,7 +57,7 @@ func TestTemplateLabelsAreJudgedOncePerRule(t *testing.T) {
 		workerFeature("a", hostFeatures("a", vendor("Dell Inc."))),
 		workerFeature("b", hostFeatures("b", vendor("HPE Co"))),
 		ruleObject("r", "  - name: vendor\n    labels: {\"bad key\": \"1\"}\n    labelsTemplate: '{{ range .system.dmiid }}{{ .Value }}=true{{ end }}'\n    matchFeatures:\n    - feature: system.dmiid\n      matchExpressions: {board_vendor: {op: Exists}}\n"))
-	f := Render(set, DefaultOptions())
+	f := renderAll(Prepare(set, DefaultOptions()))
 	var got []string
 	for _, d := range f.NodeDiagnostics {
 		got = append(got, fmt.Sprintf("%s %v", d.Field, d.Nodes))

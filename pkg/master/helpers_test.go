@@ -143,3 +143,17 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// renderAll renders every node of p and the groups as a render does (a
+// Stream over every node), keeping every node's result and merged
+// features for the test to look at.
+func renderAll(p *Pipeline) *Fleet {
+	st := p.Stream(StreamOptions{KeepNodes: true, KeepFeatures: true})
+	st.Render(st.All(), nil)
+	return st.Finish()
+}
+
+// renderSet prepares set's fleet and renders all of it (renderAll).
+func renderSet(set *objects.Set, opts Options) *Fleet {
+	return renderAll(Prepare(set, opts))
+}

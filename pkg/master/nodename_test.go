@@ -22,7 +22,7 @@ func TestNodeFeatureWithAnInvalidNodeNameLabelIsAnErrorAndNotAttached(t *testing
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			set := readSet(t, nodeFeature(DefaultNamespace, "nf", tc.label, "{labels: {a: b}}"))
-			f := Render(set, DefaultOptions())
+			f := renderSet(set, DefaultOptions())
 			if len(f.Nodes) != 0 {
 				t.Errorf("rendered nodes %q from an invalid node-name label", f.Nodes[0].Name)
 			}
@@ -40,7 +40,7 @@ func TestNodeFeatureWithAnInvalidNodeNameLabelIsAnErrorAndNotAttached(t *testing
 
 func TestNodeFeatureWithAValidNodeNameLabelIsAttached(t *testing.T) {
 	set := readSet(t, nodeFeature(DefaultNamespace, "nf", "ip-10-0-0-1.ec2.internal", "{labels: {a: b}}"))
-	f := Render(set, DefaultOptions())
+	f := renderSet(set, DefaultOptions())
 	if len(f.Nodes) != 1 || f.Nodes[0].Name != "ip-10-0-0-1.ec2.internal" || len(f.Diagnostics) != 0 {
 		t.Errorf("nodes %v, diagnostics %v; want the one node and no diagnostic", f.Nodes, f.Diagnostics)
 	}
@@ -52,7 +52,7 @@ func TestNodeFeatureWithAValidNodeNameLabelIsAttached(t *testing.T) {
 // nfd-master's code renders it.
 func TestSafeButInvalidNodeNameIsAnErrorAndStillRendered(t *testing.T) {
 	set := readSet(t, nodeFeature(DefaultNamespace, "nf", "Worker-1", "{labels: {a: b}}"))
-	f := Render(set, DefaultOptions())
+	f := renderSet(set, DefaultOptions())
 	if len(f.Nodes) != 1 || f.Nodes[0].Name != "Worker-1" {
 		t.Errorf("nodes = %v, want Worker-1 rendered", nodeNames(f))
 	}

@@ -1,11 +1,11 @@
 // Package master is nfd-master's node update and NodeFeatureGroup logic,
-// offline. Prepare/Render (fleet.go) is the one pipeline every mode of
-// nfd-fn shares: it attaches NodeFeatures to nodes, compiles the rules
-// once, renders every node (merge the NodeFeatures, run the rules, filter
+// offline. Prepare and Stream (fleet.go, stream.go) are the one pipeline
+// every mode of nfd-fn shares: they attach NodeFeatures to nodes, compile
+// the rules once, render every node (merge the NodeFeatures, run the rules, filter
 // and prefix labels, annotations, extended resources and taints, patch the
 // Node as nfd-master patches it, tracking what it owns in the
-// nfd.node.kubernetes.io annotations), evaluates the NodeFeatureGroups on
-// the merged NodeFeatures, and folds the problems into diagnostics. It
+// nfd.node.kubernetes.io annotations), evaluate the NodeFeatureGroups on
+// the merged NodeFeatures, and fold the problems into diagnostics. It
 // does no I/O and no logging.
 package master
 

@@ -130,7 +130,7 @@ func TestNamespaceSelectorPicksTheNodeFeaturesNfdMasterReads(t *testing.T) {
 				}
 				opts.NamespaceSelector = sel
 			}
-			f := Render(readSet(t, vendor("trusted"), vendor("other"), namespace), opts)
+			f := renderSet(readSet(t, vendor("trusted"), vendor("other"), namespace), opts)
 			got := []string{}
 			for k := range nodeResult(t, f, "a").State.Labels {
 				got = append(got, strings.TrimPrefix(k, fl))

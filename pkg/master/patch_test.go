@@ -16,7 +16,7 @@ const (
 // object and the rules (block-style list for spec.rules).
 func renderExisting(t *testing.T, opts Options, node, rules string) *NodeResult {
 	t.Helper()
-	f := Render(readSet(t, workerFeature("a", hostFeatures("a")), node, ruleObject("r", rules)), opts)
+	f := renderSet(readSet(t, workerFeature("a", hostFeatures("a")), node, ruleObject("r", rules)), opts)
 	return nodeResult(t, f, "a")
 }
 
@@ -209,7 +209,7 @@ func TestPatchTaintsLeavesTaintsAloneWhenTheAnnotationDoesNotParse(t *testing.T)
 }
 
 func TestNewNodeGetsLabelsAndTrackingAnnotations(t *testing.T) {
-	f := Render(readSet(t, workerFeature("a", hostFeatures("a")),
+	f := renderSet(readSet(t, workerFeature("a", hostFeatures("a")),
 		ruleObject("r", `  - {name: r, labels: {x: "1", example.com/y: "2"}, extendedResources: {gpus: "1"}}`+"\n")), DefaultOptions())
 	a := nodeResult(t, f, "a")
 	want := NodeState{

@@ -25,7 +25,7 @@ func unprefixedFleet(t *testing.T, opts Options) *NodeResult {
 	t.Helper()
 	set := readSet(t, workerFeature("a", hostFeatures("a")),
 		ruleObject("r", "  - {name: r, labels: {plain: \"true\"}, annotations: {note: hi}, extendedResources: {widgets: \"2\"}}\n"))
-	return nodeResult(t, Render(set, opts), "a")
+	return nodeResult(t, renderSet(set, opts), "a")
 }
 
 func TestUnprefixedNamesRejectedBeforeV018WithDisableAutoPrefix(t *testing.T) {
@@ -64,7 +64,7 @@ func TestGroupGateIgnoredBeforeV0173(t *testing.T) {
 	}{{"v0.16.7", 1}, {"v0.16.9", 0}, {"v0.17.1", 1}, {"v0.17.3", 0}, {"v0.19.0", 0}} {
 		opts := optionsAs(t, tt.release, false)
 		opts.NodeFeatureGroups = false
-		if f := Render(readSet(t, docs...), opts); len(f.Groups) != tt.groups {
+		if f := renderSet(readSet(t, docs...), opts); len(f.Groups) != tt.groups {
 			t.Errorf("%s with the NodeFeatureGroupAPI gate off: %d groups evaluated, want %d", tt.release, len(f.Groups), tt.groups)
 		}
 	}

@@ -2,7 +2,8 @@
 // (NodeFeature, NodeFeatureRule, NodeFeatureGroup) and Nodes a run reads,
 // each with its Origin (file, document index, ResourceList item, YAML node
 // for positions). Sets are built the same way whatever the input was:
-// ResourceList items (fn/), files and directories (ReadPaths), or bytes
+// ResourceList items, however they were read (internal/inputs reads
+// files, directories and ResourceLists for every mode), or bytes
 // (ReadBytes). Decoding is strict: a misspelt field is a diagnostic with
 // its field path and position, and the object is kept but marked Rejected,
 // as the API server would refuse it.
@@ -12,5 +13,6 @@
 // produces the same Decoded values; whatever it does not read exactly as
 // Decode does is left to Decode.
 //
-// The package does no logging; reading files is confined to ReadPaths.
+// The package does no logging; reading files is confined to CollectFiles
+// and ReadFile.
 package objects

@@ -24,48 +24,6 @@ import (
 // an error, not a read that exhausts memory.
 const MaxFileSize = 64 << 20
 
-// ReadPaths reads every file under paths (directories recursively: their
-// .yaml, .yml and .json files, hidden directories skipped; files named
-// explicitly whatever their extension) into one Set. Problems in the
-// files are diagnostics; a file that cannot be read at all is an error.
-// With note, every document nfd-fn skips gets an info diagnostic.
-func ReadPaths(paths []string, note bool) (*Set, diag.List, int, error) {
-	s := &Set{}
-	ds, n, err := s.ReadFiles(paths, note)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	return s, ds, n, nil
-}
-
-// ReadFiles is ReadPaths into an existing set (whose settings, such as
-// NoOpenShiftAlias, apply); it returns the diagnostics and the number of
-// files read.
-func (s *Set) ReadFiles(paths []string, note bool) (diag.List, int, error) {
-	files, err := CollectFiles(paths)
-	if err != nil {
-		return nil, 0, err
-	}
-	var ds diag.List
-	read := 0
-	for _, f := range files {
-		data, err := ReadFile(f)
-		if err != nil {
-			return nil, 0, err
-		}
-		if s.OnlyNFDFiles && !MentionsNFD(data) && !NotText(data) {
-			continue
-		}
-		read++
-		if template, ok := TemplateNote(data, f); ok {
-			ds = append(ds, template)
-			continue
-		}
-		ds = append(ds, s.ReadBytes(data, f, note)...)
-	}
-	return ds, read, nil
-}
-
 // MentionsNFD reports whether a file's text names an NFD API group or kind:
 // the files worth reading in a repository that also holds Helm charts,
 // kustomizations and other manifests.

@@ -109,7 +109,7 @@ func largeFleet(t testing.TB) Input {
 		fleetHead.ReadBytes(fleetSnapshot(fleetNodes), "snapshot.yaml", false)
 		fleetHead.ReadBytes([]byte(fleetHeadRules), "rules/fleet.yaml", false)
 		fleetBase.ReadBytes([]byte(fleetBaseRules), "base/fleet.yaml", false)
-		fleetWork, _ = workload.ReadBytes(fleetWorkloads(200), "workloads.yaml")
+		fleetWork, _ = workloadsIn(fleetWorkloads(200), "workloads.yaml")
 	})
 	opts := master.DefaultOptions()
 	opts.EnableTaints = true
@@ -157,6 +157,8 @@ func BenchmarkPlan5000(b *testing.B) {
 func BenchmarkRender5000(b *testing.B) {
 	in := largeFleet(b)
 	for b.Loop() {
-		master.Render(in.Head, in.Options)
+		st := master.Prepare(in.Head, in.Options).Stream(master.StreamOptions{})
+		st.Render(st.All(), nil)
+		st.Finish()
 	}
 }

@@ -11,7 +11,7 @@ import (
 // one reads a single workload from YAML.
 func one(t *testing.T, doc string) *Workload {
 	t.Helper()
-	ws, ds := ReadBytes([]byte(doc), "w.yaml")
+	ws, ds := fromText([]byte(doc), "w.yaml")
 	if len(ws) != 1 || len(ds) != 0 {
 		t.Fatalf("got %d workloads, diagnostics %v", len(ws), ds)
 	}

@@ -8,59 +8,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
-	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
-
-// Read reads the workloads in files and directories (directories walked
-// for .yaml, .yml and .json; multi-document YAML such as helm template's
-// output, JSON and v1 Lists). Objects of other kinds are skipped with one
-// info diagnostic per kind and file; a workload whose pod template cannot
-// be read is a warning. Only a file that cannot be read at all is an
-// error.
-func Read(paths []string) ([]*Workload, diag.List, error) {
-	files, err := objects.CollectFiles(paths)
-	if err != nil {
-		return nil, nil, err
-	}
-	var out []*Workload
-	var ds diag.List
-	for _, f := range files {
-		data, err := objects.ReadFile(f)
-		if err != nil {
-			return nil, nil, err
-		}
-		ws, more := ReadBytes(data, f)
-		out = append(out, ws...)
-		ds = append(ds, more...)
-	}
-	return out, ds, nil
-}
-
-// ReadBytes reads the workloads in one file's text.
-func ReadBytes(data []byte, file string) ([]*Workload, diag.List) {
-	docs, bad := objects.ReadDocuments(data, file)
-	var out []*Workload
-	var ds diag.List
-	skipped := map[string]int{}
-	for _, d := range docs {
-		pos := diag.Position{File: file, Index: d.Index, Line: d.Node.Line, Column: d.Node.Column}
-		w, problem, ok := Document(d.Node, pos)
-		switch {
-		case !ok:
-			skipped[kindOf(d.Node)]++
-		case problem != nil:
-			ds = append(ds, *problem)
-		default:
-			out = append(out, w)
-		}
-	}
-	ds = append(ds, skippedNotes(file, skipped)...)
-	if bad != nil {
-		ds = append(ds, *bad)
-	}
-	return out, ds
-}
 
 // Document reads one document as a workload; ok is false when it is not
 // of a workload kind.
@@ -70,6 +19,34 @@ func Document(n *yaml.Node, pos diag.Position) (w *Workload, problem *diag.Diagn
 	}
 	w, problem = FromDocument(n, pos)
 	return w, problem, true
+}
+
+// Doc is one document of a file and where it starts.
+type Doc struct {
+	Node *yaml.Node
+	Pos  diag.Position
+}
+
+// FromFile reads the workloads among the documents of one file, in
+// order: a workload whose pod template cannot be read is a warning; the
+// documents of other kinds are skipped, with one info diagnostic per kind
+// (sorted) after the warnings.
+func FromFile(file string, docs []Doc) ([]*Workload, diag.List) {
+	var out []*Workload
+	var ds diag.List
+	skipped := map[string]int{}
+	for _, d := range docs {
+		w, problem, ok := Document(d.Node, d.Pos)
+		switch {
+		case !ok:
+			skipped[kindOf(d.Node)]++
+		case problem != nil:
+			ds = append(ds, *problem)
+		default:
+			out = append(out, w)
+		}
+	}
+	return out, append(ds, skippedNotes(file, skipped)...)
 }
 
 func kindOf(n *yaml.Node) string {

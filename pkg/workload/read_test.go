@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // helmOutput is what helm template prints: "# Source:" comments, empty
@@ -52,7 +53,7 @@ metadata: {name: cm2}
 `
 
 func TestHelmOutputGivesEveryWorkloadKindAndNotesTheRest(t *testing.T) {
-	ws, ds := ReadBytes([]byte(helmOutput), "chart.yaml")
+	ws, ds := fromText([]byte(helmOutput), "chart.yaml")
 	var got []string
 	for _, w := range ws {
 		got = append(got, w.String())
@@ -88,7 +89,7 @@ func TestWorkloadWithoutAPodTemplateIsAWarningNamingFileAndObject(t *testing.T) 
 	}
 	for name, doc := range tests {
 		t.Run(name, func(t *testing.T) {
-			ws, ds := ReadBytes([]byte(doc), "deploy/web.yaml")
+			ws, ds := fromText([]byte(doc), "deploy/web.yaml")
 			if len(ws) != 0 || len(ds) != 1 {
 				t.Fatalf("workloads %v, diagnostics %v", ws, ds)
 			}
@@ -118,4 +119,19 @@ func TestAPIGroupDecidesWhatIsAWorkload(t *testing.T) {
 			t.Errorf("IsWorkloadKind(%q, %q) = %v, want %v", tt.apiVersion, tt.kind, got, tt.want)
 		}
 	}
+}
+
+// fromText reads the workloads of one file's text as nfd-fn plan does
+// once the file is cut into documents (internal/inputs reads the file).
+func fromText(data []byte, file string) ([]*Workload, diag.List) {
+	docs, bad := objects.ReadDocuments(data, file)
+	in := make([]Doc, len(docs))
+	for i, d := range docs {
+		in[i] = Doc{Node: d.Node, Pos: diag.Position{File: file, Index: d.Index, Line: d.Node.Line, Column: d.Node.Column}}
+	}
+	ws, ds := FromFile(file, in)
+	if bad != nil {
+		ds = append(ds, *bad)
+	}
+	return ws, ds
 }

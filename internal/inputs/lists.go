@@ -1,65 +1,13 @@
-package fn
+package inputs
 
 import (
 	"bytes"
 	"fmt"
-	"io"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 )
-
-// Stdin is standard input as the file argument "-": read (a pipe spooled
-// to a temporary file and mapped, krm.OpenInput) on first use, and shared
-// by every reader of one run, which reads it only once. Its owner closes
-// it when the run is done.
-type Stdin struct {
-	r    io.Reader
-	once sync.Once
-	in   *krm.Input
-	err  error
-}
-
-// NewStdin returns r as the file argument "-"; nil for a nil r (then
-// "-" is a file of that name).
-func NewStdin(r io.Reader) *Stdin {
-	if r == nil {
-		return nil
-	}
-	return &Stdin{r: r}
-}
-
-// open reads stdin, the first time it is asked for.
-func (s *Stdin) open() (*krm.Input, error) {
-	s.once.Do(func() {
-		s.in, s.err = krm.OpenInput(s.r, 0)
-		if s.err != nil {
-			s.err = fmt.Errorf("reading stdin: %w", s.err)
-		}
-	})
-	return s.in, s.err
-}
-
-// Bytes is stdin's text, read on first use; it must not be used after
-// Close.
-func (s *Stdin) Bytes() ([]byte, error) {
-	in, err := s.open()
-	if err != nil {
-		return nil, err
-	}
-	return in.Data, nil
-}
-
-// Close gives back what stdin was read into; nothing read from it may be
-// used after.
-func (s *Stdin) Close() error {
-	if s == nil {
-		return nil
-	}
-	return s.in.Close()
-}
 
 // A ResourceList given as a file (nfd-fn render rl.yaml, kpt fn source's
 // output, nfd-fn's own) is read as what it is, not as one object: its
@@ -125,12 +73,14 @@ func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 // readListFile reads a ResourceList given as a file: its items, cut and
 // decoded as stdin's are (krm.Read), named after the file for what is
 // reported about them (validate, explain, plan).
-func readListFile(f krm.File, keep func(*krm.Item) bool, inputs *krm.Inputs, release func([]byte)) (*krm.ResourceList, error) {
-	return krm.Read(f.Data, krm.ReadOptions{Decoder: newItemDecoder(keep, inputs, release), Release: release, Name: f.Name})
+func readListFile(f krm.File, dec Decoding, keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, error) {
+	opts := dec.ReadOptions(keep, held, release)
+	opts.Name = f.Name
+	return krm.Read(f.Data, opts)
 }
 
-// splitLists parts files into the ResourceLists and the other files.
-func splitLists(files []krm.File, release func([]byte)) (lists, others []krm.File) {
+// SplitLists parts files into the ResourceLists and the other files.
+func SplitLists(files []krm.File, release func([]byte)) (lists, others []krm.File) {
 	for _, f := range files {
 		// A list whose header is over a limit is a list still: reading
 		// it says why it cannot be read.

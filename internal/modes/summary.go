@@ -1,4 +1,4 @@
-package fn
+package modes
 
 import (
 	"fmt"
@@ -10,47 +10,44 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// summary is the one line a render ends with on stderr: what was
+// Summary is the one line a render ends with on stderr: what was
 // rendered, what it set, what went wrong and how long it took.
-type summary struct {
+type Summary struct {
 	nodes, rules, labels, taints int
 	start                        time.Time
 }
 
-// begin records the size of the fleet and of its rules.
-func (s *summary) begin(set *objects.Set, nodes int) {
+// NewSummary starts the clock of a render's summary.
+func NewSummary() *Summary { return &Summary{start: time.Now()} }
+
+// Begin records the size of the fleet and of its rules.
+func (s *Summary) Begin(set *objects.Set, nodes int) {
 	s.nodes = nodes
 	for _, r := range set.AcceptedRules() {
 		s.rules += len(r.Spec.Rules)
 	}
 }
 
-// add counts the labels and taints the rules set on one rendered node.
-func (s *summary) add(n *master.NodeResult) {
+// Add counts the labels and taints the rules set on one rendered node.
+func (s *Summary) Add(n *master.NodeResult) {
 	for _, rr := range n.Rules {
 		s.labels += len(rr.Labels)
 		s.taints += len(rr.Taints)
 	}
 }
 
-func (s *summary) write(w io.Writer, mode string, l diag.List) {
+// Write writes the line, for the mode (render) and its diagnostics l.
+func (s *Summary) Write(w io.Writer, mode string, l diag.List) {
 	c := l.Counts()
 	fmt.Fprintf(w, "nfd-fn %s: %s, %s; %s and %s set; %s, %s; %.2fs\n", mode,
-		plural(s.nodes, "node"), plural(s.rules, "rule"), plural(s.labels, "label"), plural(s.taints, "taint"),
-		plural(c[diag.Error], "error"), plural(c[diag.Warning], "warning"), time.Since(s.start).Seconds())
+		diag.Plural(s.nodes, "node"), diag.Plural(s.rules, "rule"), diag.Plural(s.labels, "label"), diag.Plural(s.taints, "taint"),
+		diag.Plural(c[diag.Error], "error"), diag.Plural(c[diag.Warning], "warning"), time.Since(s.start).Seconds())
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// progress returns a callback that shows, on a terminal, how many nodes
+// Progress returns a callback that shows, on a terminal, how many nodes
 // are rendered and how fast: at most ten updates a second, erased at the
 // end.
-func progress(w io.Writer) func(done, total int) {
+func Progress(w io.Writer) func(done, total int) {
 	start, last := time.Now(), time.Time{}
 	return func(done, total int) {
 		now := time.Now()

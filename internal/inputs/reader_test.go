@@ -1,13 +1,14 @@
-package fn
+package inputs_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -47,10 +48,10 @@ func kubectlList(items ...string) string {
 	return "apiVersion: v1\nitems:\n" + strings.Join(items, "") + "kind: List\nmetadata:\n  resourceVersion: \"\"\n"
 }
 
-// TestFileReaderReportsWhereTheFilesSay reads files as validate, explain
+// TestReaderReportsWhereTheFilesSay reads files as validate, explain
 // and plan do and checks every problem Read reports, in order, with its
 // line and column, and the files it counts.
-func TestFileReaderReportsWhereTheFilesSay(t *testing.T) {
+func TestReaderReportsWhereTheFilesSay(t *testing.T) {
 	const rule = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata:\n  name: cpu\nspec:\n  rules:\n  - name: avx\n    labels:\n      avx: \"true\"\n    matchFeatures:\n    - feature: cpu.cpuid\n      matchExpressions:\n        AVX: {op: Exists}\n"
 	tests := []struct {
 		name    string
@@ -118,9 +119,9 @@ func TestFileReaderReportsWhereTheFilesSay(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Chdir(t.TempDir())
-			writeFiles(t, tt.files)
+			testkit.WriteFiles(t, ".", tt.files)
 			set := &objects.Set{OnlyNFDFiles: tt.onlyNFD}
-			r := NewFileReader(set)
+			r := inputs.NewReader(set, fn.Decoding)
 			defer r.Close()
 			ds, read, err := r.Read([]string{"."}, tt.note)
 			if err != nil {
@@ -133,17 +134,17 @@ func TestFileReaderReportsWhereTheFilesSay(t *testing.T) {
 	}
 }
 
-// TestFileReaderLocatesFindingsOnLeanObjects: NodeFeatures and Nodes of
+// TestReaderLocatesFindingsOnLeanObjects: NodeFeatures and Nodes of
 // an export are read without a tree; what is found about them after
 // reading gets the line and column of its field all the same.
-func TestFileReaderLocatesFindingsOnLeanObjects(t *testing.T) {
+func TestReaderLocatesFindingsOnLeanObjects(t *testing.T) {
 	t.Chdir(t.TempDir())
-	writeFiles(t, map[string]string{"export.yaml": kubectlList(
+	testkit.WriteFiles(t, ".", map[string]string{"export.yaml": kubectlList(
 		exportedNodeFeature("worker-1", "nfd.node.kubernetes.io/node-name: worker-1"),
 		exportedNodeFeature("worker-2", "team: storage"),
 		"- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      kubernetes.io/hostname: worker-1\n    name: worker-1\n  spec:\n    podCIDR: 10.0.0.0/24\n")})
 	set := &objects.Set{}
-	r := NewFileReader(set)
+	r := inputs.NewReader(set, fn.Decoding)
 	defer r.Close()
 	if _, _, err := r.Read([]string{"export.yaml"}, false); err != nil {
 		t.Fatal(err)
@@ -164,18 +165,6 @@ func TestFileReaderLocatesFindingsOnLeanObjects(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, texts(ds)); diff != "" {
 		t.Errorf("located (-want +got):\n%s", diff)
-	}
-}
-
-func writeFiles(t *testing.T, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-package fn
+package inputs_test
 
 import (
 	"errors"
@@ -6,7 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -21,9 +24,9 @@ func TestLeanNodeFeaturesAfterTheSetClosesAreAnErrorNotAFault(t *testing.T) {
 		name := fmt.Sprintf("worker-%d", i)
 		features = append(features, exportedNodeFeature(name, "nfd.node.kubernetes.io/node-name: "+name))
 	}
-	writeFiles(t, map[string]string{"export.yaml": kubectlList(features...) + "#" + strings.Repeat(" ", 80<<10) + "\n"})
+	testkit.WriteFiles(t, ".", map[string]string{"export.yaml": kubectlList(features...) + "#" + strings.Repeat(" ", 80<<10) + "\n"})
 	set := &objects.Set{}
-	r := NewFileReader(set)
+	r := inputs.NewReader(set, fn.Decoding)
 	if _, _, err := r.Read([]string{"export.yaml"}, false); err != nil {
 		t.Fatal(err)
 	}

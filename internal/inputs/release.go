@@ -1,4 +1,4 @@
-package fn
+package inputs
 
 import (
 	"fmt"
@@ -21,31 +21,30 @@ const (
 	checkReleaseMismatch = "release-mismatch"
 )
 
-// admitAsRelease settles the NFD release the run renders as and has its
-// API server admit the set's rules and groups (admission.Admit). Without
-// nfdVersion the release the input shows is used (the nfd-master
-// Deployment's or nfd-worker DaemonSet's image, the NodeFeatures'
-// worker.version annotation), with an info result saying so; a release
-// given that the input contradicts is a warning.
-func admitAsRelease(rl *krm.ResourceList, set *objects.Set, s *config.Settings, r *report) {
+// AdmitList settles the NFD release a run over a ResourceList renders as
+// (into s) and has its API server admit the set's rules and groups
+// (admission.Admit). Without nfdVersion the release the input shows is
+// used (the nfd-master Deployment's or nfd-worker DaemonSet's image, the
+// NodeFeatures' worker.version annotation), with an info note saying so;
+// a release given that the input contradicts is a warning. It returns the
+// problems of settings the release does not have (about the
+// functionConfig), and the notes and admission's findings.
+func AdmitList(rl *krm.ResourceList, set *objects.Set, s *config.Settings) (settings, found diag.List) {
 	seen := releasesShown(rl, set)
 	notes := settleRelease(seen, s)
 	for _, sh := range seen {
 		s.MasterShown(sh.masterNs)
 	}
-	for _, p := range s.ReleaseProblems() {
-		r.config(rl.FunctionConfig, p)
-	}
-	r.extend(notes)
-	r.extend(admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation))
+	settings = s.ReleaseProblems()
+	return settings, append(notes, admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 }
 
-// Admit is admitAsRelease for the files read (validate, explain and plan
+// Admit is AdmitList for the files read (validate, explain and plan
 // over files): the release the NodeFeatures' worker.version annotation
 // shows is used when s names none; s is updated. It returns the notes and
 // the problems of settings the release does not have, and admission's
 // findings; it must run once every file has been read.
-func (fr *FileReader) Admit(s *config.Settings) diag.List {
+func (fr *Reader) Admit(s *config.Settings) diag.List {
 	out := append(settleRelease(workerAnnotations(fr.set), s), s.ReleaseProblems()...)
 	out = append(out, admission.Admit(fr.set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 	fr.Locate(out)
@@ -119,7 +118,7 @@ func releasesShown(rl *krm.ResourceList, set *objects.Set) []shown {
 
 // nfdImages are the container images of a workload item that are NFD's.
 func nfdImages(it *krm.Item) []string {
-	n := itemTree(it)
+	n := ItemTree(it)
 	spec := krm.MapAt(krm.MapAt(krm.MapAt(n, "spec"), "template"), "spec")
 	var out []string
 	for _, key := range []string{"containers", "initContainers"} {
@@ -163,4 +162,17 @@ func workerAnnotations(set *objects.Set) []shown {
 	})
 	best := names[0]
 	return []shown{{rel: rels[best], where: fmt.Sprintf("the %s annotation of %d NodeFeature(s)", release.WorkerVersionAnnotation, count[best])}}
+}
+
+// ItemTree is an item's object, parsed if it was read lean; nil when it
+// does not parse.
+func ItemTree(it *krm.Item) *yaml.Node {
+	n := it.Node
+	if n == nil && it.Raw != nil {
+		n, _ = it.ParseTree()
+	}
+	if n != nil && n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
+		n = n.Content[0]
+	}
+	return n
 }

@@ -1,7 +1,8 @@
-package fn
+package modes
 
 import (
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -13,23 +14,23 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
-// labelCollector gathers what each rendered node gets from NFD, for
-// nodeOutput labels: every node's view is kept (a few hundred bytes a
-// node), sorted once the fleet is rendered.
-type labelCollector struct {
+// Labels gathers what each rendered node gets from NFD, for nodeOutput
+// labels: every node's view is kept (a few hundred bytes a node), sorted
+// once the fleet is rendered.
+type Labels struct {
 	mu    sync.Mutex
 	opts  *master.Options
 	nodes []labelview.Node
 }
 
-// observeLabels has every rendered node's view collected.
-func observeLabels(st *master.Stream, s config.Settings) *labelCollector {
-	c := &labelCollector{opts: &s.Options}
+// CollectLabels has every node st renders collected.
+func CollectLabels(st *master.Stream, s config.Settings) *Labels {
+	c := &Labels{opts: &s.Options}
 	st.Observe(c.add)
 	return c
 }
 
-func (c *labelCollector) add(n *master.NodeResult) {
+func (c *Labels) add(n *master.NodeResult) {
 	own := c.opts.OwnedState(&n.State)
 	maps.DeleteFunc(own.Annotations, func(k, _ string) bool { return c.opts.IsTracking(k) })
 	v := labelview.NewNode(n.Name, own.Labels, own.Annotations, own.Taints, own.Capacity)
@@ -38,20 +39,21 @@ func (c *labelCollector) add(n *master.NodeResult) {
 	c.mu.Unlock()
 }
 
-// sorted returns the views, by node name.
-func (c *labelCollector) sorted() []labelview.Node {
+// Sorted returns the views, by node name.
+func (c *Labels) Sorted() []labelview.Node {
 	labelview.Sort(c.nodes)
 	return c.nodes
 }
 
-// report adds one info result per node, on the node, saying what it
-// gets: nodeOutput labels in a ResourceList, where the results are the
+// Diagnostics are one info diagnostic per node, on the node, saying what
+// it gets: nodeOutput labels in a ResourceList, where the results are the
 // output people read (kpt prints them).
-func (c *labelCollector) report(r *report) {
-	for _, n := range c.sorted() {
-		d := diag.Diagnostic{Severity: diag.Info, Object: diag.ObjectRef{APIVersion: "v1", Kind: "Node", Name: n.Name}, Message: "gets " + summarize(n)}
-		r.extend(diag.List{d})
+func (c *Labels) Diagnostics() diag.List {
+	var out diag.List
+	for _, n := range c.Sorted() {
+		out = append(out, diag.Diagnostic{Severity: diag.Info, Object: diag.ObjectRef{APIVersion: "v1", Kind: "Node", Name: n.Name}, Message: "gets " + summarize(n)})
 	}
+	return out
 }
 
 // summarize is one node's view on one line: labels k=v, ...; annotations
@@ -86,4 +88,17 @@ func taintTexts(ts []labelview.Taint) []string {
 		out[i] = t.String()
 	}
 	return out
+}
+
+// LabelWriter is the writer of render's --output labels forms: a table a
+// person reads (labels) or JSON a script reads (labels-json); ok is false
+// for another name.
+func LabelWriter(format string) (write func(io.Writer, []labelview.Node) error, ok bool) {
+	switch format {
+	case "labels":
+		return labelview.WriteText, true
+	case "labels-json":
+		return labelview.WriteJSON, true
+	}
+	return nil, false
 }

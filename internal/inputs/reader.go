@@ -1,0 +1,216 @@
+package inputs
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/internal/krm"
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// Reader reads files and directories into an objects.Set the way
+// fn.RunFiles reads them for a render: mapped rather than read into memory;
+// block YAML and JSON (kubectl's exports among them) cut into objects
+// without a tree of the whole file, each decoded on the worker pool;
+// NodeFeatures and Nodes kept lean (fastread.DecodeLean: a NodeFeature's
+// spec is read again from the mapped text when asked for, its Load);
+// other files parsed whole, up to objects.MaxFileSize. It is how
+// validate, explain and plan read their file arguments.
+//
+// The trees of rules and groups are kept, for the positions of what is
+// reported about them; those of NodeFeatures and Nodes are not, a fleet
+// holding thousands (keepForChecks). The few positions reported in them
+// are found again from their text: by Read for an object defined twice,
+// and by Locate for what is found later.
+//
+// The set owns the files read (objects.Set.Own): they stay mapped until
+// Close; after it, loading a lean NodeFeature's spec is an error
+// (krm.ErrClosed), never a fault.
+type Reader struct {
+	// Stdin, when set, is read for the file argument "-".
+	Stdin *Stdin
+	set   *objects.Set
+	dec   Decoding
+	// last is the item each object of the set, by key, was last read
+	// from.
+	last map[diag.ObjectRef]*krm.Item
+}
+
+// NewReader returns a reader into set, whose settings apply
+// (OnlyNFDFiles, NoOpenShiftAlias), decoding items with dec.
+func NewReader(set *objects.Set, dec Decoding) *Reader {
+	return &Reader{set: set, dec: dec, last: map[diag.ObjectRef]*krm.Item{}}
+}
+
+// Read reads every file under paths (objects.CollectFiles: directories
+// walked for .yaml, .yml and .json files, hidden ones skipped; all sorted)
+// into the set, skipping silently those that do not mention NFD when the
+// set asks for OnlyNFDFiles. It returns the problems in the files, file by
+// file and document by document (documents that do not parse or are not
+// objects, objects the set refuses or a later one replaces, templates left
+// unchecked and, with note, every document skipped as not of a kind nfd-fn
+// reads), and the number of files read. A file that cannot be read at
+// all, or is parsed whole and larger than objects.MaxFileSize, is an error.
+func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
+	names, err := argFiles(paths)
+	if err != nil {
+		return nil, 0, err
+	}
+	files, inputs, err := openNamed(names, fr.Stdin)
+	if err != nil {
+		return nil, 0, err
+	}
+	fr.set.Own(inputs)
+	if fr.set.OnlyNFDFiles {
+		files = mentioningNFD(files, inputs.Release)
+	}
+	lists, others := SplitLists(files, inputs.Release)
+	var found diag.List
+	for _, f := range lists {
+		rl, err := readListFile(f, fr.dec, keepForChecks, inputs, inputs.Release)
+		if err != nil {
+			// As a file that does not parse: an error about the file.
+			found = append(found, diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: f.Name},
+				Message: fmt.Sprintf("the ResourceList cannot be read: %v", err)})
+			continue
+		}
+		found = append(found, fr.add(rl, note)...)
+	}
+	rl, more, err := ReadFiles(others, nil, fr.dec, keepForChecks, inputs, inputs.Release)
+	if err != nil {
+		return nil, 0, err
+	}
+	found = append(append(found, more...), fr.add(rl, note)...)
+	fr.Locate(found) // should a problem met reading be about a lean object
+	// In the order of the files and of their documents, as they were met.
+	slices.SortStableFunc(found, func(a, b diag.Diagnostic) int {
+		return cmp.Or(strings.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Index, b.Pos.Index))
+	})
+	return found, len(files), nil
+}
+
+// add adds the objects of a list read to the set and returns their
+// problems (and, with note, the objects skipped).
+func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
+	found := AddItems(fr.set, rl, fr.track)
+	if note {
+		found = append(found, otherNotes(rl, true)...)
+	}
+	for _, it := range rl.Items {
+		it.Decoded = nil // the set holds what is needed
+	}
+	return found
+}
+
+// keepForChecks keeps the trees of what validate, explain and plan point
+// into: every object but the NodeFeatures and Nodes, which a fleet holds
+// thousands of (most are decoded without one: fastread.DecodeLean,
+// DecodeNodeFast). Decoding errors in those carry their lines, an object
+// defined twice gets its tree (Reader.track), and what is found later
+// Locate places.
+func keepForChecks(it *krm.Item) bool {
+	d, ok := decoded(it)
+	if !ok {
+		return true
+	}
+	for _, o := range d.Objects() {
+		if !fleetObject(o) {
+			return true
+		}
+	}
+	d.DropTrees()
+	return false
+}
+
+// fleetObject reports a NodeFeature or a Node.
+func fleetObject(o *objects.Decoded) bool {
+	return o.Class == objects.KubeNode || (o.Class == objects.NFD && o.Ref.Kind == api.KindNodeFeature)
+}
+
+// mentioningNFD keeps the files that mention NFD (objects.MentionsNFD);
+// the pages of the others, read to tell, are given back.
+func mentioningNFD(files []krm.File, release func([]byte)) []krm.File {
+	out := files[:0]
+	for _, f := range files {
+		if objects.MentionsNFD(f.Data) || objects.NotText(f.Data) {
+			out = append(out, f)
+			continue
+		}
+		release(f.Data)
+	}
+	return out
+}
+
+// track records the item each NodeFeature and Node of the set comes from.
+// One defined twice is given its tree, and so is the one it replaces, so
+// that the error names both places at their lines.
+func (fr *Reader) track(it *krm.Item, d Decoded, i int, o *objects.Origin) {
+	obj := d.Objects()[i]
+	if !fleetObject(obj) {
+		return
+	}
+	key := obj.Ref.Key()
+	prev, dup := fr.last[key]
+	fr.last[key] = it
+	if !dup {
+		return
+	}
+	if o.Node == nil {
+		o.Node = ItemDocument(it, d, i)
+	}
+	if first := latestOrigin(fr.set, key); first != nil && first.Node == nil {
+		first.Node = prev.Tree() // an item read without a tree holds one object
+	}
+}
+
+// Locate gives the diagnostics about NodeFeatures and Nodes read without a
+// tree, which name only their file, the line and column of their field,
+// parsing those objects' text again. It is for what is found after Read
+// (lint's checks, the plan's) and must be called before Close.
+func (fr *Reader) Locate(ds diag.List) {
+	trees := map[*krm.Item]*yaml.Node{}
+	for i := range ds {
+		d := &ds[i]
+		it := fr.last[d.Object.Key()]
+		if it == nil || d.Pos.Line != 0 || d.Pos.File != it.File || d.Pos.Index != it.Index {
+			continue
+		}
+		tree, ok := trees[it]
+		if !ok {
+			tree, _ = it.ParseTree()
+			trees[it] = tree
+		}
+		if tree != nil {
+			d.Pos = objects.Origin{File: it.File, Index: it.Index, Node: tree}.Position(d.Field, false)
+		}
+	}
+}
+
+// Close closes the set, which unmaps the files read; the set's lean
+// NodeFeatures cannot be read again after it (their Load returns
+// krm.ErrClosed).
+func (fr *Reader) Close() error { return fr.set.Close() }
+
+// latestOrigin is the origin of the last NodeFeature or Node of the set
+// with key (track follows only those), nil when there is none.
+func latestOrigin(set *objects.Set, key diag.ObjectRef) *objects.Origin {
+	if key.Kind == api.KindNodeFeature {
+		return lastOrigin(set.Features, key, objects.FeatureRef)
+	}
+	return lastOrigin(set.Nodes, key, func(n *objects.Node) diag.ObjectRef { return objects.NodeRef(n.Name) })
+}
+
+func lastOrigin[T any](objs []objects.Object[T], key diag.ObjectRef, ref func(T) diag.ObjectRef) *objects.Origin {
+	for i := len(objs) - 1; i >= 0; i-- {
+		if ref(objs[i].Obj).Key() == key {
+			return &objs[i].Origin
+		}
+	}
+	return nil
+}

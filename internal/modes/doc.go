@@ -1,0 +1,9 @@
+// Package modes holds nfd-fn's mode entry points, one per mode, that the
+// KRM function (fn) and the command line (cli) both call: Validate,
+// Explain and Plan take what was read (an objects.Set and the problems
+// met reading it, from a ResourceList's items or from files) and return
+// the diagnostics, the explanation or the plan; ValidateFiles, ExplainFiles
+// and PlanFiles read files first (Files, through internal/inputs). So
+// suppression, admission, positions and sorting are done in one place
+// whichever driver runs the mode.
+package modes

@@ -1,0 +1,161 @@
+package modes
+
+import (
+	"fmt"
+	"io"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// Files are the file arguments of a command-line run of validate,
+// explain or plan, and the settings it runs with (LoadSettings). "-" is
+// stdin, read once however many readers ask for it. Close it when the
+// run is done: the sets read through it hold its memory.
+type Files struct {
+	Paths    []string
+	Settings config.Settings
+	stdin    *inputs.Stdin
+	dec      inputs.Decoding
+	readers  []*inputs.Reader
+}
+
+// OpenFiles returns the files under paths, stdin being "-", to be read
+// with dec (fn.Decoding).
+func OpenFiles(paths []string, stdin io.Reader, dec inputs.Decoding) *Files {
+	return &Files{Paths: paths, stdin: inputs.NewStdin(stdin), dec: dec}
+}
+
+// Close gives back the files and stdin read; nothing read from them may
+// be used after.
+func (f *Files) Close() {
+	for _, r := range f.readers {
+		r.Close()
+	}
+	f.stdin.Close()
+}
+
+// reader returns a new reader into set, closed with f.
+func (f *Files) reader(set *objects.Set) *inputs.Reader {
+	r := inputs.NewReader(set, f.dec)
+	r.Stdin = f.stdin
+	f.readers = append(f.readers, r)
+	return r
+}
+
+// LoadSettings reads the settings of validate, explain and plan into
+// f.Settings: from the --config file (configPath), or from the
+// functionConfig of a ResourceList among the files ("-" is stdin), never
+// from both: nfd-fn would have to pick one silently (inputs.ConfigFor).
+// nfdVersion (--nfd-version) overrides the settings' own release. The
+// settings' warnings and errors are written to stderr, cmd naming the
+// subcommand; it returns the exit code, 2 when the settings are bad.
+func (f *Files) LoadSettings(cmd, configPath, nfdVersion string, stderr io.Writer) int {
+	list, from, err := inputs.ListConfig(f.Paths, f.stdin)
+	if err != nil {
+		complain(stderr, "nfd-fn %s: %v", cmd, err)
+		return 2
+	}
+	code := 0
+	if list == nil {
+		f.Settings, code = settingsFromFile(cmd, configPath, stderr)
+	} else {
+		if configPath != "" {
+			given, err := ReadConfig(configPath)
+			if err == nil {
+				_, err = inputs.ConfigFor(given, list, from)
+			}
+			if err != nil {
+				complain(stderr, "nfd-fn %s: %v", cmd, err)
+				return 2
+			}
+		}
+		f.Settings, code = settingsOf(from, list, stderr)
+	}
+	if code != 0 {
+		return code
+	}
+	return useRelease(cmd, &f.Settings, nfdVersion, stderr)
+}
+
+// useRelease applies --nfd-version (when given) over the settings' own
+// nfdVersion, printing why a value is refused; it returns the exit code.
+func useRelease(cmd string, s *config.Settings, nfdVersion string, stderr io.Writer) int {
+	if nfdVersion == "" {
+		return 0
+	}
+	code := 0
+	for _, p := range s.UseRelease(nfdVersion) {
+		complain(stderr, "nfd-fn %s: --nfd-version: %s", cmd, p.Message)
+		code = 2
+	}
+	return code
+}
+
+// settingsFromFile reads the settings of a functionConfig file.
+func settingsFromFile(cmd, path string, stderr io.Writer) (config.Settings, int) {
+	if path == "" {
+		s, _, _ := config.LoadSettings(nil)
+		return s, 0
+	}
+	root, err := ReadConfig(path)
+	if err != nil {
+		complain(stderr, "nfd-fn %s: %v", cmd, err)
+		return config.Settings{}, 2
+	}
+	return settingsOf(path, root, stderr)
+}
+
+// settingsOf loads the settings from a functionConfig read from path,
+// printing its warnings and errors.
+func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings, int) {
+	s, errs, warnings := config.LoadSettings(root)
+	for _, w := range warnings {
+		complain(stderr, "%s: warning: %s", path, w)
+	}
+	for _, e := range errs {
+		complain(stderr, "%s: error: %s", path, e)
+	}
+	if len(errs) > 0 {
+		return config.Settings{}, 2
+	}
+	return s, 0
+}
+
+// ReadConfig reads a functionConfig file (nil for path "").
+func ReadConfig(path string) (*yaml.Node, error) {
+	b, err := readNamed(path)
+	if path == "" || err != nil {
+		return nil, err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+// readNamed reads the file a flag names (nothing for path "").
+func readNamed(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := objects.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %q: %w", path, err)
+	}
+	return b, nil
+}
+
+// complain writes one line to w (stderr), escaped with diag.Escape: the
+// paths, names and errors in it may come from input nfd-fn did not write.
+func complain(w io.Writer, format string, args ...any) {
+	fmt.Fprintln(w, diag.Escape(fmt.Sprintf(format, args...)))
+}

@@ -1,0 +1,195 @@
+package modes
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/pkg/admission"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
+)
+
+// ValidateOptions adjust Validate.
+type ValidateOptions struct {
+	// Worker, when set, is the nfd-worker configuration the rules are
+	// checked against (--worker-config).
+	Worker *lint.WorkerConfig
+	// More are the driver's own findings, added once admission's
+	// duplicates are dropped (the KRM mode's Nova provider configs).
+	More diag.List
+	// Keep, when set, keeps the findings reported (validate --context
+	// reports on the given files only).
+	Keep func(diag.List) diag.List
+	// IgnoreSource is where the run's suppressions (s.Ignore) are
+	// written, for what is said about them.
+	IgnoreSource diag.Diagnostic
+}
+
+// Validate is mode validate over a read set: to found (the problems met
+// reading it, admission's among them) it adds the rule engine's compile
+// checks, lint's checks and, when the set holds NodeFeatures, the fleet
+// checks (lint.Run); drops admission's errors another check reports
+// (admission.DropCovered); places what has no position yet; and applies
+// the suppressions: s.Ignore and the objects' ignore annotations.
+func Validate(set *objects.Set, s *config.Settings, found diag.List, o ValidateOptions) diag.List {
+	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker})...)
+	ds = append(admission.DropCovered(ds), o.More...)
+	if o.Keep != nil {
+		ds = o.Keep(ds)
+	}
+	set.Place(ds)
+	return set.Suppress(ds, s.Ignore, o.IgnoreSource)
+}
+
+// ValidateFilesOptions adjust ValidateFiles.
+type ValidateFilesOptions struct {
+	// Ignore are --ignore's findings to accept, added to the settings'.
+	Ignore string
+	// WorkerConfig is the --worker-config file, if any.
+	WorkerConfig string
+	// Context is a directory whose NFD files are read too, so that
+	// references resolve against them, but whose problems are not
+	// reported (--context).
+	Context string
+}
+
+// ValidateFiles is `nfd-fn validate FILE...`: it reads every file that
+// mentions NFD (others, such as Helm charts and kustomizations, are
+// skipped silently) and checks their objects together (Validate), so
+// duplicates and back-references across files are found, with the
+// settings f.LoadSettings read. It returns the diagnostics, sorted by
+// position, and the number of files checked. The files are read as
+// render reads them (inputs.Reader): a cluster's export of any size is
+// read.
+func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
+	s := f.Settings
+	if o.Ignore != "" {
+		s.Ignore = strings.Trim(s.Ignore+","+o.Ignore, ",")
+	}
+	worker, err := readWorkerConfig(o.WorkerConfig)
+	if err != nil {
+		return nil, 0, err
+	}
+	set := s.NewSet()
+	set.OnlyNFDFiles = true
+	in := f.reader(set)
+	ds, files, err := in.Read(f.Paths, true)
+	if err != nil {
+		return nil, 0, err
+	}
+	vo := ValidateOptions{Worker: worker, IgnoreSource: diag.Diagnostic{Message: "--ignore", Field: "--ignore"}}
+	if o.Context != "" {
+		if err := readContext(in, o.Context, f.Paths); err != nil {
+			return nil, 0, err
+		}
+		vo.Keep = func(ds diag.List) diag.List { return onlyIn(ds, f.Paths) }
+	}
+	ds = append(ds, in.Admit(&s)...)
+	if vo.Worker == nil {
+		// As render reads them: the nfd-worker.conf ConfigMap among the files.
+		if vo.Worker, err = workerConfigInFiles(f.Paths); err != nil {
+			return nil, 0, err
+		}
+	}
+	ds = Validate(set, &s, ds, vo)
+	in.Locate(ds)
+	ds.SortByPosition()
+	return ds, files, nil
+}
+
+// readWorkerConfig reads the --worker-config file (nil for path "").
+func readWorkerConfig(path string) (*lint.WorkerConfig, error) {
+	b, err := readNamed(path)
+	if path == "" || err != nil {
+		return nil, err
+	}
+	return lint.ReadWorkerConfig(b, path)
+}
+
+// readContext adds the NFD objects of the files under dir that are not
+// among paths; their own problems are not reported.
+func readContext(in *inputs.Reader, dir string, paths []string) error {
+	given, err := objects.CollectFiles(withoutStdin(paths))
+	if err != nil {
+		return err
+	}
+	skip := map[string]bool{}
+	for _, f := range given {
+		skip[filepath.Clean(f)] = true
+	}
+	all, err := objects.CollectFiles([]string{dir})
+	if err != nil {
+		return err
+	}
+	var others []string
+	for _, f := range all {
+		if !skip[filepath.Clean(f)] {
+			others = append(others, f)
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	_, _, err = in.Read(others, false)
+	return err
+}
+
+// onlyIn keeps the diagnostics about the files under paths (and those
+// about no file).
+func onlyIn(ds diag.List, paths []string) diag.List {
+	files, err := objects.CollectFiles(withoutStdin(paths))
+	if err != nil {
+		return ds
+	}
+	keep := map[string]bool{"stdin": len(files) < len(paths)}
+	for _, f := range files {
+		keep[filepath.Clean(f)] = true
+	}
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Pos.File == "" || keep[filepath.Clean(d.Pos.File)] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// withoutStdin is paths without "-" (stdin), for what walks the paths
+// on disk.
+func withoutStdin(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p != inputs.StdinPath {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// workerConfigInFiles is the first nfd-worker configuration ConfigMap
+// among the files under paths (lint.WorkerConfigInFile), nil when none
+// holds one. Files larger than objects.MaxFileSize (a cluster's export)
+// are not read again for it.
+func workerConfigInFiles(paths []string) (*lint.WorkerConfig, error) {
+	files, err := objects.CollectFiles(withoutStdin(paths))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if info, err := os.Stat(f); err != nil || info.Size() > objects.MaxFileSize {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if wc, err := lint.WorkerConfigInFile(data, f); wc != nil || err != nil {
+			return wc, err
+		}
+	}
+	return nil, nil
+}
