@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/plan"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
@@ -36,7 +37,8 @@ func PlanFiles(f *Files, base, workloads []string) (*plan.Plan, error) {
 		in.Problems = append(append(in.Problems, plan.BaseSide(ds)...), plan.SnapshotOnly(in.Base)...)
 	}
 	if len(workloads) > 0 {
-		ws, ds, err := f.reader(nil).Workloads(workloads)
+		// A set of their own owns the workload files: closed with f.
+		ws, ds, err := f.reader(&objects.Set{}).Workloads(workloads)
 		if err != nil {
 			return nil, fmt.Errorf("--workloads: %w", err)
 		}
