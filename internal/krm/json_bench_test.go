@@ -1,0 +1,74 @@
+package krm
+
+import (
+	"encoding/json"
+	"io"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// jsonFleetList is a List of n worker-sized NodeFeatures (nodeFeatureList)
+// as kubectl get -o json prints it: indented by four spaces.
+func jsonFleetList(b *testing.B, n int) []byte {
+	var list struct {
+		Items []any `yaml:"items"`
+	}
+	if err := yaml.Unmarshal(nodeFeatureList(600), &list); err != nil {
+		b.Fatal(err)
+	}
+	items := make([]any, n)
+	for i := range items {
+		items[i] = list.Items[0]
+	}
+	out, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}, "", "    ")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return out
+}
+
+// BenchmarkJSONList reads a JSON list of 20 worker-sized NodeFeatures
+// (splitJSON), and reads and writes it back (writeJSONStream, the items
+// re-indented by appendIndented).
+func BenchmarkJSONList(b *testing.B) {
+	data := jsonFleetList(b, 20)
+	b.Run("read", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Read(data, ReadOptions{Keep: func(*Item) bool { return false }}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("round-trip", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			rl, err := Read(data, ReadOptions{Keep: func(*Item) bool { return false }})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := rl.Write(io.Discard, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkJSONText writes a worker-sized NodeFeature's tree as indented
+// JSON (jsonText, what a changed item of a JSON list costs).
+func BenchmarkJSONText(b *testing.B) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(nodeFeatureList(600), &doc); err != nil {
+		b.Fatal(err)
+	}
+	item := doc.Content[0].Content[len(doc.Content[0].Content)-1].Content[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := jsonText(item, jsonItemPrefix); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
