@@ -72,3 +72,31 @@ func BenchmarkJSONText(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJSONMembers edits a worker-sized NodeFeature's JSON text as a
+// list read from files and a Node's labels do: annotateJSON adds the
+// place annotations, SyncMapJSON sets its labels.
+func BenchmarkJSONMembers(b *testing.B) {
+	sp, ok := splitJSON(jsonFleetList(b, 1), nil, nil)
+	if !ok {
+		b.Fatal("the list is not cut")
+	}
+	raw := sp.items[0].raw
+	b.Run("annotate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := annotateJSON(raw, "nodes/worker-0.json", 3); !ok {
+				b.Fatal("not annotated")
+			}
+		}
+	})
+	want := map[string]string{"nfd.node.kubernetes.io/node-name": "worker-0", "feature.node.kubernetes.io/cpu-AVX": "true"}
+	b.Run("sync-labels", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, ok := SyncMapJSON(raw, "metadata", "labels", want); !ok {
+				b.Fatal("not synced")
+			}
+		}
+	})
+}
