@@ -1,10 +1,12 @@
 package krm
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -96,6 +98,101 @@ func BenchmarkJSONMembers(b *testing.B) {
 		for b.Loop() {
 			if _, _, ok := SyncMapJSON(raw, "metadata", "labels", want); !ok {
 				b.Fatal("not synced")
+			}
+		}
+	})
+}
+
+// BenchmarkSplitJSON cuts a JSON list of 20 worker-sized NodeFeatures
+// into its items: splitJSON, and for comparison jsontext's Decoder
+// reading each item as a value (what the cut would be with the
+// tokenizer; see splitJSON for why it is not).
+func BenchmarkSplitJSON(b *testing.B) {
+	data := jsonFleetList(b, 20)
+	b.Run("splitJSON", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if sp, ok := splitJSON(data, nil, nil); !ok || len(sp.items) != 20 {
+				b.Fatal("the list is not cut")
+			}
+		}
+	})
+	b.Run("jsontext", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if n := jsontextItems(data); n != 20 {
+				b.Fatalf("jsontext read %d items", n)
+			}
+		}
+	})
+}
+
+// jsontextItems reads the top-level object data with a jsontext Decoder,
+// each element of its items as a value, and returns their number.
+func jsontextItems(data []byte) int {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if _, err := dec.ReadToken(); err != nil {
+		return -1
+	}
+	n := 0
+	for dec.PeekKind() == '"' {
+		k, err := dec.ReadValue()
+		if err != nil {
+			return -1
+		}
+		if string(k) != `"items"` {
+			if _, err := dec.ReadValue(); err != nil {
+				return -1
+			}
+			continue
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return -1
+		}
+		for dec.PeekKind() != ']' {
+			if _, err := dec.ReadValue(); err != nil {
+				return -1
+			}
+			n++
+		}
+		if _, err := dec.ReadToken(); err != nil {
+			return -1
+		}
+	}
+	return n
+}
+
+// BenchmarkReindentJSON re-indents a worker-sized NodeFeature's text as
+// an unchanged item of a JSON list is written: appendIndented (checked
+// canonical and indented in one pass), and for comparison the check
+// then jsontext's formatter (see appendIndented for why it is not).
+func BenchmarkReindentJSON(b *testing.B) {
+	sp, ok := splitJSON(jsonFleetList(b, 1), nil, nil)
+	if !ok {
+		b.Fatal("the list is not cut")
+	}
+	item := sp.items[0].raw
+	b.Run("appendIndented", func(b *testing.B) {
+		b.SetBytes(int64(len(item)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := appendIndented(make([]byte, 0, len(item)), item, jsonItemPrefix); !ok {
+				b.Fatal("not canonical")
+			}
+		}
+	})
+	opts := append(jsonWriteOptions, jsontext.WithIndentPrefix(jsonItemPrefix))
+	b.Run("canonical-jsontext", func(b *testing.B) {
+		b.SetBytes(int64(len(item)))
+		b.ReportAllocs()
+		for b.Loop() {
+			if !canonicalJSON(item) {
+				b.Fatal("not canonical")
+			}
+			if _, err := jsontext.AppendFormat(make([]byte, 0, len(item)), item, opts...); err != nil {
+				b.Fatal(err)
 			}
 		}
 	})

@@ -8,6 +8,15 @@ import (
 // it with prefix and two spaces, when it is canonical (canonicalJSON),
 // checking and indenting in one pass; ok is false, and dst is to be
 // dropped, when it is not.
+//
+// It stays hand-written on the hot path of a JSON list's output (every
+// unchanged item, the whole 341 MB of the fleet's JSON export): jsontext
+// would re-indent the text (Multiline, its PreserveRawStrings keeping
+// strings as written) but not say whether it is canonical, so it would
+// take this check and a second pass: 1.6x the time of the one pass
+// (BenchmarkReindentJSON, a worker-sized NodeFeature, best of 5 on a
+// loaded machine: 1.3 ms against 2.1 ms), 0.9 s more CPU time on the
+// JSON export, about 0.45 s of wall time on two cores.
 func appendIndented(dst, text []byte, prefix string) (out []byte, ok bool) {
 	depth := 0
 	newline := func() {

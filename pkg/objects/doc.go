@@ -20,7 +20,8 @@
 // the general path. JSON is not read with encoding/json, which matches
 // field names case-insensitively, keeps the last of a key given twice and
 // accepts escapes yaml.v3 refuses: it would read objects the general path
-// reports.
+// reports. Nor with jsontext's tokenizer, which alone takes as long as
+// jsonReader's whole read (see jsonReader).
 //
 // The package does no logging; reading files is confined to ReadPaths.
 package objects
