@@ -255,7 +255,11 @@ func (jw *jsonListWriter) writeResults(original *section) error {
 }
 
 // jsonObject writes the entries of a JSON object at the top level, the
-// comma between them included.
+// comma between them included. It and jsonArray write by hand, not with
+// a jsontext encoder, because the values come as text already indented
+// for their place (the items made and re-indented on the worker pool),
+// which an encoder would parse and format again, in the writer's one
+// goroutine.
 type jsonObject struct {
 	w       *bufio.Writer
 	entries int
