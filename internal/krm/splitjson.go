@@ -23,17 +23,16 @@ import (
 // precede it there, so that its tree has the input's columns.
 //
 // The cut is hand-written (jsonScan), not jsontext's Decoder, which the
-// item editors (annotateJSON, SyncMapJSON) and the writer use, for two
-// reasons. A tokenizer stops at the first syntax error, so one item that
-// is not JSON would send the whole input to yaml.v3 (gigabytes for a
-// fleet, past Limits.MaxFallbackBytes), where the cut reports that item
-// at its line and keeps the rest. And the cut is the one sequential pass
-// over the input that feeds the decoding workers: finding where each
-// value ends is twice as fast as tokenizing it (BenchmarkSplitJSON, 20
-// worker-sized NodeFeatures, 6.5 MB, best of 5 on a loaded machine:
-// 7.7 ms against 16 ms for jsontext reading the items as values), which
-// on the 341 MB JSON export is 0.4 s of wall time more, on a render of
-// 1.8 s that is at its target (0.15x the yaml.v3 parse).
+// item editors (annotateJSON, SyncMapJSON) and the writer use. A
+// tokenizer stops at the first syntax error, so one item that is not
+// JSON would send the whole input to yaml.v3 (gigabytes for a fleet, or
+// refused past Limits.MaxFallbackBytes), where the cut reports that item
+// at its line and keeps the rest; the cut only finds where each value
+// ends, and the items are checked as they are decoded. It is also the
+// one sequential pass that feeds the decoding workers, and the faster
+// (BenchmarkSplitJSON, 20 worker-sized NodeFeatures, 6.5 MB, on a loaded
+// machine: best 7.7 ms against 9.0 ms for jsontext reading the items as
+// values, most runs 8-15 ms against 17-29 ms).
 func splitJSON(data []byte, release func([]byte), each func(chunk)) (sp split, ok bool) {
 	if hasOddLineBreak(data, release) {
 		return split{}, false

@@ -47,16 +47,19 @@ import (
 //
 // Nor is jsontext's Decoder (go-json-experiment/json, the tokenizer the
 // krm package edits and writes JSON with), though it keys and escapes as
-// JSON does: the rules above would still be checked here, string by
-// string, and the tokenizer alone costs what the whole read does. On the
-// fleet-sized NodeFeature (BenchmarkJSONReader, best of 5 on a loaded
-// machine) DecodeLean reads the item in 0.95 ms; jsontext takes 1.06 ms
-// for its tokens and the string checks with nothing decoded, 3.4 ms when
-// it refuses keys given twice (as this reader does, by their hashes).
-// The reader is most of the CPU time of rendering a JSON fleet, whose
-// wall time is at its target already (0.15x the yaml.v3 parse), so it
-// stays hand-written; only the decoding of escapes, which kubectl's
-// output seldom has, is jsontext's (unescape).
+// JSON does: the rules above would still be checked here, on each
+// string's text and on the bytes around the tokens, after the tokenizer
+// has read them. A reader made that way (the same decoding, jsontext
+// tokens, these checks) read kubectl's items correctly and 1.8x as
+// slowly (BenchmarkDecodeLean/json, best of 5 on a loaded machine:
+// 2.6 ms against 4.6 ms), and took rendering the 341 MB JSON export from
+// 5.8 s of CPU time to 8.2 s, its wall time up as much: past the render
+// target (0.15x the yaml.v3 parse), which the export meets with this
+// reader. Alone, jsontext's tokens with the string checks take three
+// quarters of this reader's whole read, and 3.5x it when jsontext
+// refuses keys given twice (BenchmarkJSONReader). So the reader stays
+// hand-written; only the decoding of escapes, which kubectl's output
+// seldom has, is jsontext's (unescape).
 type jsonReader struct {
 	src []byte
 	// pos is the offset of the next byte to read. A vMap or vSeq value
