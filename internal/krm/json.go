@@ -58,7 +58,7 @@ var jsonWriteOptions = []jsontext.Options{
 // with prefix.
 func jsonText(n *yaml.Node, prefix string) ([]byte, error) {
 	var out bytes.Buffer
-	enc := jsontext.NewEncoder(&out, append(jsonWriteOptions, jsontext.WithIndentPrefix(prefix))...)
+	enc := jsontext.NewEncoder(&out, slices.Concat(jsonWriteOptions, []jsontext.Options{jsontext.WithIndentPrefix(prefix)})...)
 	if err := encodeJSON(enc, n); err != nil {
 		return nil, fmt.Errorf("writing JSON: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -183,7 +184,7 @@ func BenchmarkReindentJSON(b *testing.B) {
 			}
 		}
 	})
-	opts := append(jsonWriteOptions, jsontext.WithIndentPrefix(jsonItemPrefix))
+	opts := slices.Concat(jsonWriteOptions, []jsontext.Options{jsontext.WithIndentPrefix(jsonItemPrefix)})
 	b.Run("canonical-jsontext", func(b *testing.B) {
 		b.SetBytes(int64(len(item)))
 		b.ReportAllocs()
