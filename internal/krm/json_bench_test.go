@@ -31,33 +31,40 @@ func jsonFleetList(b *testing.B, n int) []byte {
 	return out
 }
 
+// jsonFleetItem is the text of the one item of jsonFleetList(b, 1), as
+// splitJSON cuts it.
+func jsonFleetItem(b *testing.B) []byte {
+	sp, ok := splitJSON(jsonFleetList(b, 1), nil, nil)
+	if !ok || len(sp.items) != 1 {
+		b.Fatal("the list is not cut")
+	}
+	return sp.items[0].raw
+}
+
 // BenchmarkJSONList reads a JSON list of 20 worker-sized NodeFeatures
 // (splitJSON), and reads and writes it back (writeJSONStream, the items
 // re-indented by appendIndented).
 func BenchmarkJSONList(b *testing.B) {
 	data := jsonFleetList(b, 20)
-	b.Run("read", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			if _, err := Read(data, ReadOptions{Keep: func(*Item) bool { return false }}); err != nil {
-				b.Fatal(err)
-			}
+	for _, write := range []bool{false, true} {
+		name := "read"
+		if write {
+			name = "round-trip"
 		}
-	})
-	b.Run("round-trip", func(b *testing.B) {
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		for b.Loop() {
-			rl, err := Read(data, ReadOptions{Keep: func(*Item) bool { return false }})
-			if err != nil {
-				b.Fatal(err)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				rl, err := Read(data, ReadOptions{Keep: func(*Item) bool { return false }})
+				if err == nil && write {
+					err = rl.Write(io.Discard, nil)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
 			}
-			if err := rl.Write(io.Discard, nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+		})
+	}
 }
 
 // BenchmarkJSONText writes a worker-sized NodeFeature's tree as indented
@@ -80,11 +87,7 @@ func BenchmarkJSONText(b *testing.B) {
 // list read from files and a Node's labels do: annotateJSON adds the
 // place annotations, SyncMapJSON sets its labels.
 func BenchmarkJSONMembers(b *testing.B) {
-	sp, ok := splitJSON(jsonFleetList(b, 1), nil, nil)
-	if !ok {
-		b.Fatal("the list is not cut")
-	}
-	raw := sp.items[0].raw
+	raw := jsonFleetItem(b)
 	b.Run("annotate", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -170,11 +173,7 @@ func jsontextItems(data []byte) int {
 // canonical and indented in one pass), and for comparison the check
 // then jsontext's formatter (see appendIndented for why it is not).
 func BenchmarkReindentJSON(b *testing.B) {
-	sp, ok := splitJSON(jsonFleetList(b, 1), nil, nil)
-	if !ok {
-		b.Fatal("the list is not cut")
-	}
-	item := sp.items[0].raw
+	item := jsonFleetItem(b)
 	b.Run("appendIndented", func(b *testing.B) {
 		b.SetBytes(int64(len(item)))
 		b.ReportAllocs()
