@@ -2,7 +2,9 @@ package krm
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
@@ -54,10 +56,13 @@ func annotateJSON(raw []byte, file string, index int) ([]byte, bool) {
 	case !found:
 		return insertJSON(raw, md, `"annotations": {`+add+`}`), true
 	}
-	for _, k := range placeKeys {
-		if _, has, ok := ann.member(raw, k); !ok || has {
-			return nil, false // annotatePlace replaces it in place: the tree does that
-		}
+	placed := !ann.members(raw, func(dec *jsontext.Decoder, k jsontext.Value, _ int) bool {
+		// A place annotation is replaced in place by annotatePlace, and a
+		// key with an escape could be one: the tree does those.
+		return bytes.IndexByte(k, '\\') < 0 && !slices.Contains(placeKeys, string(k[1:len(k)-1])) && dec.SkipValue() == nil
+	})
+	if placed {
+		return nil, false
 	}
 	return insertJSON(raw, ann, add), true
 }
@@ -114,7 +119,11 @@ func wholeObject(raw []byte) (jsonObjectSpan, bool) {
 // to its closing brace. Keys given twice and text that is not UTF-8 are
 // read, as the tree's checks, not this, refuse them.
 func (o jsonObjectSpan) members(raw []byte, each func(dec *jsontext.Decoder, key jsontext.Value, at int) bool) bool {
-	dec := jsontext.NewDecoder(bytes.NewBuffer(raw[o.open:o.close+1]), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	pd := memberDecoders.Get().(*memberDecoder)
+	defer pd.release()
+	pd.text = *bytes.NewBuffer(raw[o.open : o.close+1])
+	dec := &pd.dec
+	dec.Reset(&pd.text, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 	if t, err := dec.ReadToken(); err != nil || t.Kind() != '{' {
 		return false
 	}
@@ -126,6 +135,22 @@ func (o jsonObjectSpan) members(raw []byte, each func(dec *jsontext.Decoder, key
 	}
 	t, err := dec.ReadToken()
 	return err == nil && t.Kind() == '}'
+}
+
+// memberDecoder is a decoder members reads with and the buffer it reads
+// (the object's text, not copied); memberDecoders keeps them for reuse.
+type memberDecoder struct {
+	dec  jsontext.Decoder
+	text bytes.Buffer
+}
+
+var memberDecoders = sync.Pool{New: func() any { return new(memberDecoder) }}
+
+// release gives pd back to memberDecoders, holding no text.
+func (pd *memberDecoder) release() {
+	pd.text = bytes.Buffer{}
+	pd.dec.Reset(&pd.text)
+	memberDecoders.Put(pd)
 }
 
 // offset is where in raw a decoder of o's text is.
