@@ -19,7 +19,9 @@
 // hold the fast decoders to the general path. JSON is not read with
 // encoding/json, which matches field names case-insensitively, keeps the
 // last of a key given twice and accepts escapes yaml.v3 refuses: it would
-// read objects the general path reports. resolve.go copies yaml.v3's
+// read objects the general path reports. Nor with jsontext's tokenizer,
+// which alone takes as long as jsonReader's whole read (see jsonReader).
+// resolve.go copies yaml.v3's
 // scalar resolution; a test pins the yaml.v3 version it was checked
 // against.
 package fastread

@@ -131,8 +131,12 @@
 // A list that was JSON is written as JSON, an item at a time: an
 // unchanged item whose tokens the writer would give back as they are
 // (canonicalJSON) is only re-indented, the others are written from their
-// trees. Any other list parsed whole is written as block YAML, each key
-// in place.
+// trees by a jsontext encoder (go-json-experiment/json, the API that
+// became encoding/json/v2). Any other list parsed whole is written as
+// block YAML, each key in place. An item's own JSON text is edited
+// (annotateJSON, SyncMapJSON) where a jsontext decoder finds the
+// members; the splitter and the re-indenting stay hand-written, for the
+// reasons and the measurements given at splitJSON and appendIndented.
 //
 // # Streaming
 //

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -33,82 +35,111 @@ func (rl *ResourceList) writeJSON(w io.Writer, results []*sdk.Result) error {
 
 // writeJSONNode writes n as indented JSON, keeping the order of mapping keys.
 func writeJSONNode(w io.Writer, n *yaml.Node) error {
-	var compact bytes.Buffer
-	if err := appendJSON(&compact, n); err != nil {
-		return fmt.Errorf("writing JSON: %w", err)
+	text, err := jsonText(n, "")
+	if err != nil {
+		return err
 	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
-		return fmt.Errorf("writing JSON: %w", err)
-	}
-	out.WriteByte('\n')
-	_, err := w.Write(out.Bytes())
+	_, err = w.Write(append(text, '\n'))
 	return err
 }
 
-func appendJSON(w *bytes.Buffer, n *yaml.Node) error {
+// jsonWriteOptions make a jsontext.Encoder write what json.Indent(prefix,
+// "  ") makes of json.Marshal's output with HTML escaping off: a member
+// or element a line, two spaces an indentation level, a space after the
+// colon, U+2028 and U+2029 escaped. Strings that are not UTF-8 are
+// written as encoding/json writes them (PreserveRawStrings keeps its
+// \ufffd), and keys given twice are kept, as in the tree.
+var jsonWriteOptions = []jsontext.Options{
+	jsontext.Multiline(true), jsontext.WithIndent("  "), jsontext.EscapeForJS(true),
+	jsontext.AllowDuplicateNames(true), jsontext.PreserveRawStrings(true),
+}
+
+// jsonText is n as indented JSON, its lines after the first starting
+// with prefix.
+func jsonText(n *yaml.Node, prefix string) ([]byte, error) {
+	var out bytes.Buffer
+	enc := jsontext.NewEncoder(&out, slices.Concat(jsonWriteOptions, []jsontext.Options{jsontext.WithIndentPrefix(prefix)})...)
+	if err := encodeJSON(enc, n); err != nil {
+		return nil, fmt.Errorf("writing JSON: %w", err)
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte{'\n'}), nil // the encoder ends a top-level value with one
+}
+
+// encodeJSON writes n to enc: mappings as objects in their key order,
+// sequences as arrays, scalars as jsonScalar says.
+func encodeJSON(enc *jsontext.Encoder, n *yaml.Node) error {
 	for n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
-			w.WriteString("null")
-			return nil
+			return enc.WriteToken(jsontext.Null)
 		}
-		return appendJSON(w, n.Content[0])
+		return encodeJSON(enc, n.Content[0])
 	case yaml.MappingNode:
-		w.WriteByte('{')
+		if err := enc.WriteToken(jsontext.BeginObject); err != nil {
+			return err
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if i > 0 {
-				w.WriteByte(',')
-			}
 			k := n.Content[i]
 			if k.Kind != yaml.ScalarNode {
 				return fmt.Errorf("line %d: a mapping key that is not a string has no JSON form", k.Line)
 			}
-			appendJSONString(w, k.Value)
-			w.WriteByte(':')
-			if err := appendJSON(w, n.Content[i+1]); err != nil {
+			if err := encodeJSONString(enc, k.Value); err != nil {
+				return err
+			}
+			if err := encodeJSON(enc, n.Content[i+1]); err != nil {
 				return err
 			}
 		}
-		w.WriteByte('}')
+		return enc.WriteToken(jsontext.EndObject)
 	case yaml.SequenceNode:
-		w.WriteByte('[')
-		for i, c := range n.Content {
-			if i > 0 {
-				w.WriteByte(',')
-			}
-			if err := appendJSON(w, c); err != nil {
+		if err := enc.WriteToken(jsontext.BeginArray); err != nil {
+			return err
+		}
+		for _, c := range n.Content {
+			if err := encodeJSON(enc, c); err != nil {
 				return err
 			}
 		}
-		w.WriteByte(']')
-	default:
-		appendJSONScalar(w, n)
+		return enc.WriteToken(jsontext.EndArray)
 	}
-	return nil
+	if v := jsonScalar(n); v != nil {
+		return enc.WriteValue(v)
+	}
+	return encodeJSONString(enc, n.Value)
 }
 
-// appendJSONScalar writes a scalar as its YAML type says: booleans,
-// numbers and null as such, everything else (timestamps included) as the
-// string it was written as.
-func appendJSONScalar(w *bytes.Buffer, n *yaml.Node) {
+// jsonScalar is a scalar's JSON text as its YAML type says: null,
+// booleans and numbers as such (as encoding/json writes the value YAML
+// decodes); nil for everything else (timestamps included), which is
+// written as the string it was written as.
+func jsonScalar(n *yaml.Node) jsontext.Value {
 	switch n.ShortTag() {
 	case "!!null":
-		w.WriteString("null")
-		return
+		return jsontext.Value("null")
 	case "!!bool", "!!int", "!!float":
 		var v any
 		if n.Decode(&v) == nil {
 			if b, err := json.Marshal(v); err == nil {
-				w.Write(b)
-				return
+				return b
 			}
 		}
 	}
-	appendJSONString(w, n.Value)
+	return nil
+}
+
+// encodeJSONString writes s as a JSON string. Text that is not UTF-8
+// is written as encoding/json writes it, each bad byte as \ufffd (the
+// encoder would put the character itself).
+func encodeJSONString(enc *jsontext.Encoder, s string) error {
+	if utf8.ValidString(s) {
+		return enc.WriteToken(jsontext.String(s))
+	}
+	var b bytes.Buffer
+	appendJSONString(&b, s)
+	return enc.WriteValue(b.Bytes())
 }
 
 // appendJSONString writes s as a JSON string, leaving <, > and & as they
@@ -224,7 +255,11 @@ func (jw *jsonListWriter) writeResults(original *section) error {
 }
 
 // jsonObject writes the entries of a JSON object at the top level, the
-// comma between them included.
+// comma between them included. It and jsonArray write by hand, not with
+// a jsontext encoder, because the values come as text already indented
+// for their place (the items made and re-indented on the worker pool),
+// which an encoder would parse and format again, in the writer's one
+// goroutine.
 type jsonObject struct {
 	w       *bufio.Writer
 	entries int
@@ -381,17 +416,4 @@ func (rl *ResourceList) jsonTreeText(it *Item, n *yaml.Node) ([]byte, error) {
 		annotatePlace(n, it.File, it.Index)
 	}
 	return jsonText(n, jsonItemPrefix)
-}
-
-// jsonText is n as indented JSON, its lines after the first starting
-// with prefix.
-func jsonText(n *yaml.Node, prefix string) ([]byte, error) {
-	var compact, out bytes.Buffer
-	if err := appendJSON(&compact, n); err != nil {
-		return nil, fmt.Errorf("writing JSON: %w", err)
-	}
-	if err := json.Indent(&out, compact.Bytes(), prefix, "  "); err != nil {
-		return nil, fmt.Errorf("writing JSON: %w", err)
-	}
-	return out.Bytes(), nil
 }

@@ -420,3 +420,58 @@ func FuzzJSONFileEntry(f *testing.F) {
 		checkJSONEntry(t, raw, 2)
 	})
 }
+
+// TestJSONTextIsIndentedMarshal holds jsonText (a jsontext encoder) to
+// what a tree's JSON was before it: encoding/json's Marshal of the value
+// YAML decodes, HTML escaping off, indented by json.Indent with the same
+// prefix. Keys are in order in each document, as encoding/json sorts them.
+func TestJSONTextIsIndentedMarshal(t *testing.T) {
+	docs := []string{
+		`{a: 1, b: -2, c: 1.5, d: 1e3, e: 0x10, f: 123456789012345678901, g: true, h: null, i: "", j: "<&> \"q\" \\"}`,
+		"{a: \"\\u2028\\u2029 \\x01\\x1f\\x7f\\b\\f\\n\\r\\t\", b: \"caf\u00e9 \u2603 \U0001F600\", \"k\u00e9y\": v}",
+		`{a: {}, b: [], c: [{}, [], [1, [2, {x: y}]]], d: {e: {f: [null, ~, false]}}}`,
+		`[1, "two", {three: 3}, []]`,
+		`scalar`,
+		`{}`,
+	}
+	for _, doc := range docs {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(doc), &n); err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		checkJSONText(t, &n, v)
+	}
+	// Text that is not UTF-8 (no tree parsed from input holds it, but a
+	// made node may): each bad byte becomes \ufffd, as encoding/json writes it.
+	bad := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{StrNode("k\xff"), StrNode("v\xfe\u2028")}}
+	checkJSONText(t, bad, map[string]string{"k\xff": "v\xfe\u2028"})
+}
+
+// checkJSONText fails when jsonText of n differs from v marshalled and
+// indented by encoding/json, with and without a prefix.
+func checkJSONText(t *testing.T, n *yaml.Node, v any) {
+	t.Helper()
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	for _, prefix := range []string{"", jsonItemPrefix} {
+		var want bytes.Buffer
+		if err := json.Indent(&want, bytes.TrimSuffix(compact.Bytes(), []byte("\n")), prefix, "  "); err != nil {
+			t.Fatal(err)
+		}
+		got, err := jsonText(n, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want.String() {
+			t.Errorf("prefix %q: jsonText gives\n%s\nencoding/json\n%s", prefix, got, want.String())
+		}
+	}
+}

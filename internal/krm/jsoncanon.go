@@ -8,6 +8,15 @@ import (
 // it with prefix and two spaces, when it is canonical (canonicalJSON),
 // checking and indenting in one pass; ok is false, and dst is to be
 // dropped, when it is not.
+//
+// It stays hand-written on the hot path of a JSON list's output (every
+// unchanged item, the whole 341 MB of the fleet's JSON export): jsontext
+// would re-indent the text (Multiline, its PreserveRawStrings keeping
+// strings as written) but not say whether it is canonical, so it would
+// take this check and a second pass: twice the time of the one pass
+// (BenchmarkReindentJSON, a worker-sized NodeFeature, best of 6 on a
+// loaded machine: 1.0 ms against 2.1 ms), about 1 s more CPU time on
+// the 341 MB JSON export, whose render takes 1.8 s at its target.
 func appendIndented(dst, text []byte, prefix string) (out []byte, ok bool) {
 	depth := 0
 	newline := func() {

@@ -2,8 +2,11 @@ package krm
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
+	"sync"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 )
 
@@ -35,29 +38,31 @@ func (rl *ResourceList) jsonEntry(it *Item) ([]byte, bool) {
 // when missing.
 func annotateJSON(raw []byte, file string, index int) ([]byte, bool) {
 	add := placeAnnotationsJSON(file, index)
-	s := jsonScan{data: raw}
 	top, ok := wholeObject(raw)
 	if !ok {
 		return nil, false
 	}
-	md, found, ok := top.member(&s, "metadata")
+	md, found, ok := top.member(raw, "metadata")
 	switch {
 	case !ok:
 		return nil, false
 	case !found:
 		return insertJSON(raw, top, `"metadata": {"annotations": {`+add+`}}`), true
 	}
-	ann, found, ok := md.member(&s, "annotations")
+	ann, found, ok := md.member(raw, "annotations")
 	switch {
 	case !ok:
 		return nil, false
 	case !found:
 		return insertJSON(raw, md, `"annotations": {`+add+`}`), true
 	}
-	for _, k := range placeKeys {
-		if _, has, ok := ann.member(&s, k); !ok || has {
-			return nil, false // annotatePlace replaces it in place: the tree does that
-		}
+	placed := !ann.members(raw, func(dec *jsontext.Decoder, k jsontext.Value, _ int) bool {
+		// A place annotation is replaced in place by annotatePlace, and a
+		// key with an escape could be one: the tree does those.
+		return bytes.IndexByte(k, '\\') < 0 && !slices.Contains(placeKeys, string(k[1:len(k)-1])) && dec.SkipValue() == nil
+	})
+	if placed {
+		return nil, false
 	}
 	return insertJSON(raw, ann, add), true
 }
@@ -91,18 +96,9 @@ type jsonObjectSpan struct {
 	empty       bool
 }
 
-// object reads the object at the scan's position (after white space)
-// and returns its span, leaving the scan after it.
-func (s *jsonScan) object() (jsonObjectSpan, bool) {
-	if !s.skipSpace() || s.data[s.off] != '{' {
-		return jsonObjectSpan{}, false
-	}
-	open := s.off
-	if !s.nested() {
-		return jsonObjectSpan{}, false
-	}
-	inner := bytes.TrimSpace(s.data[open+1 : s.off-1])
-	return jsonObjectSpan{open: open, close: s.off - 1, empty: len(inner) == 0}, true
+// spanOf is the span of the object from open to close in raw.
+func spanOf(raw []byte, open, close int) jsonObjectSpan {
+	return jsonObjectSpan{open: open, close: close, empty: len(bytes.TrimSpace(raw[open+1:close])) == 0}
 }
 
 // wholeObject is the span of raw, one valid JSON object (an item that
@@ -113,9 +109,52 @@ func wholeObject(raw []byte) (jsonObjectSpan, bool) {
 	if open >= end || raw[open] != '{' || raw[end] != '}' {
 		return jsonObjectSpan{}, false
 	}
-	inner := bytes.TrimSpace(raw[open+1 : end])
-	return jsonObjectSpan{open: open, close: end, empty: len(inner) == 0}, true
+	return spanOf(raw, open, end), true
 }
+
+// members reads the object o of raw with a jsontext decoder, calling
+// each with every key (its token, quotes and escapes as written) and
+// the offset it starts at; each must read the member's value from dec,
+// or return false to stop. members reports whether it read the object
+// to its closing brace. Keys given twice and text that is not UTF-8 are
+// read, as the tree's checks, not this, refuse them.
+func (o jsonObjectSpan) members(raw []byte, each func(dec *jsontext.Decoder, key jsontext.Value, at int) bool) bool {
+	pd := memberDecoders.Get().(*memberDecoder)
+	defer pd.release()
+	pd.text = *bytes.NewBuffer(raw[o.open : o.close+1])
+	dec := &pd.dec
+	dec.Reset(&pd.text, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	if t, err := dec.ReadToken(); err != nil || t.Kind() != '{' {
+		return false
+	}
+	for dec.PeekKind() == '"' {
+		k, err := dec.ReadValue()
+		if err != nil || !each(dec, k, o.offset(dec)-len(k)) {
+			return false
+		}
+	}
+	t, err := dec.ReadToken()
+	return err == nil && t.Kind() == '}'
+}
+
+// memberDecoder is a decoder members reads with and the buffer it reads
+// (the object's text, not copied); memberDecoders keeps them for reuse.
+type memberDecoder struct {
+	dec  jsontext.Decoder
+	text bytes.Buffer
+}
+
+var memberDecoders = sync.Pool{New: func() any { return new(memberDecoder) }}
+
+// release gives pd back to memberDecoders, holding no text.
+func (pd *memberDecoder) release() {
+	pd.text = bytes.Buffer{}
+	pd.dec.Reset(&pd.text)
+	memberDecoders.Put(pd)
+}
+
+// offset is where in raw a decoder of o's text is.
+func (o jsonObjectSpan) offset(dec *jsontext.Decoder) int { return o.open + int(dec.InputOffset()) }
 
 // member finds the member named key of the object o, read up to it: the
 // span of its value when that is an object (found); ok is false when its
@@ -123,16 +162,20 @@ func wholeObject(raw []byte) (jsonObjectSpan, bool) {
 // could be key's). An item that is written gives no key twice (the fast
 // decoders and the tree's check refuse one that does), so the first is
 // the one.
-func (o jsonObjectSpan) member(s *jsonScan, key string) (v jsonObjectSpan, found, ok bool) {
-	s.off = o.open
-	read := s.members(func(k jsonKey) bool {
-		if bytes.IndexByte(k.text, '\\') >= 0 {
+func (o jsonObjectSpan) member(raw []byte, key string) (v jsonObjectSpan, found, ok bool) {
+	read := o.members(raw, func(dec *jsontext.Decoder, k jsontext.Value, _ int) bool {
+		if bytes.IndexByte(k, '\\') >= 0 {
 			return false
 		}
-		if string(k.text) != key {
-			return s.value()
+		if string(k[1:len(k)-1]) != key {
+			return dec.SkipValue() == nil
 		}
-		v, found = s.object()
+		if dec.PeekKind() == '{' {
+			if text, err := dec.ReadValue(); err == nil {
+				end := o.offset(dec)
+				v, found = spanOf(raw, end-len(text), end-1), true
+			}
+		}
 		return false // found: the rest is not read
 	})
 	return v, found, found || read

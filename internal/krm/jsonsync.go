@@ -2,10 +2,11 @@ package krm
 
 import (
 	"bytes"
-	"encoding/json"
 	"maps"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // SyncMapJSON is SyncMapText for an object in JSON text (an item of a
@@ -26,12 +27,11 @@ func SyncMapJSON(raw []byte, parent, key string, want map[string]string) (out []
 	if !ok {
 		return nil, false, false
 	}
-	s := jsonScan{data: raw}
-	p, found, ok := top.member(&s, parent)
+	p, found, ok := top.member(raw, parent)
 	if !ok || !found {
 		return nil, false, false
 	}
-	m, found, ok := p.member(&s, key)
+	m, found, ok := p.member(raw, key)
 	switch {
 	case !ok:
 		return nil, false, false
@@ -128,36 +128,29 @@ func writeJSONEntries(b *bytes.Buffer, want map[string]string, keys []string, mo
 // stringMembers reads the members of the object o, every value a string.
 func stringMembers(raw []byte, o jsonObjectSpan) ([]jsonMember, bool) {
 	var out []jsonMember
-	s := jsonScan{data: raw, off: o.open}
-	ok := s.members(func(k jsonKey) bool {
-		key, good := decodeJSONString(raw[k.start : k.start+len(k.text)+2])
-		if !good {
+	ok := o.members(raw, func(dec *jsontext.Decoder, k jsontext.Value, at int) bool {
+		key, good := unquoteJSON(k)
+		if !good || dec.PeekKind() != '"' {
 			return false
 		}
-		v, good := s.decodedString()
-		out = append(out, jsonMember{key: key, value: v, text: raw[k.start:s.off]})
+		v, err := dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		value, good := unquoteJSON(v)
+		out = append(out, jsonMember{key: key, value: value, text: raw[at:o.offset(dec)]})
 		return good
 	})
 	return out, ok
 }
 
-// decodedString reads a string at the position and returns its text.
-func (s *jsonScan) decodedString() (string, bool) {
-	start := s.off
-	if s.off >= len(s.data) || s.data[start] != '"' || !s.string() {
-		return "", false
-	}
-	return decodeJSONString(s.data[start:s.off])
-}
-
-// decodeJSONString is the text of a string token, quotes included.
-func decodeJSONString(tok []byte) (string, bool) {
+// unquoteJSON is the text of a string token, quotes included. ok is
+// false for text with an escape that is not UTF-8 (the tree says what
+// it is); one without is its bytes as they are.
+func unquoteJSON(tok []byte) (string, bool) {
 	if bytes.IndexByte(tok, '\\') < 0 {
 		return string(tok[1 : len(tok)-1]), true
 	}
-	var v string
-	if json.Unmarshal(tok, &v) != nil {
-		return "", false
-	}
-	return v, true
+	text, err := jsontext.AppendUnquote(nil, tok)
+	return string(text), err == nil
 }
