@@ -33,7 +33,8 @@ import (
 // once the items have been written (it is nil when they are in r already).
 func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.Summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, &s, r)
-	worker := inputWorkerConfig(rl, r)
+	worker, problems := modes.ListWorkerConfig(rl)
+	r.extend(problems)
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
 	}
@@ -232,7 +233,9 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	set := readSet(rl, &s, r)
 	nova := modes.CheckProviderConfigs(rl)
-	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: inputWorkerConfig(rl, r), More: nova, IgnoreSource: ignoreSource(rl, s)})
+	worker, problems := modes.ListWorkerConfig(rl)
+	r.extend(problems)
+	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: worker, More: nova, IgnoreSource: ignoreSource(rl, s)})
 }
 
 // ignoreSource is where the run's suppressions are written: the

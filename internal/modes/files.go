@@ -99,7 +99,7 @@ func useRelease(cmd string, s *config.Settings, nfdVersion string, stderr io.Wri
 // settingsFromFile reads the settings of a functionConfig file.
 func settingsFromFile(cmd, path string, stderr io.Writer) (config.Settings, int) {
 	if path == "" {
-		s, _, _ := config.LoadSettings(nil)
+		s, _ := config.Load(nil)
 		return s, 0
 	}
 	root, err := ReadConfig(path)
@@ -113,14 +113,16 @@ func settingsFromFile(cmd, path string, stderr io.Writer) (config.Settings, int)
 // settingsOf loads the settings from a functionConfig read from path,
 // printing its warnings and errors.
 func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings, int) {
-	s, errs, warnings := config.LoadSettings(root)
-	for _, w := range warnings {
-		complain(stderr, "%s: warning: %s", path, w)
+	s, problems := config.Load(root)
+	// Warnings and notes first, then errors, each in the order met.
+	for _, sev := range []diag.Severity{diag.Warning, diag.Info, diag.Error} {
+		for _, p := range problems {
+			if p.Severity == sev {
+				complain(stderr, "%s: %s: %s: %s", path, sev, p.Field, p.Message)
+			}
+		}
 	}
-	for _, e := range errs {
-		complain(stderr, "%s: error: %s", path, e)
-	}
-	if len(errs) > 0 {
+	if problems.HasErrors() {
 		return config.Settings{}, 2
 	}
 	return s, 0
