@@ -11,19 +11,7 @@ import (
 // matches (its status, flow style with a comment, lists an old member)
 // and the extra items.
 func groupStatusList(data string, extra ...string) string {
-	return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {" + data + "}\nitems:\n" +
-		`- apiVersion: nfd.k8s-sigs.io/v1alpha1
-  kind: NodeFeature
-  metadata:
-    name: a
-    namespace: node-feature-discovery
-    labels: {nfd.node.kubernetes.io/node-name: a}
-  spec:
-    features:
-      attributes:
-        kernel.version: {elements: {major: "6"}}
-        system.name: {elements: {nodename: a}}
-- apiVersion: nfd.k8s-sigs.io/v1alpha1
+	return listOf(data, append([]string{kernelSixFeature("a", "        system.name: {elements: {nodename: a}}\n"), `- apiVersion: nfd.k8s-sigs.io/v1alpha1
   kind: NodeFeatureGroup
   metadata: {name: k6, namespace: default}
   spec:
@@ -33,7 +21,7 @@ func groupStatusList(data string, extra ...string) string {
       - feature: kernel.version
         matchExpressions: {major: {op: In, value: ["6"]}}
   status: {nodes: [{name: old}]}  # as the cluster has it
-` + strings.Join(extra, "")
+`}, extra...)...)
 }
 
 const keptStatus = `  status: {nodes: [{name: old}]}  # as the cluster has it`

@@ -9,8 +9,7 @@ import (
 // chart's worker ConfigMap (pci.device withheld, a custom rule with Ge), a
 // NodeFeature and a rule on pci.device.
 func workerList(mode string) string {
-	return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {mode: " + mode + "}\nitems:\n" +
-		`- apiVersion: v1
+	return listOf("mode: "+mode, `- apiVersion: v1
   kind: ConfigMap
   metadata: {name: nfd-worker-conf, namespace: node-feature-discovery}
   data:
@@ -25,17 +24,7 @@ func workerList(mode string) string {
           - feature: kernel.version
             matchExpressions:
               major: {op: Ge, value: ["5"]}
-- apiVersion: nfd.k8s-sigs.io/v1alpha1
-  kind: NodeFeature
-  metadata:
-    name: a
-    namespace: node-feature-discovery
-    labels: {nfd.node.kubernetes.io/node-name: a}
-  spec:
-    features:
-      attributes:
-        kernel.version: {elements: {major: "6"}}
-- apiVersion: nfd.k8s-sigs.io/v1alpha1
+`, kernelSixFeature("a"), `- apiVersion: nfd.k8s-sigs.io/v1alpha1
   kind: NodeFeatureRule
   metadata: {name: intel}
   spec:
@@ -45,7 +34,7 @@ func workerList(mode string) string {
       matchFeatures:
       - feature: pci.device
         matchExpressions: {vendor: {op: In, value: ["8086"]}}
-`
+`)
 }
 
 func TestWorkerConfigMapInTheInputChecksRulesInKRMMode(t *testing.T) {

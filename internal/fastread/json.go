@@ -231,14 +231,12 @@ func (r *jsonReader) str() ([]byte, bool) {
 			return tok, true
 		case c == '\\':
 			return r.unescape(i)
-		case c >= 0x80:
-			n := textRune(src[i:])
+		default:
+			n := rawRune(src[i:])
 			if n == 0 {
 				return nil, false
 			}
 			i += n
-		default:
-			return nil, false // a control character or DEL
 		}
 	}
 }
@@ -266,14 +264,12 @@ func (r *jsonReader) unescape(i int) ([]byte, bool) {
 				return nil, false
 			}
 			i += 2 // past the escaped quote or backslash; \u's digits are plain bytes
-		case c >= 0x80:
-			n := textRune(src[i:])
+		default:
+			n := rawRune(src[i:])
 			if n == 0 {
 				return nil, false
 			}
 			i += n
-		default:
-			return nil, false // a control character or DEL
 		}
 	}
 	return nil, false
@@ -298,6 +294,16 @@ func yamlEscape(e []byte) bool {
 // textRune is the length of the UTF-8 character b starts with when
 // yaml.v3 reads it as itself in a quoted scalar, else 0: not for invalid
 // UTF-8, C1 controls, the line breaks NEL, LS and PS, the byte order mark
+// rawRune is textRune for a character written raw in a string, other
+// than the ASCII ones strByte accepts: 0 for a control character or DEL,
+// as for what textRune refuses.
+func rawRune(b []byte) int {
+	if b[0] < 0x80 {
+		return 0
+	}
+	return textRune(b)
+}
+
 // and the non-characters U+FFFE and U+FFFF.
 func textRune(b []byte) int {
 	c, n := utf8.DecodeRune(b)
