@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -45,7 +46,7 @@ func TestNodeFeaturesAttachByTheNodeNameLabelNotTheirName(t *testing.T) {
 
 func TestRejectedNodeFeatureIsNotAttached(t *testing.T) {
 	s := &objects.Set{}
-	ds := s.ReadBytes([]byte(nodeFeature(DefaultNamespace, "a", "a", "{features: {}, labelz: {x: y}}")), "in.yaml", false)
+	ds := testkit.ReadText(s, []byte(nodeFeature(DefaultNamespace, "a", "a", "{features: {}, labelz: {x: y}}")), "in.yaml", false)
 	if len(ds) != 1 || ds[0].Check != "unknown-field" {
 		t.Fatalf("want one unknown-field diagnostic, got %v", lines(ds))
 	}
@@ -61,10 +62,10 @@ func TestRejectedNodeFeatureIsNotAttached(t *testing.T) {
 func TestDuplicatesAreErrorsAndTheLastIsUsed(t *testing.T) {
 	s := &objects.Set{}
 	var ds diag.List
-	ds = append(ds, s.ReadBytes([]byte(kubeNode("a", "labels: {team: first}", "", "")), "f1.yaml", false)...)
-	ds = append(ds, s.ReadBytes([]byte(kubeNode("a", "labels: {team: second}", "", "")+"---\n"+kubeNode("a", "labels: {team: third}", "", "")), "f2.yaml", false)...)
-	ds = append(ds, s.ReadBytes([]byte(ruleObject("r", "  - {name: old, labels: {old: \"1\"}}\n")), "r1.yaml", false)...)
-	ds = append(ds, s.ReadBytes([]byte(ruleObject("r", "  - {name: new, labels: {new: \"1\"}}\n")), "r2.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(kubeNode("a", "labels: {team: first}", "", "")), "f1.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(kubeNode("a", "labels: {team: second}", "", "")+"---\n"+kubeNode("a", "labels: {team: third}", "", "")), "f2.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(ruleObject("r", "  - {name: old, labels: {old: \"1\"}}\n")), "r1.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(ruleObject("r", "  - {name: new, labels: {new: \"1\"}}\n")), "r2.yaml", false)...)
 	var msgs []string
 	for _, d := range ds {
 		if d.Check != "duplicate-object" || d.Severity != diag.Error {
@@ -335,7 +336,7 @@ func TestGroupsAreNotEvaluatedWhenTheGroupAPIIsOff(t *testing.T) {
 
 func TestRejectedGroupIsSkipped(t *testing.T) {
 	s := readSet(t, workerFeature("a", hostFeatures("a")), groupObject("good", "  - {name: g}\n"))
-	if ds := s.ReadBytes([]byte(groupObject("bad", "  - {name: g, labels: {x: y}}\n")), "bad.yaml", false); len(ds) != 1 {
+	if ds := testkit.ReadText(s, []byte(groupObject("bad", "  - {name: g, labels: {x: y}}\n")), "bad.yaml", false); len(ds) != 1 {
 		t.Fatalf("want the group rule's labels refused, got %v", lines(ds))
 	}
 	f := renderSet(s, groupsOn())

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // The tests build their input as YAML, the way users write it, and read it
-// with objects.Set.ReadBytes, as every mode does.
+// with testkit.ReadText, as internal/inputs reads a file parsed whole.
 
 const nfdAPI = "apiVersion: nfd.k8s-sigs.io/v1alpha1\n"
 
@@ -69,7 +70,7 @@ func kubeNode(name, meta, spec, status string) string {
 func readSet(t *testing.T, docs ...string) *objects.Set {
 	t.Helper()
 	s := &objects.Set{}
-	if ds := s.ReadBytes([]byte(strings.Join(docs, "---\n")), "in.yaml", false); len(ds) != 0 {
+	if ds := testkit.ReadText(s, []byte(strings.Join(docs, "---\n")), "in.yaml", false); len(ds) != 0 {
 		t.Fatalf("test input does not read cleanly:\n%s", ds.Error())
 	}
 	return s
