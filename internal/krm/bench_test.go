@@ -81,7 +81,7 @@ func BenchmarkRoundTripFleet(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if err := rl.Write(io.Discard, nil); err != nil {
+			if err := writeList(rl, io.Discard, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -102,7 +102,7 @@ func BenchmarkWrite40000Results(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := rl.Write(io.Discard, results); err != nil {
+		if err := writeList(rl, io.Discard, results); err != nil {
 			b.Fatal(err)
 		}
 	}

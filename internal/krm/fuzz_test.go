@@ -30,7 +30,7 @@ func FuzzReadResourceList(f *testing.F) {
 		}
 		var out bytes.Buffer
 		res := []*sdk.Result{{Severity: sdk.Error, Message: "fuzz: a\nmulti-line: message"}}
-		if err := rl.Write(&out, res); err != nil {
+		if err := writeList(rl, &out, res); err != nil {
 			return // an item with no JSON form, say
 		}
 		if rl.json && !json.Valid(out.Bytes()) {

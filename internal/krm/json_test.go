@@ -180,10 +180,10 @@ func checkJSONStreamIsWhole(t *testing.T, data []byte, rl *ResourceList, limits 
 	}
 	res := []*sdk.Result{{Severity: sdk.Info, Message: "a <new> \"result\"\n"}}
 	var streamed, want bytes.Buffer
-	if err := rl.Write(&streamed, res); err != nil {
+	if err := writeList(rl, &streamed, res); err != nil {
 		t.Fatalf("streamed write: %v", err)
 	}
-	if err := whole.Write(&want, res); err != nil {
+	if err := writeList(whole, &want, res); err != nil {
 		t.Fatalf("whole write: %v", err)
 	}
 	if streamed.String() != want.String() {

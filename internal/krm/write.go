@@ -20,18 +20,13 @@ func (rl *ResourceList) Append(n *yaml.Node) *Item {
 	return it
 }
 
-// Write writes the output list: unchanged items as their original bytes,
-// changed and new items encoded, items with ParseErr left out, then the
-// input's results followed by results. It streams: each item and result
+// WriteThen writes the output list: unchanged items as their original
+// bytes, changed and new items encoded, items with ParseErr left out, then
+// the input's results followed by those that results makes once every item,
+// the tail (SetTail) included, has been made (a streamed render learns
+// its results from the nodes it writes). It streams: each item and result
 // is encoded on its own, so the cost is linear in their number. A list
-// read from JSON is written as JSON.
-func (rl *ResourceList) Write(w io.Writer, results []*sdk.Result) error {
-	return rl.WriteThen(w, func() []*sdk.Result { return results })
-}
-
-// WriteThen is Write with the results made by results once every item,
-// the tail (SetTail) included, has been made: a streamed render learns
-// its results from the nodes it writes. Block YAML read by the fast
+// read from JSON is written as JSON. Block YAML read by the fast
 // splitter is written as the tail is made; other lists make the whole
 // tail first.
 func (rl *ResourceList) WriteThen(w io.Writer, results func() []*sdk.Result) error {
