@@ -130,7 +130,7 @@
 //
 // A list that was JSON is written as JSON, an item at a time: an
 // unchanged item whose tokens the writer would give back as they are
-// (canonicalJSON) is only re-indented, the others are written from their
+// (canonical: appendIndented) is only re-indented, the others are written from their
 // trees by a jsontext encoder (go-json-experiment/json, the API that
 // became encoding/json/v2). Any other list parsed whole is written as
 // block YAML, each key in place. An item's own JSON text is edited

@@ -386,7 +386,7 @@ const jsonItemPrefix = "    "
 
 // jsonItemText is the output text of an item of a JSON list: its own
 // text re-indented when it is unchanged and in the form writeJSON gives
-// (canonicalJSON), else its tree written as JSON.
+// (canonical: appendIndented), else its tree written as JSON.
 func (rl *ResourceList) jsonItemText(it *Item) ([]byte, error) {
 	if it.Raw != nil && !it.Changed {
 		raw, ok := it.Raw, true

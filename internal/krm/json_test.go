@@ -475,3 +475,29 @@ func checkJSONText(t *testing.T, n *yaml.Node, v any) {
 		}
 	}
 }
+
+// canonicalJSON is appendIndented's check alone, token by token, without
+// the indenting: what appendIndented calls canonical it must call
+// canonical too (checkIndented).
+func canonicalJSON(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '"':
+			end, ok := canonicalString(text, i+1)
+			if !ok {
+				return false
+			}
+			i = end
+		case c == '-' || ('0' <= c && c <= '9'):
+			end, ok := canonicalInteger(text, i)
+			if !ok {
+				return false
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return true
+}
