@@ -2,7 +2,6 @@ package master
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
@@ -133,15 +132,6 @@ func featureLabels(m map[string]string) map[string]string {
 			out[strings.TrimPrefix(k, "feature.node.kubernetes.io/")] = v
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -1,8 +1,6 @@
 package objects
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -513,20 +511,6 @@ func TestDocumentsExpandsOnlyV1Lists(t *testing.T) {
 				t.Errorf("Documents() did not return the document itself")
 			}
 		})
-	}
-}
-
-// writeFiles creates files under dir; content "" makes a directory.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 
