@@ -598,7 +598,7 @@ func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 	var loads atomic.Int32
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: specFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
 			loads.Add(1)
 			return &readSet(t, fleetInput()...).Features[i].Obj.Spec, nil
 		})}
@@ -684,7 +684,7 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 	fullLoads := 0
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(only map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: specFunc(func(only map[string]bool) (*api.NodeFeatureSpec, error) {
 			spec := readSet(t, input...).Features[i].Obj.Spec
 			mu.Lock()
 			defer mu.Unlock()
@@ -736,7 +736,7 @@ func TestLeanNodeFeatureThatCannotBeReadAgainIsAnErrorNotAFault(t *testing.T) {
 	closed := errors.New("the input was closed")
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: specFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
 			return nil, closed
 		})}
 	}
@@ -775,3 +775,10 @@ func TestGroupStatusIsKeptOnlyOutsideAKnownNamespace(t *testing.T) {
 		}
 	}
 }
+
+// specFunc is a function as the text a lean NodeFeature's spec is loaded
+// from (objects.SpecText), for a test to count or fail the loads.
+type specFunc func(only map[string]bool) (*api.NodeFeatureSpec, error)
+
+// LoadSpec calls f.
+func (f specFunc) LoadSpec(only map[string]bool) (*api.NodeFeatureSpec, error) { return f(only) }
