@@ -162,36 +162,41 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 			wrote = true
 		}
 	}
-	err := rl.writeMade(w, header, func(it *Item) error {
-		if err := rl.writeItem(w, it); err != nil {
-			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := rl.writeEvery(w, header); err != nil {
 		return err
-	}
-	if rl.tail != nil {
-		err := rl.tail(func(n *yaml.Node, text []byte) error {
-			header()
-			if text != nil {
-				w.Write(text)
-				return nil
-			}
-			it := NewItem(n)
-			if err := rl.writeItem(w, it); err != nil {
-				return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
 	}
 	if !wrote {
 		w.WriteString("items: []\n")
 	}
 	return nil
+}
+
+// writeEvery writes every item of a YAML or a JSON list, calling next
+// before each (the items key, the array's commas: all the two forms'
+// items differ in): the input's items, made on the worker pool
+// (writeMade) or written by writeItem, then the tail, as its text or by
+// writeItem.
+func (rl *ResourceList) writeEvery(w *bufio.Writer, next func()) error {
+	write := func(it *Item) error {
+		if err := rl.writeItem(w, it); err != nil {
+			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		}
+		return nil
+	}
+	if err := rl.writeMade(w, next, write); err != nil {
+		return err
+	}
+	if rl.tail == nil {
+		return nil
+	}
+	return rl.tail(func(n *yaml.Node, text []byte) error {
+		next()
+		if text != nil {
+			w.Write(text)
+			return nil
+		}
+		return write(NewItem(n))
+	})
 }
 
 // writeResults writes the input's results and then results, if any.
