@@ -58,7 +58,7 @@ func BenchmarkReadFleet(b *testing.B) {
 }
 
 // BenchmarkRoundTripFleet compares kyaml's kio reader and writer (what
-// framework.Execute uses) with Read and Write on the same fleet.
+// framework.Execute uses) with Read and WriteThen on the same fleet.
 func BenchmarkRoundTripFleet(b *testing.B) {
 	data := fleet(b)
 	b.Run("kio", func(b *testing.B) {

@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// FuzzReadResourceList checks that Read and Write never panic and that
+// FuzzReadResourceList checks that Read and WriteThen never panic and that
 // whenever Read succeeds the output is one document that parses, JSON
 // when the input was JSON, holding every item that was not left out.
 func FuzzReadResourceList(f *testing.F) {

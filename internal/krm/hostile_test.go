@@ -28,7 +28,7 @@ type hostileCase struct {
 	Keywords []string `yaml:"keywords"`
 }
 
-// hostileOutcome is what Read and Write did with an input.
+// hostileOutcome is what Read and WriteThen did with an input.
 type hostileOutcome struct {
 	exit   int
 	broken []int
