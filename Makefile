@@ -90,7 +90,7 @@ $(BIN)/export-1000.json: $(BIN)/export-1000.yaml
 FUZZTIME ?= 1m
 FUZZMINIMIZETIME ?= 5s
 FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./internal/krm:FuzzSyncMapText ./internal/krm:FuzzJSONList ./internal/krm:FuzzJSONFileEntry ./internal/krm:FuzzSyncMapJSON ./internal/fastread:FuzzFastDecode ./internal/fastread:FuzzFastDecodeJSON \
-	./pkg/objects:FuzzReadBytes ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate ./pkg/discover:FuzzWorkerConfigDecodesAsNfdWorkerDecodes
+	./internal/inputs:FuzzReader ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate ./pkg/discover:FuzzWorkerConfigDecodesAsNfdWorkerDecodes
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

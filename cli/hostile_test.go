@@ -11,7 +11,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"go.yaml.in/yaml/v3"
+	sigsyaml "sigs.k8s.io/yaml"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -122,23 +124,12 @@ func checkStdout(t *testing.T, want string, out []byte, input string) {
 // terminal as they are.
 func checkResultMessages(t *testing.T, out []byte) {
 	t.Helper()
-	var list struct {
-		Results []struct {
-			Message     string `yaml:"message"`
-			ResourceRef struct {
-				Name      string `yaml:"name"`
-				Namespace string `yaml:"namespace"`
-			} `yaml:"resourceRef"`
-			File struct {
-				Path string `yaml:"path"`
-			} `yaml:"file"`
-		} `yaml:"results"`
-	}
-	if err := yaml.Unmarshal(out, &list); err != nil {
+	var list testkit.List
+	if err := sigsyaml.Unmarshal(out, &list); err != nil {
 		return // checkRenderedList reports it
 	}
 	for _, r := range list.Results {
-		for _, s := range []string{r.Message, r.ResourceRef.Name, r.ResourceRef.Namespace, r.File.Path} {
+		for _, s := range []string{r.Message, r.ResourceRef["name"], r.ResourceRef["namespace"], r.File.Path} {
 			if hasTerminalControl(s) {
 				t.Errorf("a result holds a raw control character: %q", s)
 			}

@@ -1,19 +1,19 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // buildListTestBinary builds nfd-fn into a temporary directory, for tests
@@ -23,12 +23,7 @@ func buildListTestBinary(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "nfd-fn")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, "github.com/nfd-fn/nfd-fn")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	return bin
+	return testkit.Build(t, t.TempDir())
 }
 
 // binRun is one run of the binary.
@@ -41,20 +36,8 @@ type binRun struct {
 // wrote and its exit code.
 func runBinary(t *testing.T, bin string, stdin []byte, args ...string) binRun {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", bin, args, err)
-	}
-	return binRun{stdout: out.String(), stderr: errOut.String(), code: code}
+	stdout, stderr, code := testkit.Exec(t, exec.Command(bin, args...), stdin)
+	return binRun{stdout: stdout, stderr: stderr, code: code}
 }
 
 const quickstartList = "../examples/render-quickstart/resourcelist.yaml"

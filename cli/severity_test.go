@@ -58,7 +58,7 @@ func TestSeverityRuleKeepsReadmeChecksDocAndCodeInStep(t *testing.T) {
 		}
 		for _, d := range ds {
 			if !slices.Contains(diag.Severities[d.ID()], d.Severity) {
-				t.Errorf("%s: %s finding is %s; docs/checks.md says %s: %s", filepath.Base(dir), d.ID(), d.Severity, diag.SeverityText(d.ID()), d.Message)
+				t.Errorf("%s: %s finding is %s; docs/checks.md says %s: %s", filepath.Base(dir), d.ID(), d.Severity, diag.Severities[d.ID()], d.Message)
 			}
 		}
 	}

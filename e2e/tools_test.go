@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,6 +12,8 @@ import (
 	// cache cannot see; linking its code into the test binary makes any
 	// change to it invalidate cached results.
 	_ "github.com/nfd-fn/nfd-fn/cli"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // e2eVersion is the version the test binary is built with, so that the
@@ -102,21 +103,8 @@ func commandEnv(extra map[string]string) []string {
 func run(t *testing.T, dir string, env []string, stdin []byte, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if exitErr, ok := err.(*exec.ExitError); ok {
-		return o.String(), e.String(), exitErr.ExitCode()
-	}
-	if err != nil {
-		t.Fatalf("running %s %v: %v", name, args, err)
-	}
-	return o.String(), e.String(), 0
+	cmd.Dir, cmd.Env = dir, env
+	return testkit.Exec(t, cmd, stdin)
 }
 
 // git runs git in dir and fails the test on any error.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -263,12 +262,7 @@ func TestDiscoverModeUnderKptFnEval(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "nfd-fn")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin,
-		"-ldflags", "-X github.com/nfd-fn/nfd-fn/pkg/version.Version=v0.0.0-test", "github.com/nfd-fn/nfd-fn")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	bin := testkit.Build(t, dir, "-ldflags", "-X github.com/nfd-fn/nfd-fn/pkg/version.Version=v0.0.0-test")
 	pkg := filepath.Join(dir, "pkg")
 	mustWriteFile(t, filepath.Join(pkg, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n")
 	root, err := filepath.Abs("../testdata/discover/arm64-host")

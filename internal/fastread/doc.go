@@ -9,7 +9,7 @@
 // is wrong with field paths and positions. Callers never see a partially
 // decoded value.
 //
-// The decoders (DecodeFast, DecodeLean, DecodeNodeFast, DecodeOtherFast)
+// The decoders (decodeFast, DecodeLean, DecodeNodeFast, DecodeOtherFast)
 // are one decoding logic over two readers: block, for the block-style
 // YAML kubectl -o yaml, kpt and nfd-worker write, and jsonReader for the
 // JSON kubectl -o json writes (see reader). Each reader accepts a subset

@@ -8,7 +8,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// DecodeFast decodes a NodeFeature straight from its text, without a YAML
+// decodeFast decodes a NodeFeature straight from its text, without a YAML
 // tree, when the text is in the plain block style kubectl and nfd-worker
 // write (see block) or is JSON as kubectl -o json writes it (see
 // jsonReader), and decodes cleanly. raw is one YAML document (a mapping
@@ -19,12 +19,8 @@ import (
 // input outside the readers' subsets, or anything the strict decoder
 // would report. The caller then decodes the parsed tree with Decode,
 // which finds the same object or says what is wrong, with field paths
-// and positions; DecodeFast never computes either.
-func DecodeFast(raw []byte) (d *objects.Decoded, ok bool) {
-	return decodeFast(raw, newDecoder(raw))
-}
-
-// decodeFast is DecodeFast with dec's reader and settings.
+// and positions; decodeFast never computes either. dec is the reader of
+// raw (newDecoder) with its settings.
 func decodeFast(raw []byte, dec *fastDecoder) (d *objects.Decoded, ok bool) {
 	var nf *api.NodeFeature
 	ok = dec.object(raw, func(v value) bool {

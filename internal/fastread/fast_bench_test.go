@@ -12,13 +12,13 @@ import (
 // BenchmarkDecodeNodeFeature decodes one fleet-sized NodeFeature item
 // (testdata/fast/worker-node.yaml) with each candidate decoder:
 //
-//   - fast: DecodeFast, the block-layout reader nfd-fn uses;
+//   - fast: decodeFast, the block-layout reader nfd-fn uses;
 //   - yaml-tree-strict: yaml.v3 node tree, then the strict decoder (the
 //     fallback, and what nfd-fn did before);
 //   - yaml-typed: yaml.v3 straight into the struct (not strict: no field
 //     paths, no refusal of numbers where strings belong);
 //   - json: encoding/json on the object as compact JSON;
-//   - fast-json: DecodeFast on the same object as an item of kubectl get
+//   - fast-json: decodeFast on the same object as an item of kubectl get
 //     -o json's List (indented, cut out of the list), the JSON reader;
 //   - json-kubectl: encoding/json on that same text (not usable as it
 //     is: see jsonReader);
@@ -30,7 +30,7 @@ func BenchmarkDecodeNodeFeature(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, ok := DecodeFast(raw); !ok {
+			if _, ok := decodeFull(raw); !ok {
 				b.Fatal("fell back")
 			}
 		}
@@ -54,7 +54,7 @@ func BenchmarkDecodeNodeFeature(b *testing.B) {
 			}
 		}
 	})
-	d, _ := DecodeFast(raw)
+	d, _ := decodeFull(raw)
 	js, err := json.Marshal(d.Obj)
 	if err != nil {
 		b.Fatal(err)
@@ -74,7 +74,7 @@ func BenchmarkDecodeNodeFeature(b *testing.B) {
 		b.SetBytes(int64(len(item)))
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, ok := DecodeFast(item); !ok {
+			if _, ok := decodeFull(item); !ok {
 				b.Fatal("fell back")
 			}
 		}

@@ -6,11 +6,11 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// DecodeNodeFast decodes a v1 Node straight from its text, as DecodeFast
+// DecodeNodeFast decodes a v1 Node straight from its text, as decodeFast
 // does a NodeFeature: the name and the state nfd-master manages (labels,
 // annotations, taints, capacity, allocatable), everything else (status
 // conditions, images, managedFields) checked to be in the readers'
-// subset and skipped. Like DecodeFast, it reads block YAML or JSON. It reads what Decode reads from the parsed tree, and ok is
+// subset and skipped. Like decodeFast, it reads block YAML or JSON. It reads what Decode reads from the parsed tree, and ok is
 // false for anything it cannot be sure of (a name Decode would report, a
 // value of an unexpected shape, a key given twice, text outside the
 // subset); the caller then parses the item.

@@ -8,7 +8,7 @@ import (
 // DecodeOtherFast recognises, straight from its text, an object nfd-fn
 // does not read and passes through (a ConfigMap, a Service...): its
 // apiVersion, kind, name and namespace, and its annotations (where kpt
-// records its file). The whole text, block YAML or JSON as DecodeFast
+// records its file). The whole text, block YAML or JSON as decodeFast
 // reads them, is checked to be in the reader's subset with no key given
 // twice, so that it parses as YAML exactly as the general path would
 // parse it. It returns Decode's result for such an

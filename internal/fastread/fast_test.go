@@ -15,7 +15,7 @@ import (
 	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
-// slowDecode is the general path DecodeFast must agree with: yaml.v3 parses
+// slowDecode is the general path decodeFast must agree with: yaml.v3 parses
 // raw (a document, or a block sequence of one entry) and Decode reads the
 // tree. ok is false when yaml.v3 does not read raw as one object.
 func slowDecode(raw []byte) (*objects.Decoded, bool) {
@@ -36,13 +36,13 @@ func slowDecode(raw []byte) (*objects.Decoded, bool) {
 	return objects.Decode(n), true
 }
 
-// checkAgrees fails when DecodeFast reads raw and the general path does not
+// checkAgrees fails when decodeFast reads raw and the general path does not
 // read the same clean NodeFeature.
 func checkAgrees(t *testing.T, raw []byte) bool {
 	t.Helper()
 	checkNodeAgrees(t, raw)
 	checkOtherAgrees(t, raw)
-	fast, ok := DecodeFast(raw)
+	fast, ok := decodeFull(raw)
 	checkLeanAgrees(t, raw, fast, ok)
 	if !ok {
 		return false
@@ -50,9 +50,9 @@ func checkAgrees(t *testing.T, raw []byte) bool {
 	slow, parsed := slowDecode(raw)
 	switch {
 	case !parsed:
-		t.Fatalf("DecodeFast read text yaml.v3 does not read as one object:\n%s", raw)
+		t.Fatalf("decodeFast read text yaml.v3 does not read as one object:\n%s", raw)
 	case slow.Class != objects.NFD || len(slow.Errs) > 0:
-		t.Fatalf("DecodeFast read text the strict decoder refuses (class %v, errors %v):\n%s", slow.Class, slow.Errs, raw)
+		t.Fatalf("decodeFast read text the strict decoder refuses (class %v, errors %v):\n%s", slow.Class, slow.Errs, raw)
 	case slow.Ref != fast.Ref:
 		t.Fatalf("refs differ: fast %+v, slow %+v:\n%s", fast.Ref, slow.Ref, raw)
 	case !reflect.DeepEqual(slow.Obj, fast.Obj):
@@ -119,13 +119,13 @@ func checkOtherAgrees(t *testing.T, raw []byte) {
 }
 
 // checkLeanAgrees fails when DecodeLean does not accept exactly what
-// DecodeFast accepts (fast, ok), or reads other metadata, labels or
+// decodeFast accepts (fast, ok), or reads other metadata, labels or
 // feature names.
 func checkLeanAgrees(t *testing.T, raw []byte, fast *objects.Decoded, ok bool) {
 	t.Helper()
 	lean, leanOK := DecodeLean(raw, nil, nil)
 	if leanOK != ok {
-		t.Fatalf("DecodeFast ok=%v, DecodeLean ok=%v:\n%s", ok, leanOK, raw)
+		t.Fatalf("decodeFast ok=%v, DecodeLean ok=%v:\n%s", ok, leanOK, raw)
 	}
 	if !ok {
 		return
@@ -139,7 +139,7 @@ func checkLeanAgrees(t *testing.T, raw []byte, fast *objects.Decoded, ok bool) {
 		t.Fatalf("DecodeLean read\n%#v\nDecodeFast\n%#v\ninput:\n%s", got, want, raw)
 	}
 	if !reflect.DeepEqual(load(t, lean, nil), &want.Spec) {
-		t.Fatalf("DecodeLean's LoadSpec differs from DecodeFast:\n%s", raw)
+		t.Fatalf("DecodeLean's LoadSpec differs from decodeFast:\n%s", raw)
 	}
 	// With a filter, the features it names (as written or lower-cased)
 	// and no others.
@@ -274,7 +274,7 @@ func workerNode(tb testing.TB) []byte {
 func TestDecodeFastReadsKubectlAndWorkerLayouts(t *testing.T) {
 	for _, raw := range []string{kubectlNodeFeature, entry(kubectlNodeFeature, 0), entry(kubectlNodeFeature, 2), string(workerNode(t))} {
 		if !checkAgrees(t, []byte(raw)) {
-			t.Fatalf("DecodeFast fell back on:\n%s", raw)
+			t.Fatalf("decodeFast fell back on:\n%s", raw)
 		}
 	}
 }
@@ -308,8 +308,8 @@ func TestDecodeFastFallsBack(t *testing.T) {
 			if raw == base {
 				t.Fatalf("%q not in the base text", tc.from)
 			}
-			if _, ok := DecodeFast([]byte(raw)); ok {
-				t.Errorf("DecodeFast read it; want a fallback:\n%s", raw)
+			if _, ok := decodeFull([]byte(raw)); ok {
+				t.Errorf("decodeFast read it; want a fallback:\n%s", raw)
 			}
 		})
 	}
@@ -443,7 +443,7 @@ func checkAgreesNode(t *testing.T, raw []byte) bool {
 
 func TestLeanKeepsFeatureNamesAndLoadsTheSpecAgain(t *testing.T) {
 	raw := []byte(entry(kubectlNodeFeature, 0))
-	full, _ := DecodeFast(raw)
+	full, _ := decodeFull(raw)
 	d, ok := DecodeLean(raw, &FeatureNames{}, nil)
 	if !ok {
 		t.Fatal("DecodeLean fell back")
@@ -475,13 +475,13 @@ func TestFastDecodeRefusesKeysGivenTwiceWhereItSkips(t *testing.T) {
 		"  managedFields:\n  - manager: a\n    %s: b\n" +
 		"  name: n1\n  labels:\n    nfd.node.kubernetes.io/node-name: n1\n" +
 		"spec:\n  features:\n    flags:\n      cpu.cpuid:\n        elements:\n          AVX: {}\n"
-	if _, ok := DecodeFast([]byte(strings.Replace(nf, "%s", "operation", 1))); !ok {
-		t.Fatal("DecodeFast refuses a plain NodeFeature with managedFields")
+	if _, ok := decodeFull([]byte(strings.Replace(nf, "%s", "operation", 1))); !ok {
+		t.Fatal("decodeFast refuses a plain NodeFeature with managedFields")
 	}
 	for _, dup := range []string{"manager", `"manager"`} {
 		raw := []byte(strings.Replace(nf, "%s", dup, 1))
-		if _, ok := DecodeFast(raw); ok {
-			t.Errorf("DecodeFast reads a NodeFeature whose managedFields give %s twice", dup)
+		if _, ok := decodeFull(raw); ok {
+			t.Errorf("decodeFast reads a NodeFeature whose managedFields give %s twice", dup)
 		}
 		if _, ok := DecodeLean(raw, nil, nil); ok {
 			t.Errorf("DecodeLean reads a NodeFeature whose managedFields give %s twice", dup)
@@ -492,8 +492,8 @@ func TestFastDecodeRefusesKeysGivenTwiceWhereItSkips(t *testing.T) {
 		fmt.Fprintf(&many, "    f%d: x\n", i)
 	}
 	raw := []byte(strings.Replace(nf, "    %s: b\n", many.String()+"    f7: y\n", 1))
-	if _, ok := DecodeFast(raw); ok {
-		t.Errorf("DecodeFast reads a NodeFeature whose managedFields give f7 twice among 41 keys")
+	if _, ok := decodeFull(raw); ok {
+		t.Errorf("decodeFast reads a NodeFeature whose managedFields give f7 twice among 41 keys")
 	}
 }
 
@@ -523,4 +523,10 @@ func TestOtherFastDecodeReadsPassThroughObjects(t *testing.T) {
 			t.Errorf("DecodeOtherFast read what it must leave to the general path:\n%s", raw)
 		}
 	}
+}
+
+// decodeFull is decodeFast with a reader of its own: the whole
+// NodeFeature, spec included, as a lean one's Load reads it again.
+func decodeFull(raw []byte) (*objects.Decoded, bool) {
+	return decodeFast(raw, newDecoder(raw))
 }

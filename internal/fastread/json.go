@@ -215,30 +215,16 @@ var strByte = func() (t [256]bool) {
 // str reads the string at pos: its text, a slice of the input when it
 // has no escapes, else a decoded copy.
 func (r *jsonReader) str() ([]byte, bool) {
-	src := r.src
-	i := r.pos + 1
-	for {
-		for i < len(src) && strByte[src[i]] {
-			i++
-		}
-		if i >= len(src) {
-			return nil, false
-		}
-		switch c := src[i]; {
-		case c == '"':
-			tok := src[r.pos+1 : i]
-			r.pos = i + 1
-			return tok, true
-		case c == '\\':
-			return r.unescape(i)
-		default:
-			n := rawRune(src[i:])
-			if n == 0 {
-				return nil, false
-			}
-			i += n
-		}
+	i, ok := textRun(r.src, r.pos+1)
+	switch {
+	case !ok:
+		return nil, false
+	case r.src[i] == '"':
+		tok := r.src[r.pos+1 : i]
+		r.pos = i + 1
+		return tok, true
 	}
+	return r.unescape(i)
 }
 
 // unescape reads the rest of the string at pos from its first escape,
@@ -248,31 +234,51 @@ func (r *jsonReader) str() ([]byte, bool) {
 // does once those are out.
 func (r *jsonReader) unescape(i int) ([]byte, bool) {
 	src := r.src
-	for i < len(src) {
-		switch c := src[i]; {
-		case strByte[c]:
-			i++
-		case c == '"':
+	for {
+		if !yamlEscape(src[i+1:]) {
+			return nil, false
+		}
+		var ok bool
+		// Past the escaped quote or backslash; \u's digits are plain bytes.
+		if i, ok = textRun(src, i+2); !ok {
+			return nil, false
+		}
+		if src[i] == '"' {
 			out, err := jsontext.AppendUnquote(make([]byte, 0, i-r.pos), src[r.pos:i+1])
 			if err != nil {
 				return nil, false // a \u without four hexadecimal digits
 			}
 			r.pos = i + 1
 			return out, true
-		case c == '\\':
-			if !yamlEscape(src[i+1:]) {
-				return nil, false
-			}
-			i += 2 // past the escaped quote or backslash; \u's digits are plain bytes
-		default:
-			n := rawRune(src[i:])
-			if n == 0 {
-				return nil, false
-			}
-			i += n
 		}
 	}
-	return nil, false
+}
+
+// textRun is the offset of the first quote or backslash in src from i,
+// past the text a string holds as itself (strByte, and the characters
+// textRune allows); ok is false at a byte a string may not hold raw (a
+// control character, DEL, what textRune refuses) or at the end of src.
+func textRun(src []byte, i int) (end int, ok bool) {
+	for {
+		for i < len(src) && strByte[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			return i, false
+		}
+		switch c := src[i]; {
+		case c == '"' || c == '\\':
+			return i, true
+		case c >= 0x80:
+			n := textRune(src[i:])
+			if n == 0 {
+				return i, false
+			}
+			i += n
+		default:
+			return i, false // a control character or DEL
+		}
+	}
 }
 
 // yamlEscape reports whether the escape after a backslash, e, is one
@@ -294,16 +300,6 @@ func yamlEscape(e []byte) bool {
 // textRune is the length of the UTF-8 character b starts with when
 // yaml.v3 reads it as itself in a quoted scalar, else 0: not for invalid
 // UTF-8, C1 controls, the line breaks NEL, LS and PS, the byte order mark
-// rawRune is textRune for a character written raw in a string, other
-// than the ASCII ones strByte accepts: 0 for a control character or DEL,
-// as for what textRune refuses.
-func rawRune(b []byte) int {
-	if b[0] < 0x80 {
-		return 0
-	}
-	return textRune(b)
-}
-
 // and the non-characters U+FFFE and U+FFFF.
 func textRune(b []byte) int {
 	c, n := utf8.DecodeRune(b)

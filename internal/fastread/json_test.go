@@ -59,7 +59,7 @@ func TestDecodeFastReadsJSON(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if !checkAgrees(t, []byte(tc.raw)) {
-				t.Fatalf("DecodeFast fell back on:\n%s", tc.raw)
+				t.Fatalf("decodeFast fell back on:\n%s", tc.raw)
 			}
 		})
 	}
@@ -83,9 +83,9 @@ func TestDecodeFastReadsJSONEscapes(t *testing.T) {
 				t.Fatalf("%q not in the base text", tc.from)
 			}
 			if !checkAgrees(t, []byte(raw)) {
-				t.Fatalf("DecodeFast fell back on:\n%s", raw)
+				t.Fatalf("decodeFast fell back on:\n%s", raw)
 			}
-			d, _ := DecodeFast([]byte(raw))
+			d, _ := decodeFull([]byte(raw))
 			got := d.Obj.(*api.NodeFeature).Spec.Features.Attributes["cpu.model"].Elements[tc.field]
 			if got != tc.want {
 				t.Errorf("%s = %q, want %q", tc.field, got, tc.want)
@@ -95,7 +95,7 @@ func TestDecodeFastReadsJSONEscapes(t *testing.T) {
 	t.Run("escaped-known-field-name", func(t *testing.T) {
 		raw := strings.Replace(base, `"name": "worker-1"`, `"n\u0061me": "worker-1"`, 1)
 		if !checkAgrees(t, []byte(raw)) {
-			t.Fatalf("DecodeFast fell back on:\n%s", raw)
+			t.Fatalf("decodeFast fell back on:\n%s", raw)
 		}
 	})
 }
@@ -153,8 +153,8 @@ func TestDecodeFastFallsBackOnJSON(t *testing.T) {
 				t.Fatalf("%q not in the base text", tc.from)
 			}
 			checkAgrees(t, []byte(raw))
-			if _, ok := DecodeFast([]byte(raw)); ok {
-				t.Errorf("DecodeFast read it; want a fallback:\n%s", raw)
+			if _, ok := decodeFull([]byte(raw)); ok {
+				t.Errorf("decodeFast read it; want a fallback:\n%s", raw)
 			}
 		})
 	}
@@ -168,8 +168,8 @@ func TestDecodeFastFallsBackOnJSON(t *testing.T) {
 		"array":            "[" + base + "]",
 	} {
 		checkAgrees(t, []byte(raw))
-		if _, ok := DecodeFast([]byte(raw)); ok {
-			t.Errorf("%s: DecodeFast read it; want a fallback:\n%s", name, raw)
+		if _, ok := decodeFull([]byte(raw)); ok {
+			t.Errorf("%s: decodeFast read it; want a fallback:\n%s", name, raw)
 		}
 	}
 	// Just under the limits, the same edits are read.
@@ -178,7 +178,7 @@ func TestDecodeFastFallsBackOnJSON(t *testing.T) {
 		"key-at-the-limit":     strings.Replace(base, `"nfd.node.kubernetes.io/node-name"`, `"`+strings.Repeat("k", maxKeyLen-2)+`"`, 1),
 	} {
 		if !checkAgrees(t, []byte(raw)) {
-			t.Errorf("%s: DecodeFast fell back", name)
+			t.Errorf("%s: decodeFast fell back", name)
 		}
 	}
 }
@@ -346,9 +346,9 @@ func TestOtherFastDecodeReadsJSON(t *testing.T) {
 
 func TestLeanReadsJSONAndLoadsTheSpecAgain(t *testing.T) {
 	raw := []byte(kubectlItem(t, kubectlNodeFeature))
-	full, ok := DecodeFast(raw)
+	full, ok := decodeFull(raw)
 	if !ok {
-		t.Fatal("DecodeFast fell back")
+		t.Fatal("decodeFast fell back")
 	}
 	checkLeanAgrees(t, raw, full, true)
 	in := &testInput{}
@@ -369,8 +369,8 @@ func TestLeanReadsJSONAndLoadsTheSpecAgain(t *testing.T) {
 // ConfigMap read from JSON are what the same objects read from YAML are.
 func TestJSONAndYAMLReadTheSameObject(t *testing.T) {
 	for _, doc := range []string{kubectlNodeFeature, string(workerNode(t))} {
-		fromYAML, ok1 := DecodeFast([]byte(doc))
-		fromJSON, ok2 := DecodeFast([]byte(kubectlItem(t, doc)))
+		fromYAML, ok1 := decodeFull([]byte(doc))
+		fromJSON, ok2 := decodeFull([]byte(kubectlItem(t, doc)))
 		if !ok1 || !ok2 || !reflect.DeepEqual(fromYAML, fromJSON) {
 			t.Errorf("YAML (ok=%v) and JSON (ok=%v) read different NodeFeatures", ok1, ok2)
 		}
@@ -403,7 +403,7 @@ func checkReadsOnlyJSON(t *testing.T, raw []byte) {
 	if _, isJSON := newDecoder(raw).r.(*jsonReader); !isJSON || json.Valid(raw) {
 		return
 	}
-	_, fast := DecodeFast(raw)
+	_, fast := decodeFull(raw)
 	_, lean := DecodeLean(raw, nil, nil)
 	_, node := DecodeNodeFast(raw)
 	_, _, other := DecodeOtherFast(raw)

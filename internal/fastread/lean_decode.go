@@ -9,8 +9,8 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// DecodeLean is DecodeFast for a fleet: it reads the same text, accepts
-// exactly what DecodeFast accepts, and returns the NodeFeature as an
+// DecodeLean is decodeFast for a fleet: it reads the same text, accepts
+// exactly what decodeFast accepts, and returns the NodeFeature as an
 // objects.LeanNodeFeature: its metadata and spec.labels but only the names
 // of its features (their elements are checked, not kept, so reading
 // thousands of NodeFeatures allocates little). Its Load decodes the whole

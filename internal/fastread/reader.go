@@ -4,7 +4,7 @@ import (
 	"bytes"
 )
 
-// The fast decoders (DecodeFast, DecodeLean, DecodeNodeFast,
+// The fast decoders (decodeFast, DecodeLean, DecodeNodeFast,
 // DecodeOtherFast) are one decoding logic, fastDecoder, over two text
 // readers: block for the block-style YAML kubectl -o yaml, kpt and
 // nfd-worker write, jsonReader for the JSON kubectl -o json writes. The

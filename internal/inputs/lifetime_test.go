@@ -33,14 +33,14 @@ func TestLeanNodeFeaturesAfterTheSetClosesAreAnErrorNotAFault(t *testing.T) {
 	if len(set.Features) != len(features) || set.Features[0].Lean == nil {
 		t.Fatalf("read %d NodeFeatures (lean: %v), want %d lean", len(set.Features), len(set.Features) > 0 && set.Features[0].Lean != nil, len(features))
 	}
-	if _, err := objects.FeatureSpec(&set.Features[0], nil); err != nil {
+	if _, err := set.Features[0].Lean.Load(nil); err != nil {
 		t.Fatalf("loading a spec before Close: %v", err)
 	}
 	if err := set.Close(); err != nil {
 		t.Fatal(err)
 	}
 	for i := range set.Features {
-		if spec, err := objects.FeatureSpec(&set.Features[i], nil); !errors.Is(err, krm.ErrClosed) || spec != nil {
+		if spec, err := set.Features[i].Lean.Load(nil); !errors.Is(err, krm.ErrClosed) || spec != nil {
 			t.Fatalf("loading a spec after Close = %v, %v; want krm.ErrClosed", spec, err)
 		}
 	}

@@ -58,7 +58,7 @@ func BenchmarkReadFleet(b *testing.B) {
 }
 
 // BenchmarkRoundTripFleet compares kyaml's kio reader and writer (what
-// framework.Execute uses) with Read and Write on the same fleet.
+// framework.Execute uses) with Read and WriteThen on the same fleet.
 func BenchmarkRoundTripFleet(b *testing.B) {
 	data := fleet(b)
 	b.Run("kio", func(b *testing.B) {
@@ -81,7 +81,7 @@ func BenchmarkRoundTripFleet(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if err := rl.Write(io.Discard, nil); err != nil {
+			if err := writeList(rl, io.Discard, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -102,7 +102,7 @@ func BenchmarkWrite40000Results(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := rl.Write(io.Discard, results); err != nil {
+		if err := writeList(rl, io.Discard, results); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,7 +2,7 @@
 // Functions Specification's config.kubernetes.io/v1 list, and kubectl's v1
 // List) as bytes and items. It knows nothing of NFD: the caller decodes
 // the items it cares about (a Decoder, ReadOptions.Decoder), changes or
-// appends items, and hands Write its results (the kpt function SDK's
+// appends items, and hands WriteThen its results (the kpt function SDK's
 // fn.Result).
 //
 // # The read, render and write flow
@@ -130,7 +130,7 @@
 //
 // A list that was JSON is written as JSON, an item at a time: an
 // unchanged item whose tokens the writer would give back as they are
-// (canonicalJSON) is only re-indented, the others are written from their
+// (canonical: appendIndented) is only re-indented, the others are written from their
 // trees by a jsontext encoder (go-json-experiment/json, the API that
 // became encoding/json/v2). Any other list parsed whole is written as
 // block YAML, each key in place. An item's own JSON text is edited
@@ -184,7 +184,7 @@
 // Every byte of input is untrusted, functionConfig included. An item that
 // does not parse (a control character, invalid UTF-8, an undefined alias,
 // a truncated document) or that exceeds a limit gets Item.ParseErr: it
-// is not decoded, Write leaves it out, and the caller reports it by
+// is not decoded, WriteThen leaves it out, and the caller reports it by
 // Item.Pos and Item.Line; the rest of the list is written intact and the
 // output parses (FuzzReadResourceList). Read refuses, with an error and no
 // list: input that is not one YAML or JSON document holding a mapping, a
@@ -219,7 +219,7 @@
 //
 // # Writing
 //
-// Write streams through a buffered writer: unchanged items as their bytes,
+// WriteThen streams through a buffered writer: unchanged items as their bytes,
 // changed and new items and every result encoded on their own, results a
 // few hundred at a time straight from their structs. Its cost is linear in
 // the number of items and results: 40,000 error results, which took

@@ -28,7 +28,7 @@ type hostileCase struct {
 	Keywords []string `yaml:"keywords"`
 }
 
-// hostileOutcome is what Read and Write did with an input.
+// hostileOutcome is what Read and WriteThen did with an input.
 type hostileOutcome struct {
 	exit   int
 	broken []int
@@ -53,7 +53,7 @@ func runHostile(data []byte) hostileOutcome {
 	}
 	o.errs = strings.Join(msgs, "\n")
 	var out bytes.Buffer
-	if err := rl.Write(&out, []*sdk.Result{{Severity: sdk.Error, Message: o.errs}}); err != nil {
+	if err := writeList(rl, &out, []*sdk.Result{{Severity: sdk.Error, Message: o.errs}}); err != nil {
 		o.errs += "\nwrite: " + err.Error()
 	}
 	o.out = out.Bytes()

@@ -103,7 +103,7 @@ func TestMappedInputReadsLikeBytesWhileReleasing(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		if err := rl.Write(&out, nil); err != nil {
+		if err := writeList(rl, &out, nil); err != nil {
 			t.Fatal(err)
 		}
 		return out.String()

@@ -316,39 +316,12 @@ func (a *jsonArray) close() {
 	a.w.WriteString("\n  ]")
 }
 
-// writeJSONItems writes the items array: the input's items (made on the
-// worker pool, writeMade), then the tail.
+// writeJSONItems writes the items array: every item as writeItem writes
+// an item of a JSON list (jsonItemText), in the array's punctuation.
 func (rl *ResourceList) writeJSONItems(w *bufio.Writer) error {
 	arr := jsonArray{w: w}
-	err := rl.writeMade(w, arr.next, func(it *Item) error {
-		text, err := rl.jsonItemText(it)
-		if err != nil {
-			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
-		}
-		w.Write(text)
-		if it.Raw != nil && rl.release != nil {
-			rl.release(it.Raw)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := rl.writeEvery(w, arr.next); err != nil {
 		return err
-	}
-	if rl.tail != nil {
-		err := rl.tail(func(n *yaml.Node, text []byte) error {
-			if text == nil {
-				var err error
-				if text, err = jsonText(n, jsonItemPrefix); err != nil {
-					return err
-				}
-			}
-			arr.next()
-			w.Write(text)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
 	}
 	arr.close()
 	return nil
@@ -386,7 +359,7 @@ const jsonItemPrefix = "    "
 
 // jsonItemText is the output text of an item of a JSON list: its own
 // text re-indented when it is unchanged and in the form writeJSON gives
-// (canonicalJSON), else its tree written as JSON.
+// (canonical: appendIndented), else its tree written as JSON.
 func (rl *ResourceList) jsonItemText(it *Item) ([]byte, error) {
 	if it.Raw != nil && !it.Changed {
 		raw, ok := it.Raw, true

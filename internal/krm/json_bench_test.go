@@ -57,7 +57,7 @@ func BenchmarkJSONList(b *testing.B) {
 			for b.Loop() {
 				rl, err := Read(data, ReadOptions{Decoder: DropTrees{}})
 				if err == nil && write {
-					err = rl.Write(io.Discard, nil)
+					err = writeList(rl, io.Discard, nil)
 				}
 				if err != nil {
 					b.Fatal(err)

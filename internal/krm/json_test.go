@@ -180,10 +180,10 @@ func checkJSONStreamIsWhole(t *testing.T, data []byte, rl *ResourceList, limits 
 	}
 	res := []*sdk.Result{{Severity: sdk.Info, Message: "a <new> \"result\"\n"}}
 	var streamed, want bytes.Buffer
-	if err := rl.Write(&streamed, res); err != nil {
+	if err := writeList(rl, &streamed, res); err != nil {
 		t.Fatalf("streamed write: %v", err)
 	}
-	if err := whole.Write(&want, res); err != nil {
+	if err := writeList(whole, &want, res); err != nil {
 		t.Fatalf("whole write: %v", err)
 	}
 	if streamed.String() != want.String() {
@@ -474,4 +474,30 @@ func checkJSONText(t *testing.T, n *yaml.Node, v any) {
 			t.Errorf("prefix %q: jsonText gives\n%s\nencoding/json\n%s", prefix, got, want.String())
 		}
 	}
+}
+
+// canonicalJSON is appendIndented's check alone, token by token, without
+// the indenting: what appendIndented calls canonical it must call
+// canonical too (checkIndented).
+func canonicalJSON(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		switch {
+		case c == '"':
+			end, ok := canonicalString(text, i+1)
+			if !ok {
+				return false
+			}
+			i = end
+		case c == '-' || ('0' <= c && c <= '9'):
+			end, ok := canonicalInteger(text, i)
+			if !ok {
+				return false
+			}
+			i = end
+		default:
+			i++
+		}
+	}
+	return true
 }

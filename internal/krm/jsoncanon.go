@@ -5,9 +5,17 @@ import (
 )
 
 // appendIndented appends valid JSON text, indented as json.Indent indents
-// it with prefix and two spaces, when it is canonical (canonicalJSON),
-// checking and indenting in one pass; ok is false, and dst is to be
-// dropped, when it is not.
+// it with prefix and two spaces, when it is canonical, checking and
+// indenting in one pass; ok is false, and dst is to be dropped, when it
+// is not. Canonical text is written by writeJSON, white space aside, as
+// it is: a YAML tree of it, written back as JSON (appendJSON), gives the
+// same tokens. Then an unchanged item is re-indented rather than parsed
+// and encoded. Strings must hold no escape but those the encoder writes
+// for itself (\" \\ \b \f \n \r \t) and no character it escapes (LS, PS,
+// invalid UTF-8); numbers must be integers in the form YAML reads as
+// !!int and the encoder writes back (no sign on zero, no leading zero, no
+// fraction or exponent, 18 digits at most). Anything else is written
+// from the tree.
 //
 // It stays hand-written on the hot path of a JSON list's output (every
 // unchanged item, the whole 341 MB of the fleet's JSON export): jsontext
@@ -80,38 +88,6 @@ func appendIndented(dst, text []byte, prefix string) (out []byte, ok bool) {
 		i++
 	}
 	return dst, true
-}
-
-// canonicalJSON reports whether valid JSON text is written by writeJSON,
-// white space aside, as it is: whether a YAML tree of it, written back as
-// JSON (appendJSON), gives the same tokens. Then an unchanged item is
-// re-indented rather than parsed and encoded. Strings must hold no
-// escape but those the encoder writes for itself (\" \\ \b \f \n \r \t)
-// and no character it escapes (LS, PS, invalid UTF-8); numbers must be
-// integers in the form YAML reads as !!int and the encoder writes back
-// (no sign on zero, no leading zero, no fraction or exponent, 18 digits
-// at most). Anything else is written from the tree.
-func canonicalJSON(text []byte) bool {
-	for i := 0; i < len(text); {
-		c := text[i]
-		switch {
-		case c == '"':
-			end, ok := canonicalString(text, i+1)
-			if !ok {
-				return false
-			}
-			i = end
-		case c == '-' || ('0' <= c && c <= '9'):
-			end, ok := canonicalInteger(text, i)
-			if !ok {
-				return false
-			}
-			i = end
-		default:
-			i++
-		}
-	}
-	return true
 }
 
 // canonicalString checks the string whose text starts at from and

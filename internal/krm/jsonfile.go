@@ -17,7 +17,7 @@ import (
 // entry's "- ". It reads as the tree path's output does (the differential
 // TestJSONFileEntryReadsAsItsTree and FuzzJSONFileEntry check it), without
 // a tree of the object; ok is false for text that is not canonical
-// (canonicalJSON), whose metadata or annotations are not objects, or that
+// (canonical: appendIndented), whose metadata or annotations are not objects, or that
 // already has a place annotation: the tree does those.
 func (rl *ResourceList) jsonEntry(it *Item) ([]byte, bool) {
 	text, ok := annotateJSON(it.Raw, it.File, it.Index)

@@ -19,7 +19,7 @@ type ResourceList struct {
 	Items []*Item
 	// FunctionConfig is the functionConfig, or nil when absent or null.
 	FunctionConfig *yaml.Node
-	// Results are the results already in the input; Write keeps them
+	// Results are the results already in the input; WriteThen keeps them
 	// before the new ones.
 	Results []*yaml.Node
 	// APIVersion and Kind are the list's own header.

@@ -93,7 +93,7 @@ func TestEachItemStateHasItsWritePath(t *testing.T) {
 				}
 			}
 			var out bytes.Buffer
-			if err := rl.Write(&out, nil); err != nil {
+			if err := writeList(rl, &out, nil); err != nil {
 				t.Fatal(err)
 			}
 			for _, s := range tt.out {

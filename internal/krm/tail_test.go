@@ -68,7 +68,7 @@ func TestTailStreamsOnBlockLists(t *testing.T) {
 	}
 	var made []int
 	rl.SetTail(tailOf(3, &made))
-	if err := rl.Write(&bytes.Buffer{}, nil); err != nil {
+	if err := writeList(rl, &bytes.Buffer{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(rl.Items) != 1 {
@@ -85,7 +85,7 @@ func TestTailErrorStopsTheWrite(t *testing.T) {
 	}
 	var made []int
 	rl.SetTail(tailOf(3, &made))
-	err = rl.Write(failingWriter{}, nil)
+	err = writeList(rl, failingWriter{}, nil)
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("error %v, want the writer's", err)
 	}

@@ -20,18 +20,13 @@ func (rl *ResourceList) Append(n *yaml.Node) *Item {
 	return it
 }
 
-// Write writes the output list: unchanged items as their original bytes,
-// changed and new items encoded, items with ParseErr left out, then the
-// input's results followed by results. It streams: each item and result
+// WriteThen writes the output list: unchanged items as their original
+// bytes, changed and new items encoded, items with ParseErr left out, then
+// the input's results followed by those that results makes once every item,
+// the tail (SetTail) included, has been made (a streamed render learns
+// its results from the nodes it writes). It streams: each item and result
 // is encoded on its own, so the cost is linear in their number. A list
-// read from JSON is written as JSON.
-func (rl *ResourceList) Write(w io.Writer, results []*sdk.Result) error {
-	return rl.WriteThen(w, func() []*sdk.Result { return results })
-}
-
-// WriteThen is Write with the results made by results once every item,
-// the tail (SetTail) included, has been made: a streamed render learns
-// its results from the nodes it writes. Block YAML read by the fast
+// read from JSON is written as JSON. Block YAML read by the fast
 // splitter is written as the tail is made; other lists make the whole
 // tail first.
 func (rl *ResourceList) WriteThen(w io.Writer, results func() []*sdk.Result) error {
@@ -167,36 +162,41 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 			wrote = true
 		}
 	}
-	err := rl.writeMade(w, header, func(it *Item) error {
-		if err := rl.writeItem(w, it); err != nil {
-			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := rl.writeEvery(w, header); err != nil {
 		return err
-	}
-	if rl.tail != nil {
-		err := rl.tail(func(n *yaml.Node, text []byte) error {
-			header()
-			if text != nil {
-				w.Write(text)
-				return nil
-			}
-			it := NewItem(n)
-			if err := rl.writeItem(w, it); err != nil {
-				return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
 	}
 	if !wrote {
 		w.WriteString("items: []\n")
 	}
 	return nil
+}
+
+// writeEvery writes every item of a YAML or a JSON list, calling next
+// before each (the items key, the array's commas: all the two forms'
+// items differ in): the input's items, made on the worker pool
+// (writeMade) or written by writeItem, then the tail, as its text or by
+// writeItem.
+func (rl *ResourceList) writeEvery(w *bufio.Writer, next func()) error {
+	write := func(it *Item) error {
+		if err := rl.writeItem(w, it); err != nil {
+			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		}
+		return nil
+	}
+	if err := rl.writeMade(w, next, write); err != nil {
+		return err
+	}
+	if rl.tail == nil {
+		return nil
+	}
+	return rl.tail(func(n *yaml.Node, text []byte) error {
+		next()
+		if text != nil {
+			w.Write(text)
+			return nil
+		}
+		return write(NewItem(n))
+	})
 }
 
 // writeResults writes the input's results and then results, if any.

@@ -3,11 +3,18 @@ package krm
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 )
+
+// writeList writes rl with results, known before the write begins, as
+// fn writes a list it has rendered whole.
+func writeList(rl *ResourceList, w io.Writer, results []*sdk.Result) error {
+	return rl.WriteThen(w, func() []*sdk.Result { return results })
+}
 
 // TestResultsEncodeAsTheirTrees checks that encoding results straight
 // from their structs, in batches, gives the bytes that encoding each as a
@@ -55,7 +62,7 @@ func TestWriteKeepsUnchangedItemsAndAppendsNewOnes(t *testing.T) {
 	}
 	rl.Append(MapNode(map[string]string{"d": "4"}))
 	var out bytes.Buffer
-	if err := rl.Write(&out, []*sdk.Result{{Severity: sdk.Error, Message: "m"}}); err != nil {
+	if err := writeList(rl, &out, []*sdk.Result{{Severity: sdk.Error, Message: "m"}}); err != nil {
 		t.Fatal(err)
 	}
 	want := listHeader + "items:\n  - a: 1   # kept\n  - c:   3\n  - d: \"4\"\nresults:\n  - message: m\n    severity: error\n"

@@ -1,8 +1,10 @@
 // Package testkit is what the tests of fn, cli and e2e share to run the
-// function and read what it wrote: run it on a ResourceList (Run) or run
-// the command line (Command), read
-// the output list back (Read: its items and its KRM results), pick the
-// Nodes and results a test looks at, and write the files a test reads.
+// function and read what it wrote: run it on a ResourceList (Run), run
+// the command line (Command) or the built binary (Build, Exec), read the
+// output list back (Read: its items and its KRM results), pick the Nodes
+// and results a test looks at, and write the files a test reads. The
+// tests of the libraries under pkg/ build their object sets with
+// ReadText.
 // It does not import fn, so that fn's own tests can use it: they hand it
 // the function to run (RunFunc).
 package testkit

@@ -2,6 +2,7 @@ package testkit
 
 import (
 	"io"
+	"os/exec"
 	"reflect"
 	"testing"
 )
@@ -61,5 +62,16 @@ func TestCommandGivesStdoutStderrAndTheExitCode(t *testing.T) {
 	out, errOut, code := Command(main, "input", "render")
 	if out != "render input" || errOut != "note" || code != 2 {
 		t.Errorf("Command = %q, %q, %d", out, errOut, code)
+	}
+}
+
+func TestExecGivesStdoutStderrAndTheExitCode(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	out, errOut, code := Exec(t, exec.Command(sh, "-c", `read x; echo "got $x"; echo note >&2; exit 3`), []byte("input\n"))
+	if out != "got input\n" || errOut != "note\n" || code != 3 {
+		t.Errorf("Exec = %q, %q, %d", out, errOut, code)
 	}
 }

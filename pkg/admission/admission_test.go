@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -167,7 +168,7 @@ func TestDropCoveredKeepsOneResultPerProblem(t *testing.T) {
 func readSet(t *testing.T, text string) *objects.Set {
 	t.Helper()
 	s := &objects.Set{}
-	if ds := s.ReadBytes([]byte(text), "in.yaml", false); len(ds) != 0 {
+	if ds := testkit.ReadText(s, []byte(text), "in.yaml", false); len(ds) != 0 {
 		t.Fatalf("input does not read cleanly: %v", ds)
 	}
 	return s

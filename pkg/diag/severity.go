@@ -1,7 +1,5 @@
 package diag
 
-import "strings"
-
 // SeverityRule is how nfd-fn grades a finding, stated once: docs/checks.md
 // and the README repeat it, and the severities below follow it.
 const SeverityRule = `Severity is the certainty of the defect, not the size of its effect on a fleet.
@@ -43,14 +41,4 @@ var Severities = map[string][]Severity{
 	"NFD050": {Warning}, "NFD051": {Warning}, "NFD052": {Warning}, "NFD053": {Error, Warning},
 	"NFD054": {Warning, Info}, "NFD055": {Error}, "NFD056": {Warning}, "NFD057": {Warning}, "NFD058": {Error},
 	"NFD300": {Error}, "NFD301": {Warning}, "NFD302": {Info}, "NFD303": {Warning}, "NFD304": {Warning},
-}
-
-// SeverityText is a check's severities as the docs write them
-// ("error / warning").
-func SeverityText(id string) string {
-	var parts []string
-	for _, s := range Severities[id] {
-		parts = append(parts, string(s))
-	}
-	return strings.Join(parts, " / ")
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -165,15 +164,5 @@ func cpuLabelsOf(nf *v1alpha1.NodeFeature, keys ...string) map[string]string {
 			out[k] = v
 		}
 	}
-	return out
-}
-
-// sortedLabelKeys lists a label map's keys in order.
-func sortedLabelKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 	"reflect"
 	"time"
@@ -58,12 +57,6 @@ func (e *BudgetError) Error() string {
 		s += ": " + e.Detail
 	}
 	return s
-}
-
-// IsBudgetError reports whether err is, or wraps, a *BudgetError.
-func IsBudgetError(err error) bool {
-	var be *BudgetError
-	return errors.As(err, &be)
 }
 
 // budget is what is left of one template execution's limits.

@@ -86,7 +86,7 @@ func TestTemplateBudgetCaps(t *testing.T) {
 			if err == nil || !errors.As(err.Err, &be) || be.Limit != tt.limit {
 				t.Fatalf("error = %v; want a %q budget error", err, tt.limit)
 			}
-			if err.RuleName != "budget" || err.Field != "spec.rules[0].varsTemplate" || !IsBudgetError(err) {
+			if err.RuleName != "budget" || err.Field != "spec.rules[0].varsTemplate" || !errors.As(err, new(*BudgetError)) {
 				t.Errorf("error names rule %q field %q; want the rule and its varsTemplate", err.RuleName, err.Field)
 			}
 		})
@@ -138,7 +138,7 @@ func TestExpensiveFunctionsCostSteps(t *testing.T) {
 	if err := runTemplate(t, `{{ range until 9 }}{{ $x := bcrypt "p" }}{{ end }}`); err != nil {
 		t.Fatalf("9 bcrypt calls: %v", err)
 	}
-	if err := runTemplate(t, `{{ range until 10 }}{{ $x := bcrypt "p" }}{{ end }}`); err == nil || !IsBudgetError(err) {
+	if err := runTemplate(t, `{{ range until 10 }}{{ $x := bcrypt "p" }}{{ end }}`); err == nil || !errors.As(err, new(*BudgetError)) {
 		t.Fatalf("10 bcrypt calls: %v; want a steps budget error", err)
 	}
 }

@@ -27,7 +27,7 @@
 // env, expandenv and getHostByName); none is removed. Instead each execution,
 // of one template for one rule on one node, runs within a budget, and a
 // template that exceeds it fails the rule on that node with an *EvalError
-// wrapping a *BudgetError (IsBudgetError), which names the limit and the
+// wrapping a *BudgetError (errors.As finds it), which names the limit and the
 // function:
 //
 //   - MaxTemplateSize: the template text (nfd-master's own limit).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -258,7 +259,7 @@ func TestWriteReturnsTheWriterError(t *testing.T) {
 
 func TestRuleOnARealTraceShowsWhatEachExpressionSaw(t *testing.T) {
 	s := &objects.Set{}
-	ds := s.ReadBytes([]byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
+	ds := testkit.ReadText(s, []byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeature
 metadata: {name: n1, namespace: node-feature-discovery, labels: {nfd.node.kubernetes.io/node-name: n1}}
 spec:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -15,7 +16,7 @@ func staticOn(t *testing.T, rules string, extra ...string) diag.List {
 	t.Helper()
 	doc := "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n" + rules
 	set := &objects.Set{}
-	if ds := set.ReadBytes([]byte(strings.Join(append([]string{doc}, extra...), "\n---\n")), "r.yaml", false); ds.HasErrors() {
+	if ds := testkit.ReadText(set, []byte(strings.Join(append([]string{doc}, extra...), "\n---\n")), "r.yaml", false); ds.HasErrors() {
 		t.Fatal(ds.Error())
 	}
 	return Static(set, Options{Master: master.DefaultOptions(), Outputs: true})
@@ -127,8 +128,8 @@ func TestReferenceValuePinnedToAnInvalidLabelValue(t *testing.T) {
 func TestDuplicateObjectIsOneFindingNotOnePerRule(t *testing.T) {
 	rule := "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: dup}\nspec:\n  rules:\n  - {name: a, labels: {a: \"1\"}, matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]}\n  - {name: b, labels: {b: \"1\"}, matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]}\n"
 	set := &objects.Set{}
-	ds := set.ReadBytes([]byte(rule), "one.yaml", false)
-	ds = append(ds, set.ReadBytes([]byte(rule), "two.yaml", false)...)
+	ds := testkit.ReadText(set, []byte(rule), "one.yaml", false)
+	ds = append(ds, testkit.ReadText(set, []byte(rule), "two.yaml", false)...)
 	ds = append(ds, Static(set, Options{Master: master.DefaultOptions(), Outputs: true})...)
 	if got := findingsOf(ds, "duplicate-object"); len(got) != 1 {
 		t.Errorf("duplicate-object findings = %q, want one", got)
@@ -173,7 +174,7 @@ func TestGroupNamespaceOutsideNfdMastersIsNeverWritten(t *testing.T) {
 		want, note int
 	}{{"default", false, 1, 1}, {master.DefaultNamespace, false, 0, 1}, {"default", true, 1, 0}} {
 		set := &objects.Set{}
-		set.ReadBytes([]byte(group(tc.ns)), "g.yaml", false)
+		testkit.ReadText(set, []byte(group(tc.ns)), "g.yaml", false)
 		o := opts
 		o.GroupGateNamed = tc.gateNamed
 		var warn, info int
@@ -205,7 +206,7 @@ func TestGroupNamespaceWarningSaysWhatRenderWrites(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			set := &objects.Set{}
-			set.ReadBytes([]byte(group), "g.yaml", false)
+			testkit.ReadText(set, []byte(group), "g.yaml", false)
 			o := master.DefaultOptions()
 			o.NodeFeatureGroups, o.GroupGateNamed = true, true
 			o.Namespace, o.NamespaceKnown, o.GroupStatusAllNamespaces = tc.masterNs, tc.known, tc.allNs

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
@@ -40,7 +41,7 @@ spec:
 func needsFindings(t *testing.T, opts master.Options) []string {
 	t.Helper()
 	set := &objects.Set{}
-	if ds := set.ReadBytes([]byte(recentRules), "rules.yaml", false); len(ds) > 0 {
+	if ds := testkit.ReadText(set, []byte(recentRules), "rules.yaml", false); len(ds) > 0 {
 		t.Fatal(ds)
 	}
 	return messages(Static(set, Options{Master: opts}), checkNeedsRelease)

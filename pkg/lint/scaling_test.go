@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/nfd-fn/nfd-fn/internal/growth"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
@@ -43,7 +44,7 @@ spec:
 func TestChecksAreLinearInBrokenRules(t *testing.T) {
 	timeRun := func(n int) func() time.Duration {
 		set := &objects.Set{}
-		if ds := set.ReadBytes(brokenRuleFile(n), "rules.yaml", false); ds.HasErrors() {
+		if ds := testkit.ReadText(set, brokenRuleFile(n), "rules.yaml", false); ds.HasErrors() {
 			t.Fatal(ds.Error())
 		}
 		return func() time.Duration {

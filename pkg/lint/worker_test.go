@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -21,7 +22,7 @@ func workerFindings(t *testing.T, conf, check string) []string {
 	}
 	set := &objects.Set{}
 	rules := "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}, {feature: rule.matched, matchExpressions: {b: {op: DoesNotExist}}}]\n"
-	if ds := set.ReadBytes([]byte(rules), "r.yaml", false); ds.HasErrors() {
+	if ds := testkit.ReadText(set, []byte(rules), "r.yaml", false); ds.HasErrors() {
 		t.Fatal(ds.Error())
 	}
 	return findingsOf(Static(set, Options{Master: master.DefaultOptions(), Worker: wc}), check)
@@ -110,7 +111,7 @@ func TestWorkerConfigMapInTheInputIsTheWorkersConfiguration(t *testing.T) {
 		t.Fatalf("ReadWorkerConfigMap = %v, %v", wc, err)
 	}
 	set := &objects.Set{}
-	set.ReadBytes([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n"), "r.yaml", false)
+	testkit.ReadText(set, []byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n"), "r.yaml", false)
 	var got []string
 	for _, d := range Static(set, Options{Master: master.DefaultOptions(), Worker: wc}) {
 		if d.Check == "worker-custom-rule" || d.Check == "no-publish-feature" {

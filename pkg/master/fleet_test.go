@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -45,7 +46,7 @@ func TestNodeFeaturesAttachByTheNodeNameLabelNotTheirName(t *testing.T) {
 
 func TestRejectedNodeFeatureIsNotAttached(t *testing.T) {
 	s := &objects.Set{}
-	ds := s.ReadBytes([]byte(nodeFeature(DefaultNamespace, "a", "a", "{features: {}, labelz: {x: y}}")), "in.yaml", false)
+	ds := testkit.ReadText(s, []byte(nodeFeature(DefaultNamespace, "a", "a", "{features: {}, labelz: {x: y}}")), "in.yaml", false)
 	if len(ds) != 1 || ds[0].Check != "unknown-field" {
 		t.Fatalf("want one unknown-field diagnostic, got %v", lines(ds))
 	}
@@ -61,10 +62,10 @@ func TestRejectedNodeFeatureIsNotAttached(t *testing.T) {
 func TestDuplicatesAreErrorsAndTheLastIsUsed(t *testing.T) {
 	s := &objects.Set{}
 	var ds diag.List
-	ds = append(ds, s.ReadBytes([]byte(kubeNode("a", "labels: {team: first}", "", "")), "f1.yaml", false)...)
-	ds = append(ds, s.ReadBytes([]byte(kubeNode("a", "labels: {team: second}", "", "")+"---\n"+kubeNode("a", "labels: {team: third}", "", "")), "f2.yaml", false)...)
-	ds = append(ds, s.ReadBytes([]byte(ruleObject("r", "  - {name: old, labels: {old: \"1\"}}\n")), "r1.yaml", false)...)
-	ds = append(ds, s.ReadBytes([]byte(ruleObject("r", "  - {name: new, labels: {new: \"1\"}}\n")), "r2.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(kubeNode("a", "labels: {team: first}", "", "")), "f1.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(kubeNode("a", "labels: {team: second}", "", "")+"---\n"+kubeNode("a", "labels: {team: third}", "", "")), "f2.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(ruleObject("r", "  - {name: old, labels: {old: \"1\"}}\n")), "r1.yaml", false)...)
+	ds = append(ds, testkit.ReadText(s, []byte(ruleObject("r", "  - {name: new, labels: {new: \"1\"}}\n")), "r2.yaml", false)...)
 	var msgs []string
 	for _, d := range ds {
 		if d.Check != "duplicate-object" || d.Severity != diag.Error {
@@ -335,7 +336,7 @@ func TestGroupsAreNotEvaluatedWhenTheGroupAPIIsOff(t *testing.T) {
 
 func TestRejectedGroupIsSkipped(t *testing.T) {
 	s := readSet(t, workerFeature("a", hostFeatures("a")), groupObject("good", "  - {name: g}\n"))
-	if ds := s.ReadBytes([]byte(groupObject("bad", "  - {name: g, labels: {x: y}}\n")), "bad.yaml", false); len(ds) != 1 {
+	if ds := testkit.ReadText(s, []byte(groupObject("bad", "  - {name: g, labels: {x: y}}\n")), "bad.yaml", false); len(ds) != 1 {
 		t.Fatalf("want the group rule's labels refused, got %v", lines(ds))
 	}
 	f := renderSet(s, groupsOn())
@@ -597,7 +598,7 @@ func TestStreamWithoutFeaturesLoadsSpecsPerNodeAndDropsFeatures(t *testing.T) {
 	var loads atomic.Int32
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: specFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
 			loads.Add(1)
 			return &readSet(t, fleetInput()...).Features[i].Obj.Spec, nil
 		})}
@@ -683,7 +684,7 @@ func TestStreamDecodesOnlyTheFeaturesRulesRead(t *testing.T) {
 	fullLoads := 0
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(only map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: specFunc(func(only map[string]bool) (*api.NodeFeatureSpec, error) {
 			spec := readSet(t, input...).Features[i].Obj.Spec
 			mu.Lock()
 			defer mu.Unlock()
@@ -735,7 +736,7 @@ func TestLeanNodeFeatureThatCannotBeReadAgainIsAnErrorNotAFault(t *testing.T) {
 	closed := errors.New("the input was closed")
 	for i := range lean.Features {
 		lean.Features[i].Obj.Spec = api.NodeFeatureSpec{}
-		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: objects.SpecTextFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
+		lean.Features[i].Lean = &objects.LeanNodeFeature{Names: lean.Features[i].Obj, Text: specFunc(func(map[string]bool) (*api.NodeFeatureSpec, error) {
 			return nil, closed
 		})}
 	}
@@ -774,3 +775,10 @@ func TestGroupStatusIsKeptOnlyOutsideAKnownNamespace(t *testing.T) {
 		}
 	}
 }
+
+// specFunc is a function as the text a lean NodeFeature's spec is loaded
+// from (objects.SpecText), for a test to count or fail the loads.
+type specFunc func(only map[string]bool) (*api.NodeFeatureSpec, error)
+
+// LoadSpec calls f.
+func (f specFunc) LoadSpec(only map[string]bool) (*api.NodeFeatureSpec, error) { return f(only) }

@@ -2,16 +2,16 @@ package master
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // The tests build their input as YAML, the way users write it, and read it
-// with objects.Set.ReadBytes, as every mode does.
+// with testkit.ReadText, as internal/inputs reads a file parsed whole.
 
 const nfdAPI = "apiVersion: nfd.k8s-sigs.io/v1alpha1\n"
 
@@ -69,7 +69,7 @@ func kubeNode(name, meta, spec, status string) string {
 func readSet(t *testing.T, docs ...string) *objects.Set {
 	t.Helper()
 	s := &objects.Set{}
-	if ds := s.ReadBytes([]byte(strings.Join(docs, "---\n")), "in.yaml", false); len(ds) != 0 {
+	if ds := testkit.ReadText(s, []byte(strings.Join(docs, "---\n")), "in.yaml", false); len(ds) != 0 {
 		t.Fatalf("test input does not read cleanly:\n%s", ds.Error())
 	}
 	return s
@@ -132,15 +132,6 @@ func featureLabels(m map[string]string) map[string]string {
 			out[strings.TrimPrefix(k, "feature.node.kubernetes.io/")] = v
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -3,10 +3,10 @@
 // each with its Origin (file, document index, ResourceList item, YAML node
 // for positions). Sets are built the same way whatever the input was:
 // ResourceList items, however they were read (internal/inputs reads
-// files, directories and ResourceLists for every mode), or bytes
-// (ReadBytes). Decoding is strict: a misspelt field is a diagnostic with
-// its field path and position, and the object is kept but marked Rejected,
-// as the API server would refuse it.
+// files, directories and ResourceLists for every mode). Decoding is
+// strict: a misspelt field is a diagnostic with its field path and
+// position, and the object is kept but marked Rejected, as the API server
+// would refuse it.
 //
 // Decode reads a yaml.v3 tree. For the large inputs of a fleet,
 // internal/fastread reads an item straight from its text instead and

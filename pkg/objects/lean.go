@@ -32,12 +32,6 @@ type SpecText interface {
 	LoadSpec(only map[string]bool) (*api.NodeFeatureSpec, error)
 }
 
-// SpecTextFunc adapts a function to SpecText.
-type SpecTextFunc func(only map[string]bool) (*api.NodeFeatureSpec, error)
-
-// LoadSpec calls f.
-func (f SpecTextFunc) LoadSpec(only map[string]bool) (*api.NodeFeatureSpec, error) { return f(only) }
-
 // Load decodes the NodeFeature's spec anew (see SpecText.LoadSpec). The
 // error names the object.
 func (l *LeanNodeFeature) Load(only map[string]bool) (*api.NodeFeatureSpec, error) {
@@ -46,14 +40,4 @@ func (l *LeanNodeFeature) Load(only map[string]bool) (*api.NodeFeatureSpec, erro
 		return nil, fmt.Errorf("reading %s again: %w", FeatureRef(l.Names), err)
 	}
 	return spec, nil
-}
-
-// FeatureSpec is the spec of a NodeFeature of a set: its own, or a lean
-// one's loaded anew (LeanNodeFeature.Load), keeping only the features only
-// names (all of them when only is nil).
-func FeatureSpec(o *Object[*api.NodeFeature], only map[string]bool) (*api.NodeFeatureSpec, error) {
-	if o.Lean != nil {
-		return o.Lean.Load(only)
-	}
-	return &o.Obj.Spec, nil
 }

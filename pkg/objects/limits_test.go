@@ -35,7 +35,7 @@ func TestFileLimitsHoldJustOverAndNotJustUnder(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Set{}
-			ds := s.ReadBytes([]byte(tc.data), "fuzz.yaml", false)
+			ds := readText(s, []byte(tc.data), "fuzz.yaml", false)
 			if len(s.Nodes) != 1 {
 				t.Errorf("the document before was not kept: %d Nodes", len(s.Nodes))
 			}

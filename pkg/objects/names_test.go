@@ -121,7 +121,7 @@ func TestSafeButInvalidNamesAreErrorsAndStillUsed(t *testing.T) {
 		"apiVersion: v1\nkind: Namespace\nmetadata: {name: a.b}\n",
 	} {
 		s := &Set{}
-		ds := s.ReadBytes([]byte(doc), "f.yaml", false)
+		ds := readText(s, []byte(doc), "f.yaml", false)
 		if len(ds) != 1 || ds[0].Check != "object-name" || ds[0].Severity != "error" || !strings.Contains(ds[0].Message, "no cluster can hold it") {
 			t.Errorf("%q: diagnostics %v", doc, ds)
 		}

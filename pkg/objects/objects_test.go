@@ -1,8 +1,6 @@
 package objects
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -182,7 +180,7 @@ func TestNodeStateIsEmpty(t *testing.T) {
 
 func TestStrictDecodeErrorsCarryFieldPathPositionAndRejectTheObject(t *testing.T) {
 	s := &Set{}
-	ds := s.ReadBytes([]byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
+	ds := readText(s, []byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeatureRule
 metadata:
   name: r
@@ -347,7 +345,7 @@ func messages(ds diag.List) []string {
 	return out
 }
 
-func TestReadBytesMultiDocumentJSONAndLists(t *testing.T) {
+func TestReadingTextMultiDocumentJSONAndLists(t *testing.T) {
 	tests := []struct {
 		name  string
 		data  string
@@ -436,7 +434,7 @@ items:
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Set{}
-			ds := s.ReadBytes([]byte(tc.data), "in.yaml", tc.note)
+			ds := readText(s, []byte(tc.data), "in.yaml", tc.note)
 			if got := summary(s); !reflect.DeepEqual(got, tc.set) {
 				t.Errorf("set = %v, want %v", got, tc.set)
 			}
@@ -447,7 +445,7 @@ items:
 	}
 }
 
-func TestReadBytesScannerErrorKeepsEarlierDocumentsAndNamesTheLine(t *testing.T) {
+func TestReadingTextScannerErrorKeepsEarlierDocumentsAndNamesTheLine(t *testing.T) {
 	tests := []struct {
 		name string
 		data string
@@ -477,7 +475,7 @@ func TestReadBytesScannerErrorKeepsEarlierDocumentsAndNamesTheLine(t *testing.T)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Set{}
-			ds := s.ReadBytes([]byte(tc.data), "f.yaml", false)
+			ds := readText(s, []byte(tc.data), "f.yaml", false)
 			if got := summary(s); !reflect.DeepEqual(got, tc.set) {
 				t.Errorf("set = %v, want %v", got, tc.set)
 			}
@@ -516,27 +514,13 @@ func TestDocumentsExpandsOnlyV1Lists(t *testing.T) {
 	}
 }
 
-// writeFiles creates files under dir; content "" makes a directory.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func nodeDoc(name string) string {
 	return "apiVersion: v1\nkind: Node\nmetadata: {name: " + name + "}\n"
 }
 
 func TestSetOriginFindsTheObjectInUse(t *testing.T) {
 	s := &Set{}
-	s.ReadBytes([]byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
+	readText(s, []byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeatureRule
 metadata: {name: r}
 ---
@@ -548,7 +532,7 @@ apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeatureRule
 metadata: {name: r}
 `), "a.yaml", false)
-	s.ReadBytes([]byte(nodeDoc("r")), "b.yaml", false)
+	readText(s, []byte(nodeDoc("r")), "b.yaml", false)
 	tests := []struct {
 		name  string
 		ref   diag.ObjectRef
@@ -581,7 +565,7 @@ func TestSetOriginSeesObjectsAddedAfterTheFirstLookup(t *testing.T) {
 	if _, ok := s.Origin(NodeRef("late")); ok {
 		t.Fatal("found a node in an empty set")
 	}
-	s.ReadBytes([]byte(nodeDoc("late")), "late.yaml", false)
+	readText(s, []byte(nodeDoc("late")), "late.yaml", false)
 	if o, ok := s.Origin(NodeRef("late")); !ok || o.File != "late.yaml" {
 		t.Errorf("Origin after Add = %+v %v, want late.yaml", o, ok)
 	}
@@ -589,7 +573,7 @@ func TestSetOriginSeesObjectsAddedAfterTheFirstLookup(t *testing.T) {
 
 func TestPlaceFillsOnlyMissingPositions(t *testing.T) {
 	s := &Set{}
-	s.ReadBytes([]byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
+	readText(s, []byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeatureRule
 metadata:
   name: r
@@ -674,7 +658,7 @@ func TestOtherNoteDescribesSkippedDocuments(t *testing.T) {
 // yaml.v3 reports parser errors (as opposed to scanner errors) with the
 // 0-based line of the construct being parsed, so the line in its message
 // is one before the offending line; syntaxError takes it as 1-based.
-func TestReadBytesParserErrorNamesTheOffendingLine(t *testing.T) {
+func TestReadingTextParserErrorNamesTheOffendingLine(t *testing.T) {
 	tests := []struct {
 		name string
 		data string
@@ -686,7 +670,7 @@ func TestReadBytesParserErrorNamesTheOffendingLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ds := (&Set{}).ReadBytes([]byte(tc.data), "f.yaml", false)
+			ds := readText(&Set{}, []byte(tc.data), "f.yaml", false)
 			if len(ds) != 1 || ds[0].Pos.Line != tc.line {
 				t.Errorf("diagnostics %q, want one at line %d", messages(ds), tc.line)
 			}

@@ -186,29 +186,6 @@ func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 	}
 }
 
-// ReadBytes adds every document of one file's text to the set. A syntax
-// error is a diagnostic at its line; the documents before it are kept.
-// With note, every document nfd-fn skips gets an info diagnostic.
-func (s *Set) ReadBytes(data []byte, file string, note bool) diag.List {
-	docs, bad := ReadDocuments(data, file)
-	var ds diag.List
-	for _, doc := range docs {
-		o := Origin{File: file, Index: doc.Index, Item: -1, Node: doc.Node}
-		d := Decode(doc.Node)
-		if d.Class == Other {
-			if note {
-				ds = append(ds, OtherNote(d, o))
-			}
-			continue
-		}
-		ds = append(ds, s.Add(d, o)...)
-	}
-	if bad != nil {
-		ds = append(ds, *bad)
-	}
-	return ds
-}
-
 // Documents expands a v1 List (what kubectl get -o yaml prints) into its
 // items; any other document is itself.
 func Documents(n *yaml.Node) []*yaml.Node {

@@ -51,7 +51,7 @@ status: {}
 // status are accepted.
 func TestServerWrittenMetadataIsAccepted(t *testing.T) {
 	s := &Set{}
-	if ds := s.ReadBytes([]byte(exported), "export.yaml", false); len(ds) != 0 {
+	if ds := readText(s, []byte(exported), "export.yaml", false); len(ds) != 0 {
 		t.Fatalf("diagnostics:\n%s", ds.Error())
 	}
 	if len(s.Rules) != 1 || s.Rules[0].Rejected || s.Rules[0].Obj.Spec.Rules[0].Labels["gpu"] != "true" {
@@ -67,7 +67,7 @@ func TestStrictnessStaysWhereItHelps(t *testing.T) {
 		{"    labels: {gpu: \"true\"}\n", "    labels: {gpu: \"true\"}\n    lables: {x: y}\n", `spec.rules[0].lables: unknown field "lables": did you mean "labels"?`},
 	} {
 		s := &Set{}
-		ds := s.ReadBytes([]byte(strings.Replace(exported, tt.from, tt.to, 1)), "export.yaml", false)
+		ds := readText(s, []byte(strings.Replace(exported, tt.from, tt.to, 1)), "export.yaml", false)
 		if len(ds) != 1 || !strings.Contains(ds[0].Field+": "+ds[0].Message, tt.field) {
 			t.Errorf("diagnostics = %v, want one at %s", ds, tt.field)
 		}

@@ -69,7 +69,7 @@ type Object[T any] struct {
 	Superseded bool
 	// Lean is set on a NodeFeature read lean: Obj is then Lean.Names, which
 	// holds only the names of its features, and its spec is what
-	// Lean.Load decodes (FeatureSpec reads either).
+	// Lean.Load decodes.
 	Lean *LeanNodeFeature
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
@@ -106,9 +107,9 @@ func largeFleet(t testing.TB) Input {
 	t.Helper()
 	fleetOnce.Do(func() {
 		fleetHead, fleetBase = &objects.Set{}, &objects.Set{}
-		fleetHead.ReadBytes(fleetSnapshot(fleetNodes), "snapshot.yaml", false)
-		fleetHead.ReadBytes([]byte(fleetHeadRules), "rules/fleet.yaml", false)
-		fleetBase.ReadBytes([]byte(fleetBaseRules), "base/fleet.yaml", false)
+		testkit.ReadText(fleetHead, fleetSnapshot(fleetNodes), "snapshot.yaml", false)
+		testkit.ReadText(fleetHead, []byte(fleetHeadRules), "rules/fleet.yaml", false)
+		testkit.ReadText(fleetBase, []byte(fleetBaseRules), "base/fleet.yaml", false)
 		fleetWork, _ = workloadsIn(fleetWorkloads(200), "workloads.yaml")
 	})
 	opts := master.DefaultOptions()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -72,7 +73,7 @@ func eachFile(t testing.TB, paths []string, read func(data []byte, file string))
 // readSet reads the objects in the files under paths into set.
 func readSet(t testing.TB, set *objects.Set, paths ...string) diag.List {
 	var ds diag.List
-	eachFile(t, paths, func(data []byte, file string) { ds = append(ds, set.ReadBytes(data, file, false)...) })
+	eachFile(t, paths, func(data []byte, file string) { ds = append(ds, testkit.ReadText(set, data, file, false)...) })
 	return ds
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nfd-fn/nfd-fn/internal/golden"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
@@ -178,7 +179,7 @@ spec:
         - feature: cpu.cpuid
           matchExpressions: {AVX2: {op: Exists}}
 `)
-	in.Base.ReadBytes(broken, "base/broken.yaml", false)
+	testkit.ReadText(in.Base, broken, "base/broken.yaml", false)
 	p := Make(in)
 	if p.HasErrors() {
 		t.Fatalf("a base-only problem should not be an error:\n%s", p.Diagnostics.Error())
@@ -186,7 +187,7 @@ spec:
 	if !strings.Contains(p.Diagnostics.Error(), "base/broken.yaml") || !strings.Contains(p.Diagnostics.Error(), BaseSidePrefix) {
 		t.Errorf("the base problem is not named as the base side's:\n%s", p.Diagnostics.Error())
 	}
-	in.Head.ReadBytes(broken, "rules/broken.yaml", false)
+	testkit.ReadText(in.Head, broken, "rules/broken.yaml", false)
 	p = Make(in)
 	var headErr bool
 	for _, d := range p.Diagnostics {

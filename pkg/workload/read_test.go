@@ -56,7 +56,7 @@ func TestHelmOutputGivesEveryWorkloadKindAndNotesTheRest(t *testing.T) {
 	ws, ds := fromText([]byte(helmOutput), "chart.yaml")
 	var got []string
 	for _, w := range ws {
-		got = append(got, w.String())
+		got = append(got, w.Ref().String())
 	}
 	want := "Deployment app/web, StatefulSet db, ReplicaSet rs, Job once, CronJob nightly"
 	if strings.Join(got, ", ") != want {

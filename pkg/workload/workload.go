@@ -29,9 +29,6 @@ func (w *Workload) Ref() diag.ObjectRef {
 	return diag.ObjectRef{APIVersion: w.APIVersion, Kind: w.Kind, Namespace: w.Namespace, Name: w.Name}
 }
 
-// String is "Kind namespace/name", or "Kind name" without a namespace.
-func (w *Workload) String() string { return w.Ref().String() }
-
 // templatePaths maps each workload kind to the path of its pod template;
 // an empty path means the object is the pod.
 var templatePaths = map[string][]string{

@@ -66,7 +66,7 @@ func run(impl string, in io.Reader, out io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return rl.Write(w, nil)
+		return rl.WriteThen(w, func() []*sdk.Result { return nil })
 	}
 	return fmt.Errorf("unknown -impl %q", impl)
 }

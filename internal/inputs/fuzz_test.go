@@ -1,22 +1,35 @@
-package objects
+package inputs_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/fn"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// FuzzReadBytes feeds arbitrary file contents to the typed decoders
-// (ReadDocuments, Decode, strict decoding, Set.Add): they must never
-// panic; every diagnostic's text must be one line without raw control
-// characters; and no object whose name the API server would refuse may
-// be used (its name could become a file path).
-func FuzzReadBytes(f *testing.F) {
+// FuzzReader feeds arbitrary file contents to the reader every mode reads
+// its files with (Reader with fn.Decoding, on the file "-": cut into
+// items, decoded lean or from a tree, strictly decoded, added to the set):
+// it must never panic; every diagnostic's text must be one line without
+// raw control characters; and no object whose name the API server would
+// refuse may be used (its name could become a file path).
+func FuzzReader(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := &Set{}
-		ds := s.ReadBytes(data, "fuzz.yaml", true)
+		s := &objects.Set{}
+		r := inputs.NewReader(s, fn.Decoding)
+		r.Stdin = inputs.NewStdin(bytes.NewReader(data))
+		defer r.Stdin.Close()
+		defer r.Close()
+		ds, _, err := r.Read([]string{inputs.StdinPath}, true)
+		if err != nil {
+			t.Fatalf("reading a file of %d bytes: %v", len(data), err)
+		}
 		for i := range ds {
 			if text := ds[i].Text(); strings.ContainsAny(text, "\n\r\x1b\u202e\u2066") {
 				t.Fatalf("diagnostic text holds a raw control character: %q", text)
@@ -27,11 +40,11 @@ func FuzzReadBytes(f *testing.F) {
 }
 
 // checkUsedNames fails when an object in use has a name (or a Node a
-// name) that is neither valid nor safe (SafeName).
-func checkUsedNames(t *testing.T, s *Set) {
+// name) that is neither valid nor safe (objects.SafeName).
+func checkUsedNames(t *testing.T, s *objects.Set) {
 	t.Helper()
 	bad := func(kind, name string) {
-		if why := InvalidName(kind, name); why != "" && !SafeName(name) {
+		if why := objects.InvalidName(kind, name); why != "" && !objects.SafeName(name) {
 			t.Fatalf("%s %q is used although its name is invalid: %s", kind, name, why)
 		}
 	}
