@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // FuzzValidateFiles writes arbitrary bytes to a rule file in a temporary
@@ -98,15 +99,8 @@ func insidePackage(p string) bool {
 // addFileSeeds seeds with the validate cases, the cluster export, the
 // explain cases and the hostile inputs.
 func addFileSeeds(f *testing.F) {
-	for _, pattern := range []string{"../testdata/validate/*/*.yaml", "../testdata/cluster-export/*.yaml",
-		"../testdata/explain/*/*.yaml", "../testdata/hostile/*.yaml"} {
-		files, _ := filepath.Glob(pattern)
-		for _, file := range files {
-			if data, err := os.ReadFile(file); err == nil && len(data) < 32<<10 {
-				f.Add(data)
-			}
-		}
-	}
+	testkit.SeedFiles(f, "../testdata/validate/*/*.yaml", "../testdata/cluster-export/*.yaml",
+		"../testdata/explain/*/*.yaml", "../testdata/hostile/*.yaml")
 	f.Add([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata: {name: nf, namespace: nfd, labels: {nfd.node.kubernetes.io/node-name: ../../../../tmp/x}}\nspec: {labels: {a: b}}\n"))
 	f.Add([]byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: \"r\\u202e\\x1b[2J\"}\nspec: {rules: [{name: \"x\\ny\", labels: {\"a\\x1b\": b}}]}\n"))
 }

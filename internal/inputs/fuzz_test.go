@@ -2,13 +2,12 @@ package inputs_test
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -76,17 +75,8 @@ func checkUsedNames(t *testing.T, s *objects.Set) {
 // addSeeds seeds with the repository's rule files, exports and examples,
 // the hostile inputs, and documents built around the cases of issue 17.
 func addSeeds(f *testing.F) {
-	for _, pattern := range []string{
-		"../../testdata/validate/*/*.yaml", "../../testdata/cluster-export/*.yaml", "../../testdata/cluster-export/*/*.yaml",
-		"../../testdata/explain/*/*.yaml", "../../testdata/hostile/*.yaml", "../../testdata/hostile/*.json",
-	} {
-		files, _ := filepath.Glob(pattern)
-		for _, file := range files {
-			if data, err := os.ReadFile(file); err == nil && len(data) < 32<<10 {
-				f.Add(data)
-			}
-		}
-	}
+	testkit.SeedFiles(f, "../../testdata/validate/*/*.yaml", "../../testdata/cluster-export/*.yaml", "../../testdata/cluster-export/*/*.yaml",
+		"../../testdata/explain/*/*.yaml", "../../testdata/hostile/*.yaml", "../../testdata/hostile/*.json")
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
