@@ -1,6 +1,8 @@
 package fn
 
 import (
+	"slices"
+
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
@@ -48,7 +50,7 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *mas
 // or a map is not in a layout those edit.
 func patchNodeText(it *krm.Item, old *objects.NodeState, n *master.NodeResult, s config.Settings) (text []byte, changed, ok bool) {
 	st := &n.State
-	if s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !modes.SameTaints(old.Taints, st.Taints) {
+	if s.NodeOutput == config.NodeOutputApply || s.StampVersion || old == nil || !slices.Equal(old.Taints, st.Taints) {
 		return nil, false, false
 	}
 	text = it.Raw

@@ -1,6 +1,8 @@
 package modes
 
 import (
+	"slices"
+
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
@@ -149,7 +151,7 @@ func updateNodeItem(n *yaml.Node, s *master.NodeState) bool {
 	changed = syncOptionalMap(md, "labels", s.Labels) || changed
 	changed = syncOptionalMap(md, "annotations", s.Annotations) || changed
 	old := objects.ReadNode(n).State
-	if !SameTaints(old.Taints, s.Taints) {
+	if !slices.Equal(old.Taints, s.Taints) {
 		changed = true
 		if len(s.Taints) == 0 {
 			if spec := krm.MapAt(n, "spec"); spec != nil {
@@ -174,19 +176,6 @@ func syncOptionalMap(parent *yaml.Node, key string, want map[string]string) bool
 		return false
 	}
 	return krm.SyncStringMap(krm.EnsureMap(parent, key), want)
-}
-
-// SameTaints reports whether two taint lists are the same, in order.
-func SameTaints(a, b []api.Taint) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // taintsNode is the spec.taints list of taints.

@@ -2,6 +2,7 @@ package admission
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -89,7 +90,7 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 // acceptedFrom names the first release after from whose schema accepts
 // the field (knows it, with pruned): "first accepted by v0.18.0".
 func acceptedFrom(kind string, obj *yaml.Node, from release.Version, field string, pruned bool) string {
-	for _, minor := range sortedMinors() {
+	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
 		if minor <= from.Minor {
 			continue
 		}
@@ -122,16 +123,6 @@ func (v *Verdict) refuses(field string, pruned bool) bool {
 	return false
 }
 
-// sortedMinors are the minor releases whose CRDs are kept, oldest first.
-func sortedMinors() []int {
-	out := make([]int, 0, len(crdTag))
-	for minor := range crdTag {
-		out = append(out, minor)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // DropCovered removes the admission errors about a field another check
 // already reports as an error (the rule engine's invalid-op with its
 // did-you-mean, its rule-name): one problem, one result. Release
@@ -161,7 +152,7 @@ type Need struct{ Field, What string }
 // as written (nothing refused, nothing pruned), and what the release
 // before it refuses or prunes; ok is false when no release takes it.
 func FirstAccepting(kind string, obj *yaml.Node) (first release.Version, why []Need, ok bool) {
-	for _, minor := range sortedMinors() {
+	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
 		v := release.Version{Minor: minor}
 		s, err := SchemaFor(v, kind)
 		if err != nil || s == nil {

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -123,20 +125,11 @@ func unknownFeature(feature string, known map[string]bool) string {
 	case builtinDomains[domain]:
 		return fmt.Sprintf("nfd-worker never produces feature %q; its %s features are %s", feature, domain, strings.Join(domainFeatures(domain), ", "))
 	}
-	msg := fmt.Sprintf("no NFD source publishes features in domain %q (nfd-worker's domains are %s), so only a third-party NodeFeature could provide %q, and none in the input does", domain, strings.Join(sortedDomains(), ", "), feature)
+	msg := fmt.Sprintf("no NFD source publishes features in domain %q (nfd-worker's domains are %s), so only a third-party NodeFeature could provide %q, and none in the input does", domain, strings.Join(slices.Sorted(maps.Keys(builtinDomains)), ", "), feature)
 	if near := nearestByName(name); near != "" {
 		msg += fmt.Sprintf("; the closest feature is %s", near)
 	}
 	return msg
-}
-
-func sortedDomains() []string {
-	out := make([]string, 0, len(builtinDomains))
-	for d := range builtinDomains {
-		out = append(out, d)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // nearestByName is the catalogue feature whose own name (after the

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -24,7 +25,7 @@ func (c *checker) mistakes() {
 				continue
 			}
 			feature := strings.ToLower(t.term.Feature)
-			for _, name := range sortedNames(*t.term.MatchExpressions) {
+			for _, name := range slices.Sorted(maps.Keys(*t.term.MatchExpressions)) {
 				e := (*t.term.MatchExpressions)[name]
 				if e == nil {
 					continue
@@ -61,15 +62,6 @@ func (c *checker) noOutputs(r ruleAt) {
 	}
 	c.add(r.doc, r.ref, diag.Warning, "rule", r.field, false,
 		fmt.Sprintf("rule %q writes nothing (no labels, vars, annotations, extendedResources, taints or templates): nfd-master runs it to no effect", x.Name))
-}
-
-func sortedNames(s api.MatchExpressionSet) []string {
-	names := make([]string, 0, len(s))
-	for n := range s {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // emptyTerm warns about a term with neither matchExpressions nor
@@ -202,7 +194,7 @@ func isAre(n int) string {
 // takes one of those values, so values that are not valid label values
 // are dropped (all of them: certain, an error; some: a warning).
 func (c *checker) referenceValues(r ruleAt) {
-	for _, k := range sortedKeys(r.rule.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(r.rule.Labels)) {
 		v := r.rule.Labels[k]
 		if !strings.HasPrefix(v, "@") {
 			continue
@@ -246,13 +238,4 @@ func pinnedValues(m api.FeatureMatcher, feature, element string) ([]string, bool
 		}
 	}
 	return nil, false
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -51,7 +52,7 @@ func (c *checker) needs(kind string, ref diag.ObjectRef, o objects.Origin, templ
 		}
 	}
 	sprigFirst, _ := release.SprigFuncs.First()
-	for _, field := range sortedFields(templates) {
+	for _, field := range slices.Sorted(maps.Keys(templates)) {
 		if fns := engine.SprigFuncsIn(templates[field]); len(fns) > 0 {
 			if need.Less(sprigFirst) {
 				need = sprigFirst
@@ -101,14 +102,4 @@ func addTemplate(out map[string]string, field, text string) {
 	if text != "" {
 		out[field] = text
 	}
-}
-
-// sortedFields are the keys of m, sorted.
-func sortedFields(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

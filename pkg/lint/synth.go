@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -65,7 +67,7 @@ func runtimeFailure(msg string) bool {
 
 // badTemplateLabel reports the first label of out nfd-master refuses.
 func (c *checker) badTemplateLabel(r ruleAt, field string, f *api.Features, labels map[string]string) bool {
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		v := labels[k]
 		if strings.Contains(k+v, "<no value>") {
 			continue // an element the sample does not have
@@ -194,13 +196,5 @@ func describeFeatures(f *api.Features) string {
 	for n := range f.Instances {
 		names = append(names, n)
 	}
-	return strings.Join(sortedUnique(names), ", ")
-}
-
-func sortedUnique(s []string) []string {
-	m := map[string]string{}
-	for _, x := range s {
-		m[x] = x
-	}
-	return sortedKeys(m)
+	return strings.Join(slices.Compact(slices.Sorted(slices.Values(names))), ", ")
 }
