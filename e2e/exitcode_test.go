@@ -43,14 +43,8 @@ func TestPlanDetailedExitcodeIsOneOnUsageAndIOErrors(t *testing.T) {
 		})
 	}
 	t.Run("ci-script-mistyped-rules", func(t *testing.T) {
-		requireTool(t, "git")
-		sh := requireTool(t, "sh")
-		script, err := filepath.Abs(planScript)
-		if err != nil {
-			t.Fatal(err)
-		}
 		repo := planRepository(t)
-		stdout, stderr, code := run(t, repo, commandEnv(nil), nil, sh, script, "main", "rules", "snapshot.yml", "--config", "config.yaml")
+		stdout, stderr, code := runPlanScript(t, repo, "main", "rules", "snapshot.yml", "--config", "config.yaml")
 		if code != 1 || stdout != "" {
 			t.Errorf("exit %d, want 1 and no comment; stdout %q, stderr:\n%s", code, stdout, stderr)
 		}

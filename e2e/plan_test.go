@@ -20,15 +20,9 @@ const planScript = "../docs/ci/nfd-fn-plan.sh"
 // prints is the rule-change plan pkg/plan's golden file holds; planned
 // against its own commit, nothing changes.
 func TestPlanCIRecipeOnAPullRequest(t *testing.T) {
-	requireTool(t, "git")
-	sh := requireTool(t, "sh")
-	script, err := filepath.Abs(planScript)
-	if err != nil {
-		t.Fatal(err)
-	}
 	repo := planRepository(t)
-	args := []string{script, "main", "rules", "snapshot.yaml", "--workloads", "workloads", "--config", "config.yaml"}
-	stdout, stderr, code := run(t, repo, commandEnv(nil), nil, sh, args...)
+	args := []string{"main", "rules", "snapshot.yaml", "--workloads", "workloads", "--config", "config.yaml"}
+	stdout, stderr, code := runPlanScript(t, repo, args...)
 	if code != 2 {
 		t.Fatalf("exit %d, want 2 (changes)\nstderr:\n%s", code, stderr)
 	}
@@ -42,17 +36,30 @@ func TestPlanCIRecipeOnAPullRequest(t *testing.T) {
 	if list := git(t, repo, "worktree", "list"); strings.Count(list, "\n") != 1 {
 		t.Errorf("the base worktree was left behind:\n%s", list)
 	}
-	args[1] = "HEAD"
-	stdout, stderr, code = run(t, repo, commandEnv(nil), nil, sh, args...)
+	args[0] = "HEAD"
+	stdout, stderr, code = runPlanScript(t, repo, args...)
 	if code != 0 || !strings.Contains(stdout, "**No changes.**") {
 		t.Errorf("against its own commit: exit %d, want 0\n%s%s", code, stdout, stderr)
 	}
+}
+
+// runPlanScript runs the script the CI recipes call in repo with args,
+// as a CI job does: with sh, and git on the PATH.
+func runPlanScript(t *testing.T, repo string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	sh := requireTool(t, "sh")
+	script, err := filepath.Abs(planScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run(t, repo, commandEnv(nil), nil, sh, append([]string{script}, args...)...)
 }
 
 // planRepository makes a git repository whose main branch has the base
 // rules and whose checked-out branch "change" has the changed rules.
 func planRepository(t *testing.T) string {
 	t.Helper()
+	requireTool(t, "git")
 	repo := t.TempDir()
 	for _, name := range []string{"snapshot.yaml", "config.yaml", "workloads"} {
 		copyPath(t, filepath.Join(planFixture, name), filepath.Join(repo, name))
