@@ -21,6 +21,7 @@ Usage:
   nfd-fn [render] < resourcelist.yaml        render Nodes (the KRM function; default)
   nfd-fn render [FILE|DIR|-]...              render the objects in files, directories or kubectl exports
   nfd-fn render --output apply FILE|DIR...   the Nodes alone, only what NFD owns, for kubectl apply --server-side
+  nfd-fn render -o apply-status FILE|DIR...  their extended resources, for the same with --subresource=status
   nfd-fn render --output nova < list.yaml    the OpenStack Nova provider config file
   nfd-fn render -o labels FILE|DIR...        what NFD gives each node, as a table (labels-json: JSON)
   nfd-fn validate [FILE|DIR]...              check rules before they reach a cluster (stdin: a ResourceList)

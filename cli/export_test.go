@@ -245,29 +245,16 @@ func resourceListFrom(t *testing.T, config, snapshot, rules string) string {
 }
 
 // TestApplyOutputSendsOnlyWhatNFDOwns shows the apply-ready form: for
-// `kubectl apply --server-side --field-manager=nfd-fn -f -` (and
-// `--subresource=status` for extended resources), each Node carries only
-// its name and what NFD owns; nothing of the export's own metadata or
-// status, and no kpt annotation.
+// `kubectl apply --server-side --field-manager=nfd-fn -f -`, each Node
+// carries only its name and what NFD owns of its own fields; for the same
+// with `--subresource=status` (-o apply-status), its name and the extended
+// resources NFD owns. Nothing of the export's own metadata or status, and
+// no kpt annotation.
 func TestApplyOutputSendsOnlyWhatNFDOwns(t *testing.T) {
-	var out, errOut bytes.Buffer
-	args := []string{"render", "--output", "apply", "--config", filepath.Join(exportDir, "config.yaml"),
-		filepath.Join(exportDir, "snapshot.yaml"), filepath.Join(exportDir, "rules")}
-	if code := Main(args, strings.NewReader(""), &out, &errOut); code != 0 {
-		t.Fatalf("exit %d\n%s", code, errOut.String())
-	}
-	docs := strings.Split(out.String(), "\n---\n")
-	if len(docs) != 4 {
-		t.Fatalf("%d documents, want the 4 Nodes:\n%s", len(docs), out.String())
-	}
-	for _, doc := range docs {
-		var node map[string]any
-		if err := yaml.Unmarshal([]byte(doc), &node); err != nil {
-			t.Fatal(err)
-		}
+	for _, node := range applyDocs(t, "apply") {
 		if keys := sortedKeys(node); !reflect.DeepEqual(keys, []string{"apiVersion", "kind", "metadata"}) &&
-			!reflect.DeepEqual(keys, []string{"apiVersion", "kind", "metadata", "status"}) {
-			t.Errorf("top-level keys %v", keys)
+			!reflect.DeepEqual(keys, []string{"apiVersion", "kind", "metadata", "spec"}) {
+			t.Errorf("-o apply: top-level keys %v", keys)
 		}
 		md := node["metadata"].(map[string]any)
 		if keys := sortedKeys(md); !reflect.DeepEqual(keys, []string{"annotations", "labels", "name"}) {
@@ -283,15 +270,53 @@ func TestApplyOutputSendsOnlyWhatNFDOwns(t *testing.T) {
 				t.Errorf("%v: annotation %s is not NFD's", md["name"], k)
 			}
 		}
-		if st, ok := node["status"].(map[string]any); ok {
-			if keys := sortedKeys(st); !reflect.DeepEqual(keys, []string{"allocatable", "capacity"}) {
-				t.Errorf("%v: status keys %v", md["name"], keys)
-			}
-			if _, ok := st["capacity"].(map[string]any)["cpu"]; ok {
-				t.Errorf("%v: status carries the node's own capacity", md["name"])
-			}
+	}
+	resources := 0
+	for _, node := range applyDocs(t, "apply-status") {
+		md := node["metadata"].(map[string]any)
+		if keys := sortedKeys(md); !reflect.DeepEqual(keys, []string{"name"}) {
+			t.Errorf("-o apply-status: %v: metadata keys %v, want the name alone", md["name"], keys)
+		}
+		st, ok := node["status"].(map[string]any)
+		if !ok {
+			continue
+		}
+		resources++
+		if keys := sortedKeys(st); !reflect.DeepEqual(keys, []string{"allocatable", "capacity"}) {
+			t.Errorf("%v: status keys %v", md["name"], keys)
+		}
+		if _, ok := st["capacity"].(map[string]any)["cpu"]; ok {
+			t.Errorf("%v: status carries the node's own capacity", md["name"])
 		}
 	}
+	if resources == 0 {
+		t.Error("-o apply-status: no Node carries an extended resource")
+	}
+}
+
+// applyDocs renders the cluster export with -o output (apply or
+// apply-status) and returns its documents, one for each of the 4 Nodes.
+func applyDocs(t *testing.T, output string) []map[string]any {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	args := []string{"render", "--output", output, "--config", filepath.Join(exportDir, "config.yaml"),
+		filepath.Join(exportDir, "snapshot.yaml"), filepath.Join(exportDir, "rules")}
+	if code := Main(args, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("-o %s: exit %d\n%s", output, code, errOut.String())
+	}
+	docs := strings.Split(out.String(), "\n---\n")
+	if len(docs) != 4 {
+		t.Fatalf("-o %s: %d documents, want the 4 Nodes:\n%s", output, len(docs), out.String())
+	}
+	var nodes []map[string]any
+	for _, doc := range docs {
+		var node map[string]any
+		if err := yaml.Unmarshal([]byte(doc), &node); err != nil {
+			t.Fatal(err)
+		}
+		nodes = append(nodes, node)
+	}
+	return nodes
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -39,7 +39,7 @@ Flags:
 // the Nova provider config file, and the results on stderr.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fs := newFlagSet("render", renderUsage, stderr)
-	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side), nova (the Nova provider config file alone), labels (a table: what NFD gives each node) or labels-json (the same as JSON)")
+	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side), apply-status (their extended resources, for kubectl apply --server-side --subresource=status), nova (the Nova provider config file alone), labels (a table: what NFD gives each node) or labels-json (the same as JSON)")
 	fs.StringVar(output, "o", "resourcelist", "short for --output")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig), with FILE or DIR arguments")
 	shardFlag := fs.String("shard", "", "render only the nodes whose names hash to shard I of N (I/N, from 0/N; README: Sharding)")
@@ -78,12 +78,12 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	case opts.Shard != nil && *output == "nova":
 		complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
 		return 2
-	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
-		return runFiles(paths, *config, *output == "apply", opts, stdin, stdout, stderr)
+	case (*output == "resourcelist" || applyParts[*output] != modes.ApplyNone) && len(paths) > 0:
+		return runFiles(paths, *config, applyParts[*output], opts, stdin, stdout, stderr)
 	case labels:
 		return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
-	case *output == "apply":
-		complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
+	case applyParts[*output] != modes.ApplyNone:
+		complain(stderr, "nfd-fn render: --output %s needs FILE or DIR arguments (- for stdin)", *output)
 		return 2
 	case *config != "":
 		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
@@ -93,16 +93,25 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	case *output == "nova":
 		return runNovaOutput(paths, opts, stdin, stdout, stderr)
 	}
-	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, nova, labels or labels-json", *output)
+	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, apply-status, nova, labels or labels-json", *output)
 	return 2
+}
+
+// applyParts maps the apply outputs to the part of the apply-ready Nodes
+// each writes: the Node's own fields, and its status subresource, applied
+// apart (modes.ApplyPart).
+var applyParts = map[string]modes.ApplyPart{
+	"apply":        modes.ApplyObject,
+	"apply-status": modes.ApplyStatus,
 }
 
 // failsClosed names the outputs written to stdout only when the run has
 // no error (outfile.go), with why, for the line that says so.
 var failsClosed = map[string]string{
-	"apply":       "--output apply writes a clean run's Nodes only (applied, a Node missing labels would strip them)",
-	"nova":        "--output nova writes a clean run's provider config only (a provider missing traits would lose them in placement)",
-	"labels-json": "--output labels-json writes a clean run's view only (a script acting on it would take a failed node for a bare one)",
+	"apply":        "--output apply writes a clean run's Nodes only (applied, a Node missing labels would strip them)",
+	"apply-status": "--output apply-status writes a clean run's Nodes only (applied, a Node missing extended resources would strip them)",
+	"nova":         "--output nova writes a clean run's provider config only (a provider missing traits would lose them in placement)",
+	"labels-json":  "--output labels-json writes a clean run's view only (a script acting on it would take a failed node for a bare one)",
 }
 
 // runNovaOutput renders the ResourceList on stdin and writes the Nova
@@ -189,14 +198,14 @@ func modeFor(cmd string) string {
 }
 
 // runFiles renders the objects in files and directories.
-func runFiles(paths []string, config string, apply bool, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFiles(paths []string, config string, apply modes.ApplyPart, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	fc, err := modes.ReadConfig(config)
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
 		return 2
 	}
 	out := &stdoutWriter{w: stdout}
-	opts.ErrorLog, opts.ApplyNodes, opts.Summary, opts.Progress = stderr, apply, stderr, terminal(stderr)
+	opts.ErrorLog, opts.Apply, opts.Summary, opts.Progress = stderr, apply, stderr, terminal(stderr)
 	code, err := fn.RunFiles(paths, stdin, fc, out, opts)
 	return out.exit(code, err, "nfd-fn render", stderr)
 }

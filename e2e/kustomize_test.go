@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,10 +27,11 @@ func kustomizeBuild(t *testing.T, kustomize, dir string) (stdout, stderr string,
 // nodeOutput), the new Nodes are local-config previews, which kustomize
 // build drops; nfd-fn recognises kustomize (its id annotation on every
 // item) and says so in one stderr line naming the setting that shows
-// them. With nodeOutput: apply the Node is in the build output, and the
-// README's pipeline keeps the Nodes alone for kubectl apply: the same
-// Node, without the build's own annotations, and none of the package's
-// NodeFeatures or rules.
+// them. With nodeOutput: apply the Nodes are in the build output (worker-b,
+// which NFD gives nothing, name-only), and the README's pipeline keeps
+// the Nodes alone for the two kubectl applies: the same Nodes, without the
+// build's own annotations, and none of the package's NodeFeatures or
+// rules.
 func TestKustomizeMinimalConfigSaysWhyNodesAreMissing(t *testing.T) {
 	kustomize := requireTool(t, "kustomize")
 	dir := kustomizeExample(t)
@@ -51,21 +53,33 @@ func TestKustomizeMinimalConfigSaysWhyNodesAreMissing(t *testing.T) {
 	if code != 0 || !strings.Contains(built, "\nkind: Node\n") || strings.Contains(stderr, "local-config previews") {
 		t.Fatalf("nodeOutput: apply: exit %d, Node in the output: %v\n%s", code, strings.Contains(built, "\nkind: Node\n"), stderr)
 	}
-	// The README's pipeline: kustomize build | nfd-fn render --output apply --config nfd-fn.yaml -
-	nodes, stderr, code := run(t, dir, commandEnv(nil), []byte(built), filepath.Join(binDir, "nfd-fn"), "render", "--output", "apply", "--config", "nfd-fn.yaml", "-")
-	if code != 0 {
-		t.Fatalf("render --output apply -: exit %d\n%s", code, stderr)
+	// The README's pipeline: the build output through nfd-fn render
+	// --output apply and --output apply-status.
+	if err := os.WriteFile(filepath.Join(dir, "build.yaml"), []byte(built), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if strings.Count(nodes, "\nkind: ") != 1 || !strings.Contains(nodes, "\nkind: Node\n") {
-		t.Errorf("the pipeline writes more than the one Node:\n%s", nodes)
+	var streams [2]string
+	for i, output := range []string{"apply", "apply-status"} {
+		out, stderr, code := run(t, dir, commandEnv(nil), nil, filepath.Join(binDir, "nfd-fn"), "render", "--output", output, "--config", "nfd-fn.yaml", "build.yaml")
+		if code != 0 {
+			t.Fatalf("render --output %s: exit %d\n%s", output, code, stderr)
+		}
+		if strings.Count(out, "\nkind: ") != 2 || strings.Count(out, "\nkind: Node\n") != 2 || !strings.Contains(out, "\n  name: worker-b\n") {
+			t.Errorf("--output %s writes other than the two Nodes (worker-b name-only):\n%s", output, out)
+		}
+		streams[i] = out
 	}
-	for _, want := range []string{"name: worker-a", "vendor.example.com/sriov: \"true\"", "key: vendor.example.com/sriov", "vendor.example.com/vfs: \"64\""} {
+	nodes, status := streams[0], streams[1]
+	for _, want := range []string{"name: worker-a", "vendor.example.com/sriov: \"true\"", "key: vendor.example.com/sriov"} {
 		if !strings.Contains(nodes, want) {
 			t.Errorf("the pipeline's Node lacks %q:\n%s", want, nodes)
 		}
 	}
+	if !strings.Contains(status, "vendor.example.com/vfs: \"64\"") || strings.Contains(status, "labels:") {
+		t.Errorf("the status stream is not the extended resources alone:\n%s", status)
+	}
 	for _, unwanted := range []string{"config.kubernetes.io/", "kustomize.config.k8s.io/"} {
-		if strings.Contains(nodes, unwanted) {
+		if strings.Contains(nodes+status, unwanted) {
 			t.Errorf("the pipeline's Node carries the build's %s annotations, which kubectl apply would set on the node:\n%s", unwanted, nodes)
 		}
 	}

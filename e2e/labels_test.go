@@ -39,7 +39,7 @@ type applyNode struct {
 // `nfd-fn render -o labels FILE|DIR...` prints, per node, the labels,
 // annotations, taints and extended resources NFD gives it as a table,
 // and `-o labels-json` the same as JSON, which must agree with the Nodes
-// `--output apply` writes (less nfd-master's tracking annotations); the
+// `--output apply` and `apply-status` write (less nfd-master's tracking annotations); the
 // `labels` nodeOutput of a ResourceList on stdin says the same in one
 // info result per node and writes no Node.
 func TestRenderOutputLabelsAnswersWhatEachNodeGets(t *testing.T) {
@@ -67,18 +67,25 @@ gpu-2  label     feature.node.kubernetes.io/cpu-avx2  true
 	if err := json.Unmarshal([]byte(out), &view); code != 0 || err != nil {
 		t.Fatalf("-o labels-json: exit %d, %v\n%s%s", code, err, out, stderr)
 	}
-	applied, stderr, code := run(t, planFixture, commandEnv(nil), nil, bin, append([]string{"render", "--output", "apply"}, files...)...)
-	if code != 0 {
-		t.Fatalf("--output apply: exit %d\n%s", code, stderr)
-	}
 	nodes := map[string]applyNode{}
-	dec := yaml.NewDecoder(strings.NewReader(applied))
-	for {
-		var n applyNode
-		if err := dec.Decode(&n); err != nil {
-			break
+	for _, output := range []string{"apply", "apply-status"} {
+		applied, stderr, code := run(t, planFixture, commandEnv(nil), nil, bin, append([]string{"render", "--output", output}, files...)...)
+		if code != 0 {
+			t.Fatalf("--output %s: exit %d\n%s", output, code, stderr)
 		}
-		nodes[n.Metadata.Name] = n
+		dec := yaml.NewDecoder(strings.NewReader(applied))
+		for {
+			var n applyNode
+			if err := dec.Decode(&n); err != nil {
+				break
+			}
+			if output == "apply-status" {
+				status := n.Status
+				n = nodes[n.Metadata.Name]
+				n.Status = status
+			}
+			nodes[n.Metadata.Name] = n
+		}
 	}
 	if len(view.Nodes) != 4 {
 		t.Errorf("labels-json lists %d nodes, want the fleet's 4", len(view.Nodes))

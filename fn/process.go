@@ -57,7 +57,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.NovaFile != nil {
 		settings.Nova.Enabled, settings.Nova.Capture = true, opts.NovaFile
 	}
-	if opts.ApplyNodes {
+	if opts.Apply != modes.ApplyNone {
 		settings.NodeOutput = config.NodeOutputApply
 	}
 	if opts.Labels != nil {
@@ -85,7 +85,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		planList(rl, settings, r)
 	default:
 		sum := modes.NewSummary()
-		finish = renderList(rl, settings, r, sum, opts.Progress, !opts.ApplyNodes && opts.Labels == nil)
+		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Apply == modes.ApplyNone && opts.Labels == nil)
 		if opts.Summary != nil {
 			defer func() { sum.Write(opts.Summary, "render", r.list) }()
 		}
@@ -119,8 +119,8 @@ func readByKpt(rl *krm.ResourceList) bool {
 	return false
 }
 
-// write writes the output: the ResourceList, or with ApplyNodes the
-// apply-ready Nodes alone, or with Labels nothing (what each node gets
+// write writes the output: the ResourceList, or with Apply the part it
+// names of the apply-ready Nodes alone, or with Labels nothing (what each node gets
 // goes to *opts.Labels). finish, when not nil, adds the results that are
 // known only once every item has been made (a streamed render's).
 func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
@@ -136,7 +136,7 @@ func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, fini
 		}
 		r.extend(r.labels.Diagnostics())
 	}
-	if !opts.ApplyNodes {
+	if opts.Apply == modes.ApplyNone {
 		return rl.WriteThen(out, func() []*sdk.Result {
 			if finish != nil {
 				finish()
@@ -144,7 +144,7 @@ func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, fini
 			return Results(r.list)
 		})
 	}
-	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed })
+	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, opts.Apply.Shape)
 	if finish != nil {
 		finish()
 	}
@@ -179,10 +179,13 @@ type RunOptions struct {
 	// NFDVersion, when set, overrides the functionConfig's nfdVersion
 	// (nfd-fn --nfd-version).
 	NFDVersion string
-	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
-	// as a YAML stream for kubectl apply --server-side (nfd-fn render
-	// --output apply); the results go to ErrorLog only.
-	ApplyNodes bool
+	// Apply, when not ApplyNone, writes the Nodes alone, apply-ready
+	// (nodeOutput: apply), as a YAML stream of the part it names for
+	// kubectl apply --server-side (nfd-fn render --output apply, and
+	// apply-status for --subresource=status): one Node for every node,
+	// name-only when NFD owns nothing in that part. The results go to
+	// ErrorLog only.
+	Apply modes.ApplyPart
 	// Labels, when set, receives what each node gets from NFD, sorted by
 	// name (nodeOutput: labels), and nothing is written to out
 	// (nfd-fn render --output labels); the results go to ErrorLog only.

@@ -149,13 +149,16 @@ func TestDirectiveRefusesWhatCouldEscapeTheCopy(t *testing.T) {
 }
 
 // TestKubectlStubChecksTheDocumentedCalls checks what the kubectl stand-in
-// accepts: the export the README shows, and server-side apply of Nodes.
+// accepts: the export the README shows, and server-side apply of Nodes,
+// each stream in the shape of its subresource.
 func TestKubectlStubChecksTheDocumentedCalls(t *testing.T) {
 	dir := t.TempDir()
 	nodes := filepath.Join(dir, "nodes.yaml")
 	other := filepath.Join(dir, "other.yaml")
 	writeTestFile(t, nodes, "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: b\n")
 	writeTestFile(t, other, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+	withStatus := filepath.Join(dir, "with-status.yaml")
+	writeTestFile(t, withStatus, "apiVersion: v1\nkind: Node\nmetadata:\n  name: a\n  labels: {x: y}\nstatus:\n  capacity: {r: \"1\"}\n")
 	export := filepath.Join(dir, "export.yaml")
 	writeTestFile(t, export, "apiVersion: v1\nkind: List\nitems: []\n")
 	t.Setenv("NFD_FN_DOCTEST_EXPORT", export)
@@ -170,6 +173,8 @@ func TestKubectlStubChecksTheDocumentedCalls(t *testing.T) {
 		{"export-without-nodefeatures", "get nodes -o yaml", "", "nodes and nodefeatures"},
 		{"apply", "apply --server-side --field-manager=nfd-fn -f " + nodes, "node/a serverside-applied\nnode/b serverside-applied\n", ""},
 		{"apply-status", "apply --server-side --field-manager=nfd-fn --subresource=status -f " + nodes, "node/a serverside-applied\nnode/b serverside-applied\n", ""},
+		{"apply-with-status", "apply --server-side --field-manager=nfd-fn -f " + withStatus, "", "a status in the main resource's apply"},
+		{"apply-status-with-labels", "apply --server-side --field-manager=nfd-fn --subresource=status -f " + withStatus, "", "metadata beyond the name"},
 		{"client-side-apply", "apply --field-manager=nfd-fn -f " + nodes, "", "--server-side"},
 		{"other-field-manager", "apply --server-side --field-manager=kubectl -f " + nodes, "", "--field-manager=nfd-fn"},
 		{"apply-other-kinds", "apply --server-side --field-manager=nfd-fn -f " + other, "", "Nodes only"},

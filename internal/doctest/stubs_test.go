@@ -79,7 +79,7 @@ func kubectlStub(args []string, stdout io.Writer) error {
 				return fmt.Errorf("apply: the stub does not know %q", a)
 			}
 		}
-		names, err := nodeNames(file)
+		names, err := nodeNames(file, contains(args, "--subresource=status"))
 		if err != nil {
 			return err
 		}
@@ -91,8 +91,11 @@ func kubectlStub(args []string, stdout io.Writer) error {
 	return fmt.Errorf("the stub knows get and apply, not %q", args[0])
 }
 
-// nodeNames reads a YAML stream that must hold only Nodes.
-func nodeNames(file string) ([]string, error) {
+// nodeNames reads a YAML stream that must hold only Nodes, each in the
+// shape its apply takes: for the status subresource the name and status
+// alone, else no status (server-side apply keeps one applied set per
+// subresource, so one stream applied to both would own fields twice).
+func nodeNames(file string, status bool) ([]string, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
@@ -100,13 +103,7 @@ func nodeNames(file string) ([]string, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var names []string
 	for {
-		var obj struct {
-			APIVersion string `yaml:"apiVersion"`
-			Kind       string `yaml:"kind"`
-			Metadata   struct {
-				Name string `yaml:"name"`
-			} `yaml:"metadata"`
-		}
+		var obj map[string]any
 		err := dec.Decode(&obj)
 		if errors.Is(err, io.EOF) {
 			break
@@ -114,15 +111,39 @@ func nodeNames(file string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", file, err)
 		}
-		if obj.APIVersion != "v1" || obj.Kind != "Node" || obj.Metadata.Name == "" {
-			return nil, fmt.Errorf("%s holds a %s %s %q: kubectl apply is shown for Nodes only", file, obj.APIVersion, obj.Kind, obj.Metadata.Name)
+		md, _ := obj["metadata"].(map[string]any)
+		name, _ := md["name"].(string)
+		if obj["apiVersion"] != "v1" || obj["kind"] != "Node" || name == "" {
+			return nil, fmt.Errorf("%s holds a %v %v %q: kubectl apply is shown for Nodes only", file, obj["apiVersion"], obj["kind"], name)
 		}
-		names = append(names, obj.Metadata.Name)
+		if err := applyShape(obj, md, status); err != nil {
+			return nil, fmt.Errorf("%s: Node %s: %v", file, name, err)
+		}
+		names = append(names, name)
 	}
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s holds no Node", file)
 	}
 	return names, nil
+}
+
+// applyShape checks that a Node holds only what its apply may own.
+func applyShape(obj, md map[string]any, status bool) error {
+	if !status {
+		if _, ok := obj["status"]; ok {
+			return fmt.Errorf("a status in the main resource's apply (use nfd-fn render -o apply)")
+		}
+		return nil
+	}
+	for k := range obj {
+		if k != "apiVersion" && k != "kind" && k != "metadata" && k != "status" {
+			return fmt.Errorf("%s in the status subresource's apply (use nfd-fn render -o apply-status)", k)
+		}
+	}
+	if len(md) != 1 {
+		return fmt.Errorf("metadata beyond the name in the status subresource's apply (use nfd-fn render -o apply-status)")
+	}
+	return nil
 }
 
 // dockerFlagsWithValue are the `docker run` flags kpt and kustomize pass

@@ -302,9 +302,10 @@ func mapping(k, v *yaml.Node) *yaml.Node {
 }
 
 // WriteObjects writes the items keep selects as a stream of YAML
-// documents, each without the kpt path and index annotations: what
+// documents, each without the kpt path and index annotations and, when
+// shape is not nil, as shape makes it from the item's tree: what
 // `kubectl apply -f -` takes. Each document starts with "---".
-func (rl *ResourceList) WriteObjects(w io.Writer, keep func(*Item) bool) error {
+func (rl *ResourceList) WriteObjects(w io.Writer, keep func(*Item) bool, shape func(*yaml.Node) *yaml.Node) error {
 	if err := rl.materializeTail(); err != nil {
 		return err
 	}
@@ -319,6 +320,9 @@ func (rl *ResourceList) WriteObjects(w io.Writer, keep func(*Item) bool) error {
 		}
 		// Every document starts with its marker, so that streams written
 		// apart (one per shard) concatenate into one stream.
+		if shape != nil {
+			n = shape(n)
+		}
 		bw.WriteString("---\n")
 		if err := writeEncoded(bw, withoutPlace(n)); err != nil {
 			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)

@@ -39,13 +39,13 @@ func PatchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
 
 // NewNode is the Node item written for a node with no Node object in the
 // input: a local-config preview of the rendered state, or with nodeOutput
-// apply the apply-ready form. It is nil when there is nothing to set:
-// nfd-master would not create a Node, and there is nothing worth writing.
+// apply the apply-ready form. A preview is nil when there is nothing to
+// set: nfd-master would not create a Node, and there is nothing worth
+// writing. The apply-ready form is written for every node, a name-only
+// Node when NFD owns nothing on it: applied, it removes what the field
+// manager applied before.
 func NewNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 	if s.NodeOutput == config.NodeOutputApply {
-		if st := s.Options.OwnedState(&n.State); isEmptyState(&st) {
-			return nil
-		}
 		return applyNode(n, s)
 	}
 	if isEmptyState(&n.State) {
