@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -49,7 +50,8 @@ type Options struct {
 	Confine bool
 	// FeaturesDir is the features.d directory, by default
 	// etc/kubernetes/node-feature-discovery/features.d below HostRoot.
-	// Without Confine it is a path of this machine.
+	// Without Confine it is a path of this machine, which must lie inside
+	// HostRoot; either way it is read through the host root.
 	FeaturesDir string
 	// NodeName is the node name (required).
 	NodeName string
@@ -146,6 +148,9 @@ func Discover(ctx context.Context, o Options) (*v1alpha1.NodeFeature, diag.List,
 	if err != nil {
 		return nil, nil, err
 	}
+	// A source that outlives its deadline reads from a closed root after
+	// this: its reads fail, and its results are dropped anyway.
+	defer e.host.close()
 	sel, err := selectSources(o, e.cfg)
 	if err != nil {
 		return nil, nil, err
@@ -188,13 +193,22 @@ func newEnv(o Options) (*env, []string, error) {
 	}
 	hostCPUID := o.CPUID == nil
 	o = withDefaults(o)
+	if err := checkHostRoot(o.HostRoot); err != nil {
+		return nil, nil, err
+	}
+	features, err := featuresPath(o)
+	if err != nil {
+		return nil, nil, err
+	}
 	h := newHost(o.HostRoot)
 	raw, missing, err := workerConfigBytes(o, h)
 	if err != nil {
+		h.close()
 		return nil, nil, err
 	}
 	cfg, warnings, err := parseWorkerConfig(raw, rel, o.Confine)
 	if err != nil {
+		h.close()
 		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
 	}
 	if missing {
@@ -211,13 +225,58 @@ func newEnv(o Options) (*env, []string, error) {
 		hostCPUID:     hostCPUID,
 		cfg:           cfg,
 		cpuOnce:       sync.OnceValue(o.CPUID.CPUID),
-		features:      optionPath(o, h, o.FeaturesDir, featuresDirRel),
+		features:      hostPath{host: h, rel: features},
 		legacyKconfig: &kconfigStore{},
 	}, warnings, nil
 }
 
-// optionPath places a path of the options: below the host root with
-// Confine (or when it is unset, at def), else on this machine.
+// checkHostRoot refuses a host root that is not a directory: discovery
+// would otherwise read nothing of it and describe the machine nfd-fn runs
+// on (its CPU) as the host.
+func checkHostRoot(root string) error {
+	fi, err := os.Stat(root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("host root %q does not exist", root)
+	case err != nil:
+		return fmt.Errorf("host root %q: %w", root, unwrapPathError(err))
+	case !fi.IsDir():
+		return fmt.Errorf("host root %q is not a directory", root)
+	}
+	return nil
+}
+
+// featuresPath places the features.d directory below the host root: the
+// default one, or FeaturesDir, which names a path below the root (a
+// leading "/" is the root) with Confine, else a path of this machine that
+// must lie inside the host root. Either way it is read through the host
+// root, so that no symlink in it, nor the directory itself given as a
+// symlink, reaches a file outside the root.
+func featuresPath(o Options) (string, error) {
+	switch {
+	case o.FeaturesDir == "":
+		return featuresDirRel, nil
+	case o.Confine:
+		return path.Clean("/" + filepath.ToSlash(o.FeaturesDir)), nil
+	}
+	root, err := filepath.Abs(o.HostRoot)
+	if err != nil {
+		return "", fmt.Errorf("host root %q: %w", o.HostRoot, err)
+	}
+	dir, err := filepath.Abs(o.FeaturesDir)
+	if err != nil {
+		return "", fmt.Errorf("features directory %q: %w", o.FeaturesDir, err)
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("features directory %q is outside the host root %q: name it below the host root", o.FeaturesDir, o.HostRoot)
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// optionPath places the worker configuration's path: below the host root
+// with Confine (or when it is unset, at def), else on this machine (the
+// user's own file, not the host's).
 func optionPath(o Options, h host, p, def string) hostPath {
 	switch {
 	case p == "":
@@ -242,6 +301,9 @@ func workerConfigBytes(o Options, h host) (data []byte, missing bool, err error)
 		return o.WorkerConfig, false, nil
 	}
 	p := optionPath(o, h, o.WorkerConfigPath, "")
+	if p.host.dir != h.dir {
+		defer p.host.close()
+	}
 	b, err := p.host.readFile(p.rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, true, nil

@@ -13,12 +13,15 @@
 // published for each keep them equal (reference_test.go).
 //
 // Every read goes through one reader, host (host.go): paths are relative
-// to Options.HostRoot, every symlink resolves as if the root were "/",
-// only regular files are opened (never a FIFO or a device), no file is
-// read past a size cap, and reads fail once the phase's deadline passed.
-// Nothing is written and no hook is executed. With Options.Confine (KRM
-// mode), the paths of the options stay inside the root too and warnings
-// never quote what a file holds. Each source hands what it read to parse
+// to Options.HostRoot, which must be a directory, and opened through an
+// os.Root of it; every symlink resolves as if the root were "/", only
+// regular files are opened (never a FIFO or a device), no file is read
+// past a size cap, and reads fail once the phase's deadline passed.
+// Nothing is written and no hook is executed. features.d is read below the
+// root whichever option named it (Options.FeaturesDir must lie inside
+// HostRoot). With Options.Confine (KRM mode), the worker configuration's
+// path stays inside the root too and warnings never quote what a file
+// holds. Each source hands what it read to parse
 // functions that take bytes or strings, so the parsing is table-tested
 // without a host. Feature sources run concurrently, then label sources,
 // each phase under Options.SourceTimeout; a source that fails, panics or

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -30,20 +31,38 @@ var errNotRegular = errors.New("not a regular file")
 // listing and stat of discovery goes through it. Paths given to its methods
 // are relative to the root ("sys/bus/pci/devices"); a leading "/" means the
 // root too. Every symlink is resolved as if the root were "/", so absolute
-// targets and ".." never leave it; only regular files are opened, never
-// more than maxFileSize bytes are read, and once ctx is done every read
-// fails.
+// targets and ".." never leave it, and every open goes through an os.Root
+// of the root directory, which refuses a path leaving it even when the tree
+// changes under discovery; only regular files are opened, never more than
+// maxFileSize bytes are read, and once ctx is done every read fails.
 type host struct {
+	// root is the root directory's path, which messages name.
 	root string
-	ctx  context.Context
+	// dir is the root directory, nil when it could not be opened (openErr).
+	dir     *os.Root
+	openErr error
+	ctx     context.Context
 }
 
-// newHost returns a host rooted at root ("" means "/").
+// newHost returns a host rooted at root ("" means "/"). A root that cannot
+// be opened makes every read fail with the reason; close releases it.
 func newHost(root string) host {
 	if root == "" {
 		root = "/"
 	}
-	return host{root: filepath.Clean(root), ctx: context.Background()}
+	root = filepath.Clean(root)
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		err = fmt.Errorf("opening the host root %q: %w", root, unwrapPathError(err))
+	}
+	return host{root: root, dir: dir, openErr: err, ctx: context.Background()}
+}
+
+// close releases the root directory.
+func (h host) close() {
+	if h.dir != nil {
+		h.dir.Close() //nolint:errcheck // a directory opened read-only
+	}
 }
 
 // with returns the host reading under ctx.
@@ -52,12 +71,17 @@ func (h host) with(ctx context.Context) host {
 	return h
 }
 
-// path returns the real path of rel, resolving symlinks inside the root.
-func (h host) path(rel string) (string, error) {
+// path returns rel resolved inside the root, symlinks followed: a path
+// relative to the root (for h.dir) and its full path (for messages).
+func (h host) path(rel string) (name, full string, err error) {
 	if err := h.ctx.Err(); err != nil {
-		return "", fmt.Errorf("reading %q: %w", rel, err)
+		return "", "", fmt.Errorf("reading %q: %w", rel, err)
 	}
-	return resolveInRoot(h.root, rel)
+	if h.openErr != nil {
+		return "", "", h.openErr
+	}
+	name, err = resolveInRoot(h.dir, rel)
+	return name, filepath.Join(h.root, name), err
 }
 
 // readFile reads the regular file rel, at most maxFileSize bytes.
@@ -68,21 +92,22 @@ func (h host) readFile(rel string) ([]byte, error) {
 // readFileMax reads the regular file rel; a file longer than max bytes is
 // an error.
 func (h host) readFileMax(rel string, max int64) ([]byte, error) {
-	p, err := h.path(rel)
+	name, full, err := h.path(rel)
 	if err != nil {
 		return nil, err
 	}
-	b, err := readRegular(p, max)
+	b, err := readRegular(h.dir, name, max)
 	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", p, err)
+		return nil, fmt.Errorf("reading %q: %w", full, err)
 	}
 	return b, nil
 }
 
-// readRegular opens p without following a final symlink and without
-// blocking, checks that it is a regular file and reads at most max bytes.
-func readRegular(p string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+// readRegular opens name in dir without following a final symlink and
+// without blocking, checks that it is a regular file and reads at most max
+// bytes.
+func readRegular(dir *os.Root, name string, max int64) ([]byte, error) {
+	f, err := dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
@@ -126,15 +151,27 @@ func (h host) readTrim(rel string) (string, error) {
 // readDir lists the directory rel, sorted by name. Entries are typed
 // without following symlinks, as os.ReadDir types them.
 func (h host) readDir(rel string) ([]fs.DirEntry, error) {
-	p, err := h.path(rel)
+	name, full, err := h.path(rel)
 	if err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(p)
+	ents, err := readDirIn(h.dir, name)
 	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", p, unwrapPathError(err))
+		return nil, fmt.Errorf("reading %q: %w", full, unwrapPathError(err))
 	}
 	return ents, nil
+}
+
+// readDirIn lists the directory name of dir, sorted by name.
+func readDirIn(dir *os.Root, name string) ([]fs.DirEntry, error) {
+	f, err := dir.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close() //nolint:errcheck // read-only
+	ents, err := f.ReadDir(-1)
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, err
 }
 
 // names lists the entry names of the directory rel, sorted.
@@ -152,13 +189,13 @@ func (h host) names(rel string) ([]string, error) {
 
 // stat returns the file info of rel, following symlinks.
 func (h host) stat(rel string) (fs.FileInfo, error) {
-	p, err := h.path(rel)
+	name, full, err := h.path(rel)
 	if err != nil {
 		return nil, err
 	}
-	fi, err := os.Lstat(p)
+	fi, err := h.dir.Lstat(name)
 	if err != nil {
-		return nil, fmt.Errorf("reading %q: %w", p, unwrapPathError(err))
+		return nil, fmt.Errorf("reading %q: %w", full, unwrapPathError(err))
 	}
 	return fi, nil
 }
@@ -214,11 +251,12 @@ func (h host) glob(pattern string) ([]string, error) {
 	return out, nil
 }
 
-// resolveInRoot resolves rel below root component by component, following
-// every symlink (the last component's too) so that absolute targets and
-// ".." stay inside root. A missing component ends the resolution; the
+// resolveInRoot resolves rel below the root directory component by
+// component, following every symlink (the last component's too) so that
+// absolute targets and ".." stay inside it, and returns the path relative
+// to it ("." for the root). A missing component ends the resolution; the
 // caller's open reports it.
-func resolveInRoot(root, rel string) (string, error) {
+func resolveInRoot(dir *os.Root, rel string) (string, error) {
 	todo := splitPath(rel)
 	var done []string
 	links := 0
@@ -234,8 +272,8 @@ func resolveInRoot(root, rel string) (string, error) {
 			}
 			continue
 		}
-		cur := filepath.Join(root, filepath.Join(done...), c)
-		fi, err := os.Lstat(cur)
+		cur := filepath.Join(append(done, c)...)
+		fi, err := dir.Lstat(cur)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
 			done = append(done, c)
 			continue
@@ -244,16 +282,16 @@ func resolveInRoot(root, rel string) (string, error) {
 		if links > maxSymlinks {
 			return "", fmt.Errorf("resolving %q: too many levels of symbolic links", rel)
 		}
-		target, err := os.Readlink(cur)
+		target, err := dir.Readlink(cur)
 		if err != nil {
-			return "", fmt.Errorf("reading link %q: %w", cur, unwrapPathError(err))
+			return "", fmt.Errorf("reading link %q: %w", filepath.Join(dir.Name(), cur), unwrapPathError(err))
 		}
 		if strings.HasPrefix(target, "/") {
 			done = nil
 		}
 		todo = append(splitPath(target), todo...)
 	}
-	return filepath.Join(root, filepath.Join(done...)), nil
+	return filepath.Join(append([]string{"."}, done...)...), nil
 }
 
 // splitPath splits p into its non-empty slash-separated components.
