@@ -40,7 +40,7 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 	if err != nil {
 		return 1, err
 	}
-	r := &report{lines: true, list: found}
+	r := &report{lines: true, list: found, warnings: true}
 	r.extend(inputs.Skipped(rl))
 	if _, err := process(rl, out, opts, r); err != nil {
 		return 1, err
@@ -71,7 +71,7 @@ func runListFile(files []krm.File, list krm.File, config *yaml.Node, out io.Writ
 	if rl.FunctionConfig, err = inputs.ConfigFor(config, rl.FunctionConfig, list.Name); err != nil {
 		return 1, err
 	}
-	r, err := process(rl, out, opts, &report{input: list.Name})
+	r, err := process(rl, out, opts, &report{input: list.Name, warnings: true})
 	if err != nil {
 		return 1, err
 	}

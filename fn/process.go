@@ -98,10 +98,10 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		case readByKpt(rl):
 			r.pointToResults(opts.ErrorLog)
 		case r.kustomize != nil:
-			r.logErrors(opts.ErrorLog)
+			r.logProblems(opts.ErrorLog)
 			notePreviews(opts.ErrorLog, settings, r.newNodes)
 		default:
-			r.logErrors(opts.ErrorLog)
+			r.logProblems(opts.ErrorLog)
 		}
 	}
 	return r, nil

@@ -54,7 +54,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	}
 	check := lint.NewFleetCheck(set, s.Options, fleetNodes)
 	st.Observe(check.Add)
-	sum.Begin(set, len(p.NodeNames()))
+	sum.Begin(set, len(p.NodeNames()), &s.Options)
 	st.Observe(sum.Add)
 	// nodeOutput labels writes no Node: each node's view is collected.
 	labels := s.NodeOutput == config.NodeOutputLabels

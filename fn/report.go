@@ -39,6 +39,10 @@ type report struct {
 	// kustomize, for a list kustomize sent, places errors at the items'
 	// origins.
 	kustomize *kustomizeRun
+	// warnings says the warnings go to the error log too, not only the
+	// errors: nfd-fn render FILE|DIR..., where a person reads stderr and
+	// the summary would otherwise only count them.
+	warnings bool
 }
 
 // add records a diagnostic about an item (nil: about the run as a whole)
@@ -69,12 +73,13 @@ func (r *report) exitCode() int {
 	return 0
 }
 
-// logErrors writes one line per error to w, in diag's text form
+// logProblems writes one line per error to w, in diag's text form
 // (file:line:col: error: Kind/name field: message), for orchestrators that
-// show a failing function's stderr but not its results (kustomize).
-func (r *report) logErrors(w io.Writer) {
+// show a failing function's stderr but not its results (kustomize), and
+// for people running nfd-fn on files, one per warning too (r.warnings).
+func (r *report) logProblems(w io.Writer) {
 	for _, d := range r.list {
-		if d.Severity != diag.Error {
+		if d.Severity != diag.Error && (d.Severity != diag.Warning || !r.warnings) {
 			continue
 		}
 		if !r.lines {
