@@ -103,3 +103,39 @@ func TestKustomizeErrorsNameTheOrigin(t *testing.T) {
 		t.Errorf("with origins: exit %d, want the error at nodefeatures/worker-b.yaml:\n%s", code, stderr)
 	}
 }
+
+// TestKustomizeOriginNamesTheFileOnEveryLine is issue 34's third output
+// point: with `buildMetadata: [originAnnotations]`, every stderr line
+// about an object names the file kustomize read it from: a rule's errors
+// (whose checks name the rule without its apiVersion), a NodeFeature's,
+// and the functionConfig's (the transformer's own file); none says
+// <input>.
+func TestKustomizeOriginNamesTheFileOnEveryLine(t *testing.T) {
+	kustomize := requireTool(t, "kustomize")
+	dir := kustomizeExample(t)
+	edit(t, filepath.Join(dir, "kustomization.yaml"), "transformers:", "buildMetadata: [originAnnotations]\ntransformers:")
+	edit(t, filepath.Join(dir, "rules/kernel.yaml"), "op: Gt", "op: Bogus")
+	edit(t, filepath.Join(dir, "nodefeatures/worker-b.yaml"), `major: "5"`, `major: 5`)
+	edit(t, filepath.Join(dir, "nfd-fn.yaml"), `enableTaints: "true"`, `enableTaints: "maybe"`)
+	_, stderr, code := kustomizeBuild(t, kustomize, dir)
+	want := map[string]bool{"rules/kernel.yaml": false, "nodefeatures/worker-b.yaml": false, "nfd-fn.yaml": false}
+	for _, line := range strings.Split(stderr, "\n") {
+		file, found := strings.CutPrefix(line, "nfd-fn: ")
+		if !found {
+			continue
+		}
+		file, _, _ = strings.Cut(file, ": ")
+		if _, ok := want[file]; !ok {
+			t.Errorf("a line names %q, not the object's file:\n%s", file, line)
+		}
+		want[file] = true
+	}
+	for file, seen := range want {
+		if !seen {
+			t.Errorf("no line names %s:\n%s", file, stderr)
+		}
+	}
+	if code == 0 {
+		t.Errorf("exit 0 with errors:\n%s", stderr)
+	}
+}

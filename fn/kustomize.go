@@ -45,11 +45,25 @@ func readByKustomize(rl *krm.ResourceList) *kustomizeRun {
 	}
 	k.origins = map[diag.ObjectRef]string{}
 	for _, it := range rl.Items {
-		if o := originText(annotation(it, originAnnotation)); o != "" {
-			k.origins[inputs.ItemRef(it)] = o
-		}
+		k.add(inputs.ItemRef(it), annotation(it, originAnnotation))
 	}
+	// The functionConfig (the transformer's own file) carries one too.
+	ref, _ := functionConfigPlace(rl.FunctionConfig)
+	k.add(ref, krm.ScalarAt(krm.MapAt(krm.MapAt(rl.FunctionConfig, "metadata"), "annotations"), originAnnotation))
 	return k
+}
+
+// add records the origin annotation of the object ref, under the ref and
+// under the ref without its apiVersion, which a diagnostic may leave out
+// (diag.ObjectRef): the rules' checks name a rule by kind and name alone.
+func (k *kustomizeRun) add(ref diag.ObjectRef, annotation string) {
+	o := originText(annotation)
+	if o == "" {
+		return
+	}
+	k.origins[ref] = o
+	ref.APIVersion = ""
+	k.origins[ref] = o
 }
 
 // maxAnnotatedItem bounds the items whose text is parsed again for an
@@ -92,9 +106,16 @@ func originText(v string) string {
 // place fills in the file of a diagnostic about an item kustomize read
 // from the file its origin annotation names.
 func (k *kustomizeRun) place(d *diag.Diagnostic) {
-	if k != nil && d.Pos.File == "" {
-		d.Pos.File = k.origins[d.Object]
+	if k == nil || d.Pos.File != "" {
+		return
 	}
+	if o, ok := k.origins[d.Object]; ok {
+		d.Pos.File = o
+		return
+	}
+	ref := d.Object
+	ref.APIVersion = ""
+	d.Pos.File = k.origins[ref]
 }
 
 // notePreviews says, in one stderr line, why kustomize build shows none
