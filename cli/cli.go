@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
@@ -22,7 +23,7 @@ Usage:
   nfd-fn render [FILE|DIR|-]...              render the objects in files, directories or kubectl exports
   nfd-fn render --output apply FILE|DIR...   the Nodes alone, only what NFD owns, for kubectl apply --server-side
   nfd-fn render -o apply-status FILE|DIR...  their extended resources, for the same with --subresource=status
-  nfd-fn render --output nova < list.yaml    the OpenStack Nova provider config file
+  nfd-fn render --output nova FILE|DIR...    the OpenStack Nova provider config file (or < list.yaml)
   nfd-fn render -o labels FILE|DIR...        what NFD gives each node, as a table (labels-json: JSON)
   nfd-fn validate [FILE|DIR]...              check rules before they reach a cluster (stdin: a ResourceList)
   nfd-fn explain --node NAME FILE|DIR...     show why each rule matched or not on one node
@@ -60,8 +61,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "nfd-fn: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(stderr, "nfd-fn: unknown command %q%s\n\n%s", diag.Escape(cmd), didYouMean(cmd, commands, ""), usage)
 	return 2
+}
+
+// commands are nfd-fn's subcommands, for the did-you-mean of a mistyped one.
+var commands = []string{"render", "validate", "explain", "plan", "discover", "version", "help"}
+
+// didYouMean is "; did you mean PREFIX+X?" for the candidate X closest to
+// word (suggest.Closest), or "" when none is close.
+func didYouMean(word string, candidates []string, prefix string) string {
+	if c := suggest.Closest(word, candidates); c != "" {
+		return "; did you mean " + prefix + c + "?"
+	}
+	return ""
 }
 
 // complain writes one line to w (stderr), escaped with diag.Escape: the

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // newFlagSet returns a flag set that reports errors and usage on stderr.
@@ -37,11 +38,27 @@ func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (positional []
 		fs.SetOutput(stderr)
 		return nil, 0, true
 	case err != nil:
-		complain(stderr, "nfd-fn %s: %v", fs.Name(), err)
+		complain(stderr, "nfd-fn %s: %v%s", fs.Name(), err, flagSuggestion(fs, err))
 		fs.Usage()
 		return nil, 2, true
 	}
 	return positional, 0, false
+}
+
+// flagSuggestion is the did-you-mean of a flag fs does not define (the
+// flag package's "flag provided but not defined: -name"), or "".
+func flagSuggestion(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	dashes := "--"
+	if len(strings.TrimLeft(name, "-")) == 1 {
+		dashes = "-"
+	}
+	return didYouMean(strings.TrimLeft(name, "-"), names, dashes)
 }
 
 // parseInterspersed parses flags that may come before, between or after

@@ -30,6 +30,9 @@ func runLabels(paths []string, config, format string, opts fn.RunOptions, stdin 
 	case errors.Is(err, fn.ErrInput):
 		complain(stderr, "nfd-fn: %v", err)
 		return 1
+	case errors.As(err, new(*modes.ReadError)):
+		complain(stderr, "nfd-fn render: %v", err)
+		return 2
 	case err != nil:
 		complain(stderr, "nfd-fn render: %v", err)
 		return 1

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
 
@@ -20,12 +21,18 @@ stdout. With FILE, DIR or - (stdin) arguments, the objects in them
 directories walked for *.yaml, *.yml and *.json) are rendered the same
 way, and the output is the same ResourceList.
 
---output labels prints, per node, the labels, feature annotations, taints
-and extended resources NFD gives it, as a table; labels-json the same as
-JSON ({"nodes": [{"name", "labels", "annotations", "taints",
+--output apply and apply-status print the Nodes alone, only what NFD
+owns: their own fields, and their status, for two server-side applies
+(README: Apply-ready output). --output nova prints the OpenStack Nova
+provider config file alone, over files as on stdin. --output labels
+prints, per node, the labels, feature annotations, taints and extended
+resources NFD gives it, as a table; labels-json the same as JSON
+({"nodes": [{"name", "labels", "annotations", "taints",
 "extendedResources"}]}).
 
-Exit status: 1 when there is an error result, 2 on bad usage, else 0.
+Exit status: 1 when there is an error result, 2 on bad usage (an unknown
+flag or --output, a path that cannot be read, as in every command), else 0.
+Input whose lines end with CRLF gets output whose lines do too.
 An output another program acts on (--output apply, nova and labels-json,
 and --out FILE in every mode) is written only when there is no error: on
 an error stdout stays empty, FILE keeps what it held, and stderr says so.
@@ -36,7 +43,8 @@ Flags:
 
 // runRender implements `nfd-fn [render]`: the KRM function on stdin, or
 // the same over files and directories. With --output nova it prints only
-// the Nova provider config file, and the results on stderr.
+// the Nova provider config file, and the results on stderr; with apply and
+// apply-status a part of the apply-ready Nodes.
 func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fs := newFlagSet("render", renderUsage, stderr)
 	output := fs.String("output", "resourcelist", "resourcelist (the KRM function's output), apply (the Nodes alone, only what NFD owns, for kubectl apply --server-side), apply-status (their extended resources, for kubectl apply --server-side --subresource=status), nova (the Nova provider config file alone), labels (a table: what NFD gives each node) or labels-json (the same as JSON)")
@@ -80,6 +88,8 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		return 2
 	case (*output == "resourcelist" || applyParts[*output] != modes.ApplyNone) && len(paths) > 0:
 		return runFiles(paths, *config, applyParts[*output], opts, stdin, stdout, stderr)
+	case *output == "nova" && len(paths) > 0:
+		return runNovaFiles(paths, *config, opts, stdin, stdout, stderr)
 	case labels:
 		return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
 	case applyParts[*output] != modes.ApplyNone:
@@ -137,6 +147,23 @@ func runNovaOutput(args []string, opts fn.RunOptions, stdin io.Reader, stdout, s
 	return code
 }
 
+// runNovaFiles renders the objects in files and directories, as runFiles
+// does, and writes the Nova provider config file alone (--output nova
+// FILE|DIR...); the errors and warnings go to stderr.
+func runNovaFiles(paths []string, config string, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+	var file []byte
+	opts.NovaFile = &file
+	code := runFiles(paths, config, modes.ApplyNone, opts, stdin, io.Discard, stderr)
+	if code == 2 {
+		return code
+	}
+	if _, err := stdout.Write(file); err != nil {
+		complain(stderr, "nfd-fn: writing stdout: %v", err)
+		return 1
+	}
+	return code
+}
+
 // runFunction runs the KRM function on stdin with opts. "validate"
 // forces the validate mode whatever the functionConfig says.
 func runFunction(cmd string, args []string, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -177,12 +204,15 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 }
 
 // exit reports the run's error (prefix names the command) and returns the
-// exit code.
+// exit code: 2 for a path that cannot be read, as in every command.
 func (s *stdoutWriter) exit(code int, err error, prefix string, stderr io.Writer) int {
 	switch {
 	case s.err != nil:
 		complain(stderr, "nfd-fn: writing stdout: %v", s.err)
 		return 1
+	case errors.As(err, new(*modes.ReadError)):
+		complain(stderr, "%s: %v", prefix, err)
+		return 2
 	case err != nil:
 		complain(stderr, "%s: %v", prefix, err)
 		return 1

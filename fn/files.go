@@ -30,6 +30,9 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 		return 1, err
 	}
 	defer opened.Close()
+	if allCRLF(files) {
+		out = &krm.CRLFWriter{W: out} // CRLF files in, CRLF out
+	}
 	if opts.Release == nil {
 		opts.Release = opened.Release
 	}
@@ -38,7 +41,9 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 	}
 	rl, found, err := inputs.ReadFiles(files, config, Decoding, keepFileItemNode, opened, opts.Release)
 	if err != nil {
-		return 1, err
+		// A file that cannot be read whole (too large to parse whole): a
+		// path nfd-fn cannot read, as validate, explain and plan say too.
+		return 1, &inputs.ReadError{Err: err}
 	}
 	r := &report{lines: true, list: found, warnings: true}
 	r.extend(inputs.Skipped(rl))
@@ -76,6 +81,16 @@ func runListFile(files []krm.File, list krm.File, config *yaml.Node, out io.Writ
 		return 1, err
 	}
 	return r.exitCode(), nil
+}
+
+// allCRLF reports files whose lines all end with CRLF (krm.UsesCRLF).
+func allCRLF(files []krm.File) bool {
+	for _, f := range files {
+		if !krm.UsesCRLF(f.Data) {
+			return false
+		}
+	}
+	return len(files) > 0
 }
 
 // keepFileItemNode keeps the trees of objects read from files, for the

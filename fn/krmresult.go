@@ -52,11 +52,35 @@ func Results(l diag.List) []*sdk.Result {
 	return out
 }
 
-// WriteResultsJSON writes diagnostics as a JSON list of KRM results.
+// WriteResultsJSON writes diagnostics found in files (nfd-fn validate
+// --output json) as a JSON list of KRM results, each file place with the
+// line and column (1-based) the text form shows, which a KRM result's file
+// (path and index) has no field for.
 func WriteResultsJSON(w io.Writer, l diag.List) error {
+	out := make([]fileResult, len(l))
+	for i := range l {
+		r := Result(&l[i])
+		out[i] = fileResult{Result: r}
+		if r.File != nil {
+			out[i].File = &filePlace{File: *r.File, Line: l[i].Pos.Line, Column: l[i].Pos.Column}
+		}
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(Results(l))
+	return enc.Encode(out)
+}
+
+// fileResult is a KRM result whose file place carries a line and column.
+type fileResult struct {
+	*sdk.Result
+	File *filePlace `json:"file,omitempty"`
+}
+
+// filePlace is a KRM result's file with the line and column in it.
+type filePlace struct {
+	sdk.File
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
 }
 
 // apiVersionOf is the object's apiVersion, or the one its kind is served

@@ -21,8 +21,12 @@ const NodePathPrefix = modes.NodePathPrefix
 // functionConfig and writes the output ResourceList to out. It returns the
 // exit code: 1 when any error result was produced. The output always holds
 // every input item and every result; only an unreadable input fails early,
-// with an error and no output.
+// with an error and no output. An input whose lines end with CRLF gets
+// an output whose lines do too.
 func Run(input []byte, out io.Writer, opts RunOptions) (int, error) {
+	if krm.UsesCRLF(input) {
+		out = &krm.CRLFWriter{W: out} // CRLF in, CRLF out
+	}
 	r, err := run(input, out, opts)
 	if err != nil {
 		return 1, err

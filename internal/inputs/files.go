@@ -30,8 +30,17 @@ func ReadFiles(files []krm.File, config *yaml.Node, dec Decoding, keep func(*krm
 	return rl, found, err
 }
 
+// ReadError is a path argument that cannot be read at all (missing,
+// unreadable, not a file or directory), not a problem in what it holds:
+// every command exits 2 on it, as on other bad usage.
+type ReadError struct{ Err error }
+
+func (e *ReadError) Error() string { return e.Err.Error() }
+func (e *ReadError) Unwrap() error { return e.Err }
+
 // Open opens every file under paths, in order ("-" is stdin, named
-// "stdin"); the caller closes the inputs.
+// "stdin"); the caller closes the inputs. A path that cannot be read is a
+// *ReadError.
 func Open(paths []string, stdin *Stdin) ([]krm.File, *krm.Inputs, error) {
 	var names []string
 	for _, p := range paths {
@@ -41,7 +50,7 @@ func Open(paths []string, stdin *Stdin) ([]krm.File, *krm.Inputs, error) {
 		}
 		found, err := objects.CollectFiles([]string{p})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, &ReadError{Err: err}
 		}
 		names = append(names, found...)
 	}
@@ -68,7 +77,7 @@ func openNamed(names []string, stdin *Stdin) ([]krm.File, *krm.Inputs, error) {
 		in, err := krm.OpenFile(name, 0)
 		if err != nil {
 			inputs.Close()
-			return nil, nil, err
+			return nil, nil, &ReadError{Err: err}
 		}
 		inputs.Add(in)
 		files = append(files, krm.File{Name: name, Data: in.Data})

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/engine"
@@ -89,7 +90,7 @@ func ExplainFiles(f *Files, node, rule string, stderr io.Writer) (*Explanation, 
 	in := f.reader(set) // open while the set is used: NodeFeatures are read lean
 	ds, _, err := in.Read(f.Paths, false)
 	if err != nil {
-		return nil, &ReadError{err}
+		return nil, &ReadError{Err: err}
 	}
 	for i := range ds {
 		if ds[i].Severity == diag.Error {
@@ -105,11 +106,9 @@ func ExplainFiles(f *Files, node, rule string, stderr io.Writer) (*Explanation, 
 }
 
 // ReadError is a failure to read the files at all, not a problem in them
-// (the command line's bad usage, exit 2).
-type ReadError struct{ Err error }
-
-func (e *ReadError) Error() string { return e.Err.Error() }
-func (e *ReadError) Unwrap() error { return e.Err }
+// (the command line's bad usage, exit 2): inputs.ReadError, for the
+// command line, which reads no input itself.
+type ReadError = inputs.ReadError
 
 func knownNodes(p *master.Pipeline) string {
 	var names []string
