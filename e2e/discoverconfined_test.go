@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // TestDiscoverFailsClosedOnABadHostRoot is issue 34's §3 first point: a
@@ -41,12 +43,12 @@ func TestDiscoverFailsClosedOnABadHostRoot(t *testing.T) {
 func TestDiscoverFeaturesDirStaysInsideTheHostRoot(t *testing.T) {
 	dir := t.TempDir()
 	secret := filepath.Join(dir, "secret")
-	writeTree(t, map[string]string{secret: "leaked-secret=yes\n"})
+	testkit.WriteFiles(t, dir, map[string]string{"secret": "leaked-secret=yes\n"})
 	root := filepath.Join(dir, "root")
 	features := filepath.Join(root, "etc/kubernetes/node-feature-discovery/features.d")
-	writeTree(t, map[string]string{
-		filepath.Join(features, "own"): "own-feature=ok\n",
-		filepath.Join(root, secret):    "inside-root=yes\n", // the absolute link's target, read inside the root
+	testkit.WriteFiles(t, root, map[string]string{
+		"etc/kubernetes/node-feature-discovery/features.d/own": "own-feature=ok\n",
+		secret: "inside-root=yes\n", // the absolute link's target, read inside the root
 	})
 	symlink(t, secret, filepath.Join(features, "absolute"))
 	symlink(t, "../../../../../secret", filepath.Join(features, "dotdot"))
@@ -78,19 +80,6 @@ func TestDiscoverFeaturesDirStaysInsideTheHostRoot(t *testing.T) {
 	stdout, stderr, code := run(t, dir, commandEnv(nil), nil, bin, append(append([]string(nil), base...), "--features-dir", filepath.Dir(secret))...)
 	if code != 1 || stdout != "" || !strings.Contains(stderr, "is outside the host root") || strings.Contains(stderr, "leaked-secret") {
 		t.Errorf("--features-dir outside the root: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
-	}
-}
-
-// writeTree writes files (path: content), creating their directories.
-func writeTree(t *testing.T, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }
 
