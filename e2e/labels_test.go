@@ -39,9 +39,9 @@ type applyNode struct {
 // `nfd-fn render -o labels FILE|DIR...` prints, per node, the labels,
 // annotations, taints and extended resources NFD gives it as a table,
 // and `-o labels-json` the same as JSON, which must agree with the Nodes
-// `--output apply` and `apply-status` write (less nfd-master's tracking annotations); the
-// `labels` nodeOutput of a ResourceList on stdin says the same in one
-// info result per node and writes no Node.
+// `--output apply` and `apply-status` write (less nfd-master's tracking
+// annotations); the `labels` nodeOutput of a ResourceList on stdin says
+// the same in one info result per node and writes no Node.
 func TestRenderOutputLabelsAnswersWhatEachNodeGets(t *testing.T) {
 	bin := filepath.Join(binDir, "nfd-fn")
 	files := []string{"--config", "config.yaml", "snapshot.yaml", "rules"}

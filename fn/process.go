@@ -124,8 +124,8 @@ func readByKpt(rl *krm.ResourceList) bool {
 }
 
 // write writes the output: the ResourceList, or with Apply the part it
-// names of the apply-ready Nodes alone, or with Labels nothing (what each node gets
-// goes to *opts.Labels). finish, when not nil, adds the results that are
+// names of the apply-ready Nodes alone, or with Labels nothing (what each
+// node gets goes to *opts.Labels). finish, when not nil, adds the results that are
 // known only once every item has been made (a streamed render's).
 func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
 	if r.labels != nil {
