@@ -2,8 +2,6 @@ package admission
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -90,7 +88,8 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 // acceptedFrom names the first release after from whose schema accepts
 // the field (knows it, with pruned): "first accepted by v0.18.0".
 func acceptedFrom(kind string, obj *yaml.Node, from release.Version, field string, pruned bool) string {
-	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
+	for _, line := range release.Lines() {
+		minor := line.Minor
 		if minor <= from.Minor {
 			continue
 		}
@@ -152,8 +151,8 @@ type Need struct{ Field, What string }
 // as written (nothing refused, nothing pruned), and what the release
 // before it refuses or prunes; ok is false when no release takes it.
 func FirstAccepting(kind string, obj *yaml.Node) (first release.Version, why []Need, ok bool) {
-	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
-		v := release.Version{Minor: minor}
+	for _, line := range release.Lines() {
+		v := release.Version{Minor: line.Minor}
 		s, err := SchemaFor(v, kind)
 		if err != nil || s == nil {
 			continue
