@@ -59,6 +59,7 @@ func settleRelease(seen []shown, s *config.Settings) (notes diag.List) {
 		return nil
 	}
 	first := seen[0]
+	first.rel.By = "nfdVersion unset; the input shows it"
 	switch given := s.Options.NFDRelease(); {
 	case !s.ReleaseGiven && first.rel.Name == given.Name:
 		// The input shows the default release: no note, but the release
@@ -70,7 +71,7 @@ func settleRelease(seen []shown, s *config.Settings) (notes diag.List) {
 			Message: fmt.Sprintf("rendering as NFD %s, the release %s shows (set nfdVersion to choose another)", first.rel, first.where)})
 	case first.rel.Name != given.Name:
 		notes = append(notes, diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
-			Message: fmt.Sprintf("rendering as NFD %s (nfdVersion), but %s shows %s", given, first.where, first.rel)})
+			Message: fmt.Sprintf("rendering as NFD %s, but %s shows %s", given.Chosen(), first.where, first.rel)})
 	}
 	for _, other := range seen[1:] {
 		if other.rel.Name != first.rel.Name {

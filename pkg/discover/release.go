@@ -70,13 +70,18 @@ func releases() map[int]release {
 		"PMU_FIXEDCOUNTER_REFCYCLES", "PMU_FIXEDCOUNTER_TOPDOWN_SLOTS", "SGXPQC", "SM3_X86", "SM4_X86", "TLB", "TS",
 		"TSA_L1_NO", "TSA_SQ_NO", "TSA_VERW_CLEAR"}
 	added240 := []string{"AVX512BMM", "FRED"}
-	v17 := release{name: "v0.17", unknownCPUIDFlags: append(slices.Clone(added230), added240...)}
+	v17 := release{unknownCPUIDFlags: append(slices.Clone(added230), added240...)}
 	v18 := v17
-	v18.name, v18.hugePages, v18.networkMTU, v18.hypervisor, v18.unknownCPUIDFlags = "v0.18", true, true, hypervisorSysinfo, added240
+	v18.hugePages, v18.networkMTU, v18.hypervisor, v18.unknownCPUIDFlags = true, true, hypervisorSysinfo, added240
 	v19 := v18
-	v19.name, v19.hypervisor, v19.unknownCPUIDFlags = "v0.19", hypervisorCPUID, nil
+	v19.hypervisor, v19.unknownCPUIDFlags = hypervisorCPUID, nil
 	v19.kvm, v19.allDMIID, v19.microarchFlags, v19.hybridCPULabels, v19.rtKconfigPaths, v19.publishControls = true, true, true, true, true, true
-	return map[int]release{17: v17, 18: v18, 19: v19}
+	byMinor := map[int]release{17: v17, 18: v18, 19: v19}
+	for minor, r := range byMinor {
+		r.name = fmt.Sprintf("v0.%d", minor)
+		byMinor[minor] = r
+	}
+	return byMinor
 }
 
 // SupportedNFDVersions lists the values Options.NFDVersion accepts, in

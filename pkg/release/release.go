@@ -37,6 +37,20 @@ type Release struct {
 	without []Capability
 	// Assumed marks the default release, used when none is given.
 	Assumed bool
+	// By is what chose the release, for messages: the setting that named
+	// it ("nfdVersion", "--nfd-version") or "the input" that showed it;
+	// empty for the default (Chosen says so).
+	By string
+}
+
+// Chosen is the release's name with what chose it, for messages that
+// depend on the release: "v0.17.1 (--nfd-version)", "v0.19.0 (nfd-fn's
+// default: nfdVersion unset)".
+func (r Release) Chosen() string {
+	if r.By == "" {
+		return r.Name + " (nfd-fn's default: nfdVersion unset)"
+	}
+	return r.Name + " (" + r.By + ")"
 }
 
 // Has reports whether the release has a capability.
