@@ -40,6 +40,9 @@ type Reader struct {
 	// last is the item each object of the set, by key, was last read
 	// from.
 	last map[diag.ObjectRef]*krm.Item
+	// images are the NFD releases the nfd-master Deployments and
+	// nfd-worker DaemonSets read show (Admit).
+	images imagesShown
 }
 
 // NewReader returns a reader into set, whose settings apply
@@ -99,6 +102,7 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 // problems (and, with note, the objects skipped).
 func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
 	found := AddItems(fr.set, rl, fr.track)
+	fr.images.add(workloadReleases(rl.Items))
 	if note {
 		found = append(found, otherNotes(rl, true)...)
 	}

@@ -138,6 +138,8 @@ var Catalogue = []Check{
 		"`nfdVersion: v0.19.0` with NodeFeatures written by nfd-worker v0.17.1", "Set nfdVersion to the release the cluster runs."},
 	{"NFD304", "needs-release", "With nfdVersion unset, a rule or group that needs a recent NFD release (Ge, Le, GeLe, type, group vars, Sprig functions)",
 		"`op: Ge` in a repository whose clusters run NFD v0.17", "Set nfdVersion to the cluster's release to check the rule against it, or write it for older releases (Gt, Lt, In)."},
+	{"NFD305", "release-unreadable", "With nfdVersion unset, an nfd-master or nfd-worker image in the input whose NFD release nfd-fn cannot read (pinned by digest, as OLM deploys OpenShift's operand; an OpenShift release without a profile, such as 4.19; a release nfd-fn does not model)",
+		"`ose-node-feature-discovery-rhel9@sha256:...` in an nfd-master Deployment", "Set nfdVersion (or --nfd-version) to the release the cluster runs; docs/releases.md says which OpenShift ships which."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).
