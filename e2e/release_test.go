@@ -65,12 +65,12 @@ func TestReleaseDetectionSaysSo(t *testing.T) {
 	dir := t.TempDir()
 	digest := "registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9@sha256:" + strings.Repeat("ab", 32)
 	testkit.WriteFiles(t, dir, map[string]string{
-		"nodefeature.yaml":        releaseNodeFeature,
-		"group.yaml":              releaseGroup,
-		"group-in.yaml":           strings.Replace(releaseGroup, "op: Ge", "op: In", 1),
-		"digest/master.yaml":      masterDeployment(digest),
-		"ocp419/master.yaml":      masterDeployment("registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.19"),
-		"upstream17/master.yaml":  masterDeployment("registry.k8s.io/nfd/node-feature-discovery:v0.17.1-minimal"),
+		"nodefeature.yaml":       releaseNodeFeature,
+		"group.yaml":             releaseGroup,
+		"group-in.yaml":          strings.Replace(releaseGroup, "op: Ge", "op: In", 1),
+		"digest/master.yaml":     masterDeployment(digest),
+		"ocp419/master.yaml":     masterDeployment("registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.19"),
+		"upstream17/master.yaml": masterDeployment("registry.k8s.io/nfd/node-feature-discovery:v0.17.1-minimal"),
 	})
 	validate := func(args ...string) string {
 		t.Helper()
