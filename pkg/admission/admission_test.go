@@ -156,16 +156,22 @@ func TestAdmitPrunesWithAWarningOrRejectsWhenStrict(t *testing.T) {
 	}
 }
 
-func TestDropCoveredKeepsOneResultPerProblem(t *testing.T) {
+func TestDropCoveredKeepsTheRefusalOfTheWholeObject(t *testing.T) {
 	ref := diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}
+	op := "spec.rules[1].matchFeatures[0].matchExpressions.a.op"
 	ds := diag.List{
-		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: "spec.rules[0].name"},
+		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: "spec.rules[0].name", Message: "Required value"},
 		{Severity: diag.Error, Check: "rule-name", Object: ref, Field: "spec.rules[0].name"},
-		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: "spec.rules[0].matchFeatures[0].matchExpressions.a.op"},
+		{Severity: diag.Error, Check: "invalid-op", Object: ref, Field: op, Suggestion: "In"},
+		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: op, Message: `Unsupported value: "Inn"`},
+		{Severity: diag.Warning, Check: "taint-disabled", Object: ref, Field: op},
 	}
 	got := DropCovered(ds)
-	if len(got) != 2 || got[0].Check != "rule-name" || got[1].Check != CheckRejected {
-		t.Errorf("DropCovered = %v", got)
+	if len(got) != 3 || got[0].Check != CheckRejected || got[1].Check != CheckRejected || got[2].Check != "taint-disabled" {
+		t.Fatalf("DropCovered = %v", got)
+	}
+	if got[1].Suggestion != "In" || got[1].Message != `Unsupported value: "Inn" (did you mean "In"?)` {
+		t.Errorf("the refusal did not take the did-you-mean: %+v", got[1])
 	}
 }
 

@@ -122,23 +122,49 @@ func (v *Verdict) refuses(field string, pruned bool) bool {
 	return false
 }
 
-// DropCovered removes the admission errors about a field another check
-// already reports as an error (the rule engine's invalid-op with its
-// did-you-mean, its rule-name): one problem, one result. Release
-// differences (Ge on v0.17) are admission's alone and stay.
+// DropCovered keeps one result per refused field: where the API server
+// refuses an object (CheckRejected) for a field another check reports as
+// an error too (the rule engine's invalid op, a rule without a name, a
+// taint without an effect), the other result goes, for what it says comes
+// next ("the rule fails on every node", "nfd-master drops it") never
+// comes: the object, its valid rules included, never reaches nfd-master.
+// The other check's suggested fix moves to the admission's result.
+// Release differences (Ge on v0.17) are admission's alone and stay.
 func DropCovered(ds diag.List) diag.List {
-	covered := map[[2]string]bool{}
-	for _, d := range ds {
-		if d.Severity == diag.Error && d.Check != CheckRejected && d.Field != "" {
-			covered[[2]string{d.Object.Key().String(), d.Field}] = true
+	// The file tells apart an object defined twice: the one the cluster
+	// keeps is admitted, the other keeps its own findings.
+	type key struct {
+		object      diag.ObjectRef
+		field, file string
+	}
+	keyOf := func(d *diag.Diagnostic) key { return key{d.Object.Key(), d.Field, d.Pos.File} }
+	refused := map[key]bool{}
+	for i := range ds {
+		if ds[i].Check == CheckRejected && ds[i].Field != "" {
+			refused[keyOf(&ds[i])] = true
 		}
 	}
-	out := ds[:0]
-	for _, d := range ds {
-		if d.Check == CheckRejected && covered[[2]string{d.Object.Key().String(), d.Field}] {
+	if len(refused) == 0 {
+		return ds
+	}
+	suggestion := map[key]string{}
+	out := make(diag.List, 0, len(ds))
+	for i := range ds {
+		d := &ds[i]
+		if d.Severity == diag.Error && d.Check != CheckRejected && refused[keyOf(d)] {
+			if d.Suggestion != "" {
+				suggestion[keyOf(d)] = d.Suggestion
+			}
 			continue
 		}
-		out = append(out, d)
+		out = append(out, *d)
+	}
+	for i := range out {
+		d := &out[i]
+		if best := suggestion[keyOf(d)]; d.Check == CheckRejected && best != "" && d.Suggestion == "" {
+			d.Suggestion = best
+			d.Message += fmt.Sprintf(" (did you mean %q?)", best)
+		}
 	}
 	return out
 }
