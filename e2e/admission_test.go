@@ -74,3 +74,45 @@ spec:
 		}
 	})
 }
+
+// TestValidateNodesRefusesANegativeExtendedResource is issue 34's §4 point
+// on validateNodes: nfd-master passes an extended resource of -1 on (it
+// only parses the quantity), the API server refuses a negative quantity,
+// so with validateNodes: "true" the node update fails at the status patch.
+func TestValidateNodesRefusesANegativeExtendedResource(t *testing.T) {
+	rule := `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: negative
+spec:
+  rules:
+  - name: minus-one
+    extendedResources: {example.com/gpus: "-1"}
+    matchFeatures:
+    - feature: kernel.version
+      matchExpressions: {major: {op: In, value: ["6"]}}
+`
+	node := `apiVersion: v1
+kind: Node
+metadata:
+  name: node-1
+status:
+  capacity: {cpu: "4"}
+  allocatable: {cpu: "4"}
+`
+	list := func(validate string) []byte {
+		return []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n" +
+			"  metadata: {name: c}\n  data: {validateNodes: \"" + validate + "\", nfdVersion: v0.18.3}\nitems:\n" +
+			indentItem(releaseNodeFeature, "node-1-features.yaml") + indentItem(rule, "rule.yaml") + indentItem(node, "node-1.yaml"))
+	}
+	bin := filepath.Join(binDir, "nfd-fn")
+	out, stderr, code := run(t, ".", commandEnv(nil), list("true"), bin)
+	got := testkit.Read(t, []byte(out)).WithCheck("node-update-failed")
+	if code != 1 || len(got) != 1 || !strings.Contains(got[0].Message, `status.capacity[example.com/gpus]: Invalid value: "-1": must be greater than or equal to 0`) {
+		t.Errorf("validateNodes true: exit %d, results %+v\n%s", code, got, stderr)
+	}
+	out, _, code = run(t, ".", commandEnv(nil), list("false"), bin)
+	if l := testkit.Read(t, []byte(out)); code != 0 || len(l.WithCheck("node-update-failed")) != 0 || !strings.Contains(out, `example.com/gpus: "-1"`) {
+		t.Errorf("validateNodes false: nfd-master sends -1 on; exit %d\n%s", code, out)
+	}
+}
