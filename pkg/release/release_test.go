@@ -65,6 +65,7 @@ func TestCapabilityTable(t *testing.T) {
 		{UnprefixedNames, []string{"v0.18.0", "openshift-5.0"}, []string{"v0.17.4"}},
 		{UnprefixedAnnotations, []string{"v0.18.0", "v0.19.0"}, []string{"v0.17.4", "openshift-4.20", "openshift-5.0"}},
 		{GroupGate, []string{"v0.16.8", "v0.17.3", "v0.18.0", "openshift-5.0"}, []string{"v0.16.7", "v0.17.0", "v0.17.2"}},
+		{GroupBackrefs, []string{"v0.18.0", "v0.19.0", "openshift-4.20"}, []string{"v0.16.9", "v0.17.4", "openshift-4.18"}},
 	}
 	for _, tt := range tests {
 		for _, name := range tt.has {
