@@ -115,7 +115,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
 		r.list = admission.DropCovered(r.list)
 		set.Place(r.list)
-		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
+		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s)).FoldObjects()
 	}
 	if keep {
 		finish()
