@@ -22,27 +22,10 @@ func TestWhatTheAPIServerRefusesIsRefused(t *testing.T) {
 	testkit.WriteFiles(t, dir, map[string]string{
 		"null/node-1.yaml": nullElements,
 		"ok/node-1.yaml":   releaseNodeFeature,
-		"rules.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
-kind: NodeFeatureRule
-metadata: {name: refused}
-spec:
-  rules:
-  - name: valid-sibling
-    labels: {example.com/sibling: "true"}
-    matchFeatures:
-    - feature: kernel.version
-      matchExpressions: {major: {op: In, value: ["6"]}}
-  - name: op-outside-the-enum
-    labels: {example.com/equals: "true"}
-    matchFeatures:
-    - feature: kernel.version
-      matchExpressions: {major: {op: Equals, value: ["6"]}}
-  - name: taint-without-effect
-    taints: [{key: example.com/t, value: "x"}]
-    matchFeatures:
-    - feature: kernel.version
-      matchExpressions: {major: {op: In, value: ["6"]}}
-`,
+		"rules.yaml": kernelRule("refused",
+			kernelTerm{"valid-sibling", `labels: {example.com/sibling: "true"}`, "In"},
+			kernelTerm{"op-outside-the-enum", `labels: {example.com/equals: "true"}`, "Equals"},
+			kernelTerm{"taint-without-effect", `taints: [{key: example.com/t, value: "x"}]`, "In"}),
 	})
 	t.Run("elements-null", func(t *testing.T) {
 		out, _, code := run(t, dir, commandEnv(nil), nil, bin, "validate", "null")
@@ -57,14 +40,9 @@ spec:
 	})
 	t.Run("refused-rule-object", func(t *testing.T) {
 		out, _, code := run(t, dir, commandEnv(nil), nil, bin, "validate", "rules.yaml")
-		for _, want := range []string{
-			`rules.yaml:15:38: error: NodeFeatureRule/refused spec.rules[1].matchFeatures[0].matchExpressions.major.op: the API server of NFD v0.19.0 refuses this NodeFeatureRule whole`,
-			`rules.yaml:17:14: error: NodeFeatureRule/refused spec.rules[2].taints[0].effect: the API server of NFD v0.19.0 refuses this NodeFeatureRule whole`,
-		} {
-			if !strings.Contains(out, want) {
-				t.Errorf("validate lacks %q:\n%s", want, out)
-			}
-		}
+		wantAll(t, out,
+			`rules.yaml:16:38: error: NodeFeatureRule/refused spec.rules[1].matchFeatures[0].matchExpressions.major.op: the API server of NFD v0.19.0 refuses this NodeFeatureRule whole`,
+			`rules.yaml:18:14: error: NodeFeatureRule/refused spec.rules[2].taints[0].effect: the API server of NFD v0.19.0 refuses this NodeFeatureRule whole`)
 		if code != 1 || strings.Contains(out, "fails on every node") || strings.Contains(out, "nfd-master drops it") {
 			t.Errorf("validate: exit %d, or says what only follows if nfd-master saw the rule:\n%s", code, out)
 		}
@@ -80,18 +58,7 @@ spec:
 // only parses the quantity), the API server refuses a negative quantity,
 // so with validateNodes: "true" the node update fails at the status patch.
 func TestValidateNodesRefusesANegativeExtendedResource(t *testing.T) {
-	rule := `apiVersion: nfd.k8s-sigs.io/v1alpha1
-kind: NodeFeatureRule
-metadata:
-  name: negative
-spec:
-  rules:
-  - name: minus-one
-    extendedResources: {example.com/gpus: "-1"}
-    matchFeatures:
-    - feature: kernel.version
-      matchExpressions: {major: {op: In, value: ["6"]}}
-`
+	rule := kernelRule("negative", kernelTerm{"minus-one", `extendedResources: {example.com/gpus: "-1"}`, "In"})
 	node := `apiVersion: v1
 kind: Node
 metadata:
@@ -103,7 +70,7 @@ status:
 	list := func(validate string) []byte {
 		return []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n" +
 			"  metadata: {name: c}\n  data: {validateNodes: \"" + validate + "\", nfdVersion: v0.18.3}\nitems:\n" +
-			indentItem(releaseNodeFeature, "node-1-features.yaml") + indentItem(rule, "rule.yaml") + indentItem(node, "node-1.yaml"))
+			testkit.Item(releaseNodeFeature, "node-1-features.yaml") + testkit.Item(rule, "rule.yaml") + testkit.Item(node, "node-1.yaml"))
 	}
 	bin := filepath.Join(binDir, "nfd-fn")
 	out, stderr, code := run(t, ".", commandEnv(nil), list("true"), bin)
@@ -115,4 +82,18 @@ status:
 	if l := testkit.Read(t, []byte(out)); code != 0 || len(l.WithCheck("node-update-failed")) != 0 || !strings.Contains(out, `example.com/gpus: "-1"`) {
 		t.Errorf("validateNodes false: nfd-master sends -1 on; exit %d\n%s", code, out)
 	}
+}
+
+// kernelTerm is a rule of kernelRule: its name, one line of outputs and
+// the op its term on kernel.version's major uses (value 6).
+type kernelTerm struct{ name, outputs, op string }
+
+// kernelRule is a NodeFeatureRule of rules matching on kernel.version.
+func kernelRule(name string, rules ...kernelTerm) string {
+	out := "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata:\n  name: " + name + "\nspec:\n  rules:\n"
+	for _, r := range rules {
+		out += "  - name: " + r.name + "\n    " + r.outputs + "\n    matchFeatures:\n    - feature: kernel.version\n" +
+			"      matchExpressions: {major: {op: " + r.op + `, value: ["6"]}}` + "\n"
+	}
+	return out
 }

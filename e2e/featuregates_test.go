@@ -17,7 +17,7 @@ func TestFeatureGatesAsNFDMasterParsesThem(t *testing.T) {
 	bin := filepath.Join(binDir, "nfd-fn")
 	list := func(gates string) []byte {
 		return []byte("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n" +
-			"  metadata: {name: nfd-fn-config}\n  data:\n    featureGates: \"" + gates + "\"\nitems:\n" + indentItem(releaseNodeFeature, "node-1.yaml"))
+			"  metadata: {name: nfd-fn-config}\n  data:\n    featureGates: \"" + gates + "\"\nitems:\n" + testkit.Item(releaseNodeFeature, "node-1.yaml"))
 	}
 	const known = "it knows DisableAutoPrefix, NodeFeatureAPI, NodeFeatureGroupAPI"
 	tests := []struct {

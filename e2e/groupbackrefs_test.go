@@ -51,7 +51,7 @@ spec:
 		t.Run(tt.release, func(t *testing.T) {
 			list := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n" +
 				"  metadata: {name: c}\n  data: {nfdVersion: " + tt.release + ", featureGates: NodeFeatureGroupAPI=true}\nitems:\n" +
-				indentItem(nodeFeature, "node-1.yaml") + indentItem(group, "group.yaml")
+				testkit.Item(nodeFeature, "node-1.yaml") + testkit.Item(group, "group.yaml")
 			out, stderr, _ := run(t, ".", commandEnv(nil), []byte(list), bin)
 			l := testkit.Read(t, []byte(out))
 			g := l.Item("NodeFeatureGroup", "backrefs")

@@ -41,17 +41,7 @@ spec:
 
 // masterDeployment is an nfd-master Deployment running image.
 func masterDeployment(image string) string {
-	return `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nfd-master
-  namespace: node-feature-discovery
-spec:
-  template:
-    spec:
-      containers:
-      - name: nfd-master
-        image: ` + image + "\n"
+	return testkit.NFDWorkload("Deployment", "nfd-master", image)
 }
 
 // TestReleaseDetectionSaysSo is issue 34's "release detection that says
@@ -99,34 +89,23 @@ func TestReleaseDetectionSaysSo(t *testing.T) {
 	})
 	t.Run("messages-name-the-release-and-the-setting", func(t *testing.T) {
 		out := validate("--nfd-version", "v0.17.1", "nodefeature.yaml", "group-in.yaml")
-		for _, want := range []string{
+		wantAll(t, out,
 			"nodefeature.yaml:1:1: warning: NodeFeature/node-1: rendering as NFD v0.17.1 (--nfd-version), but the nfd.node.kubernetes.io/worker.version annotation of 1 NodeFeature(s) shows v0.18.3 [NFD303]",
 			"nfd-master v0.17.1 (--nfd-version) looks groups up by name in its own namespace",
-			"the default of NFD v0.17.1 (--nfd-version) leaves it off",
-		} {
-			if !strings.Contains(out, want) {
-				t.Errorf("missing %q in\n%s", want, out)
-			}
-		}
+			"the default of NFD v0.17.1 (--nfd-version) leaves it off")
 		if strings.Contains(out, "v0.19") {
 			t.Errorf("a message names v0.19 under --nfd-version v0.17.1:\n%s", out)
 		}
 	})
 	t.Run("validate-reads-the-release-from-a-deployment", func(t *testing.T) {
-		out := validate("upstream17", "group.yaml")
-		for _, want := range []string{
+		wantAll(t, validate("upstream17", "group.yaml"),
 			"upstream17/master.yaml:11:16: info: Deployment/nfd-master spec.template.spec.containers[0].image: rendering as NFD v0.17.1, the release the Deployment nfd-master (image registry.k8s.io/nfd/node-feature-discovery:v0.17.1-minimal) shows",
-			`group.yaml:10:21: error: NodeFeatureGroup/kernel-6 spec.featureGroupRules[0].matchFeatures[0].matchExpressions.major.op: the API server of NFD v0.17.1 refuses this NodeFeatureGroup whole`,
-		} {
-			if !strings.Contains(out, want) {
-				t.Errorf("missing %q in\n%s", want, out)
-			}
-		}
+			`group.yaml:10:21: error: NodeFeatureGroup/kernel-6 spec.featureGroupRules[0].matchFeatures[0].matchExpressions.major.op: the API server of NFD v0.17.1 refuses this NodeFeatureGroup whole`)
 	})
 	t.Run("render-points-nfd302-at-the-file", func(t *testing.T) {
 		list := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
-			indentItem(masterDeployment("registry.k8s.io/nfd/node-feature-discovery:v0.18.3"), "deploy/nfd-master.yaml") +
-			indentItem(releaseNodeFeature, "snapshot/node-1.yaml")
+			testkit.Item(masterDeployment("registry.k8s.io/nfd/node-feature-discovery:v0.18.3"), "deploy/nfd-master.yaml") +
+			testkit.Item(releaseNodeFeature, "snapshot/node-1.yaml")
 		out, stderr, _ := run(t, dir, commandEnv(nil), []byte(list), bin)
 		got := testkit.Read(t, []byte(out)).WithCheck("release-assumed")
 		if len(got) != 1 || got[0].File.Path != "deploy/nfd-master.yaml" || got[0].Field.Path != "spec.template.spec.containers[0].image" ||
@@ -135,20 +114,9 @@ func TestReleaseDetectionSaysSo(t *testing.T) {
 		}
 	})
 	t.Run("taint-note-under-kpt-asks-for-no-flag", func(t *testing.T) {
-		rule := `apiVersion: nfd.k8s-sigs.io/v1alpha1
-kind: NodeFeatureRule
-metadata:
-  name: taints
-spec:
-  rules:
-  - name: t
-    taints: [{key: example.com/t, value: "x", effect: NoSchedule}]
-    matchFeatures:
-    - feature: kernel.version
-      matchExpressions: {major: {op: Exists}}
-`
+		rule := kernelRule("taints", kernelTerm{"t", `taints: [{key: example.com/t, value: "x", effect: NoSchedule}]`, "In"})
 		list := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n  data: {mode: validate}\nitems:\n" +
-			indentItem(rule, "rules.yaml")
+			testkit.Item(rule, "rules.yaml")
 		out, _, _ := run(t, dir, commandEnv(nil), []byte(list), bin)
 		got := testkit.Read(t, []byte(out)).WithCheck("taint-disabled")
 		if len(got) == 0 || strings.Contains(got[0].Message, "--config") || !strings.Contains(got[0].Message, "enableTaints") {
@@ -157,21 +125,12 @@ spec:
 	})
 }
 
-// indentItem makes an object (block-style metadata) an item of a
-// ResourceList, with kpt's path annotation.
-func indentItem(obj, path string) string {
-	if strings.Contains(obj, "  annotations: {") {
-		obj = strings.Replace(obj, "  annotations: {", "  annotations: {config.kubernetes.io/path: '"+path+"', ", 1)
-	} else {
-		obj = strings.Replace(obj, "metadata:\n", "metadata:\n  annotations: {config.kubernetes.io/path: '"+path+"'}\n", 1)
-	}
-	var b strings.Builder
-	for i, line := range strings.Split(strings.TrimRight(obj, "\n"), "\n") {
-		if i == 0 {
-			b.WriteString("- " + line + "\n")
-			continue
+// wantAll fails the test for each of wants out does not contain.
+func wantAll(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
 		}
-		b.WriteString("  " + line + "\n")
 	}
-	return b.String()
 }
