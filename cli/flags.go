@@ -5,9 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/nfd-fn/nfd-fn/pkg/release"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 )
 
 // newFlagSet returns a flag set that reports errors and usage on stderr.
@@ -21,8 +20,7 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 // releaseFlag adds --nfd-version, the NFD release to render as, to a
 // command's flags.
 func releaseFlag(fs *flag.FlagSet) *string {
-	return fs.String("nfd-version", "", "render as this NFD release: "+strings.Join(release.Supported(), ", ")+
-		" (docs/releases.md; default: the release the input shows, else "+release.Latest.String()+")")
+	return fs.String("nfd-version", "", modes.ReleaseFlagUsage())
 }
 
 // parseArgs parses the flags of a subcommand, wherever they stand among
