@@ -13,9 +13,9 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 )
 
-const discoverUsage = `Usage: nfd-fn discover [flags]
+var discoverUsage = `Usage: nfd-fn discover [flags]
 
-Prints the NodeFeature nfd-worker v0.19.0 (or the release --nfd-version
+Prints the NodeFeature nfd-worker ` + discover.DefaultNFDVersion + ` (or the release --nfd-version
 names) would publish for this host (or for the host root given), named
 after the node. Nothing is written to the host; no hook is run.
 

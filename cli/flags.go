@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 )
 
 // newFlagSet returns a flag set that reports errors and usage on stderr.
@@ -19,7 +21,7 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 // releaseFlag adds --nfd-version, the NFD release to render as, to a
 // command's flags.
 func releaseFlag(fs *flag.FlagSet) *string {
-	return fs.String("nfd-version", "", "render as this NFD release: v0.16.x, v0.17.x, v0.18.x, v0.19.0 or an OpenShift profile such as openshift-5.0 (docs/releases.md; default: the release the input shows, else v0.19.0)")
+	return fs.String("nfd-version", "", modes.ReleaseFlagUsage())
 }
 
 // parseArgs parses the flags of a subcommand, wherever they stand among

@@ -50,12 +50,13 @@ func TestKptFunctionSDKResultsAsKptReadsThem(t *testing.T) {
 		t.Fatalf("kpt's results file (%v):\n%s", err, data)
 	}
 	want := map[string]*sdk.Result{
-		"NFD004": {Severity: sdk.Error,
-			Message:     `op "Exist" is not a match operator: did you mean "Exists"? The rule fails on every node where this expression is evaluated`,
+		"NFD300": {Severity: sdk.Error,
+			Message: `the API server of NFD v0.19.0 refuses this NodeFeatureRule whole (v0.19.0's CRD schema): spec.rules[0].matchFeatures[0].matchExpressions.dummy.op: ` +
+				`Unsupported value: "Exist": supported values: "In", "NotIn", "InRegexp", "Exists", "DoesNotExist", "Gt", "Ge", "Lt", "Le", "GtLt", "GeLe", "IsTrue", "IsFalse"; no NFD release accepts it (did you mean "Exists"?)`,
 			ResourceRef: &sdk.ResourceRef{APIVersion: "nfd.k8s-sigs.io/v1alpha1", Kind: "NodeFeatureRule", Name: "my-sample-rule-object"},
 			Field:       &sdk.Field{Path: "spec.rules[0].matchFeatures[0].matchExpressions.dummy.op", ProposedValue: "Exists"},
 			File:        &sdk.File{Path: "rules/sample.yaml"},
-			Tags:        map[string]string{"check": "invalid-op", "checkID": "NFD004"}},
+			Tags:        map[string]string{"check": "admission-rejected", "checkID": "NFD300"}},
 	}
 	got := map[string]*sdk.Result{}
 	var config *sdk.Result

@@ -73,9 +73,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.NFDVersion != "" {
 		problems = append(problems, settings.UseRelease(opts.NFDVersion)...)
 	}
-	for _, p := range problems {
-		r.config(rl.FunctionConfig, p)
-	}
+	r.config(rl.FunctionConfig, problems)
 	if opts.ErrorLog != nil {
 		r.kustomize = readByKustomize(rl)
 	}

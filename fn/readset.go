@@ -15,9 +15,7 @@ func readSet(rl *krm.ResourceList, s *config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
 	r.extend(inputs.AddItems(set, rl, nil))
 	problems, found := inputs.AdmitList(rl, set, s)
-	for _, p := range problems {
-		r.config(rl.FunctionConfig, p)
-	}
+	r.config(rl.FunctionConfig, problems)
 	r.extend(found)
 	return set
 }

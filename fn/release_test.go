@@ -42,15 +42,7 @@ func releaseList(data, worker string, extra ...string) string {
 }
 
 func masterDeployment(image string) string {
-	return `- apiVersion: apps/v1
-  kind: Deployment
-  metadata: {name: nfd-master, namespace: node-feature-discovery}
-  spec:
-    template:
-      spec:
-        containers:
-        - name: nfd-master
-          image: ` + image + "\n"
+	return testkit.Item(testkit.NFDWorkload("Deployment", "nfd-master", image), "")
 }
 
 // runRelease runs the list and returns the rendered list.

@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -112,8 +113,9 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 		explainNode(p, s, r)
 		r.extend(modes.WriteNova(rl, s, fleet.Nodes))
 		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
+		r.list = admission.DropCovered(r.list)
 		set.Place(r.list)
-		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s))
+		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s)).FoldObjects()
 	}
 	if keep {
 		finish()

@@ -102,11 +102,20 @@ func (r *report) pointToResults(w io.Writer) {
 	}
 }
 
-// config records a functionConfig problem on the functionConfig object.
-func (r *report) config(fc *yaml.Node, d diag.Diagnostic) {
-	d.Object, d.Pos = functionConfigPlace(fc)
-	d.Message = "functionConfig: " + d.Message
-	r.extend(diag.List{d})
+// config records functionConfig problems on the functionConfig object,
+// which is located once for them all.
+func (r *report) config(fc *yaml.Node, problems diag.List) {
+	if len(problems) == 0 {
+		return
+	}
+	ref, pos := functionConfigPlace(fc) // once: it encodes the functionConfig
+	out := make(diag.List, len(problems))
+	for i, d := range problems {
+		d.Object, d.Pos = ref, pos
+		d.Message = "functionConfig: " + d.Message
+		out[i] = d
+	}
+	r.extend(out)
 }
 
 // functionConfigPlace names the functionConfig object and where it came

@@ -47,7 +47,8 @@ type FunctionConfig struct {
 	// ("team=gpu,env in (prod)"): only NodeFeatures in namespaces it
 	// selects are read. The input's v1 Namespace objects give the labels.
 	NodeFeatureNamespaceSelector string `json:"nodeFeatureNamespaceSelector,omitempty"`
-	// FeatureGates maps gate names (and AllAlpha/AllBeta) to values.
+	// FeatureGates maps gate names to values, as nfd-master's
+	// -feature-gates flag (no AllAlpha or AllBeta: nfd-master refuses them).
 	FeatureGates             FeatureGateSettings `json:"featureGates,omitempty"`
 	DisableLabels            *bool               `json:"disableLabels,omitempty"`
 	DisableExtendedResources *bool               `json:"disableExtendedResources,omitempty"`
@@ -271,7 +272,8 @@ func (fc *FunctionConfig) setFromString(key, val string) error {
 	return k.set(fc, val)
 }
 
-// FeatureGateSettings maps feature gate names (and AllAlpha, AllBeta) to
+// FeatureGateSettings maps feature gate names (nfd-master's: no AllAlpha
+// or AllBeta) to
 // values. In a ConfigMap it is written Name=true,Other=false.
 type FeatureGateSettings map[string]bool
 

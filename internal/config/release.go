@@ -48,6 +48,7 @@ func (fc *FunctionConfig) resolveRelease(s *Settings) diag.List {
 			problems = append(problems, cfgError(fc.field("nfdVersion"), err.Error()))
 		} else {
 			rel, s.ReleaseGiven = r, true
+			rel.By = "nfdVersion"
 		}
 	}
 	setBool(&s.StrictFieldValidation, fc.StrictFieldValidation)
@@ -70,6 +71,7 @@ func (s *Settings) UseRelease(name string) diag.List {
 		return diag.List{cfgError("nfdVersion", err.Error())}
 	}
 	s.ReleaseGiven = true
+	rel.By = "--nfd-version"
 	s.SetRelease(rel)
 	return nil
 }

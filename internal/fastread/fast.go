@@ -271,10 +271,14 @@ func wanted(only map[string]bool, k []byte) bool {
 }
 
 // elements reads the one field of a feature set, "elements", with read.
+// The field is required and not nullable (the CRD): a set without it, or
+// with it null, is left to the strict decoder, which reports it.
 func (dec *fastDecoder) elements(v value, read func(value) bool) bool {
+	found := false
 	return dec.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
-		return string(k) == "elements" && seen.once(0) && read(sub)
-	})
+		found = true
+		return string(k) == "elements" && !isNull(sub) && seen.once(0) && read(sub)
+	}) && found
 }
 
 func (dec *fastDecoder) flagSet(v value, out *api.FlagFeatureSet) bool {
@@ -343,7 +347,9 @@ func (dec *fastDecoder) instanceSet(v value, out *api.InstanceFeatureSet) bool {
 }
 
 func (dec *fastDecoder) instance(v value, inst *api.InstanceFeature) bool {
+	found := false
 	return dec.fields(v, func(k []byte, sub value, seen *fieldSet) bool {
-		return string(k) == "attributes" && seen.once(0) && dec.stringMap(sub, &inst.Attributes)
-	})
+		found = true
+		return string(k) == "attributes" && !isNull(sub) && seen.once(0) && dec.stringMap(sub, &inst.Attributes)
+	}) && found
 }

@@ -148,8 +148,10 @@ func (dec *fastDecoder) checkMap(v value, valueOK func(value) bool) bool {
 // nothing.
 func (dec *fastDecoder) checkInstances(v value) bool {
 	return dec.optionalSequence(v, func(sub value) bool {
+		found := false
 		return dec.fields(sub, func(k []byte, attrs value, seen *fieldSet) bool {
-			return string(k) == "attributes" && seen.once(0) && dec.checkStringMap(attrs)
-		})
+			found = true
+			return string(k) == "attributes" && !isNull(attrs) && seen.once(0) && dec.checkStringMap(attrs)
+		}) && found
 	})
 }

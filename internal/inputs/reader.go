@@ -1,6 +1,7 @@
 package inputs
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"slices"
@@ -40,6 +41,9 @@ type Reader struct {
 	// last is the item each object of the set, by key, was last read
 	// from.
 	last map[diag.ObjectRef]*krm.Item
+	// images are the NFD releases the nfd-master Deployments and
+	// nfd-worker DaemonSets read show (Admit).
+	images imagesShown
 }
 
 // NewReader returns a reader into set, whose settings apply
@@ -99,6 +103,7 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 // problems (and, with note, the objects skipped).
 func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
 	found := AddItems(fr.set, rl, fr.track)
+	fr.images.add(workloadReleases(rl.Items))
 	if note {
 		found = append(found, otherNotes(rl, true)...)
 	}
@@ -133,18 +138,27 @@ func fleetObject(o *objects.Decoded) bool {
 	return o.Class == objects.KubeNode || (o.Class == objects.NFD && o.Ref.Kind == api.KindNodeFeature)
 }
 
-// mentioningNFD keeps the files that mention NFD (objects.MentionsNFD);
-// the pages of the others, read to tell, are given back.
+// mentioningNFD keeps the files that mention NFD (objects.MentionsNFD)
+// or may hold an nfd-master Deployment or nfd-worker DaemonSet, which
+// show the release (showsNFDImage); the pages of the others, read to
+// tell, are given back.
 func mentioningNFD(files []krm.File, release func([]byte)) []krm.File {
 	out := files[:0]
 	for _, f := range files {
-		if objects.MentionsNFD(f.Data) || objects.NotText(f.Data) {
+		if objects.MentionsNFD(f.Data) || showsNFDImage(f.Data) || objects.NotText(f.Data) {
 			out = append(out, f)
 			continue
 		}
 		release(f.Data)
 	}
 	return out
+}
+
+// showsNFDImage reports a file that may hold a workload running an NFD
+// image: it names NFD's image and a Deployment or DaemonSet.
+func showsNFDImage(data []byte) bool {
+	return bytes.Contains(data, []byte("node-feature-discovery")) &&
+		(bytes.Contains(data, []byte("Deployment")) || bytes.Contains(data, []byte("DaemonSet")))
 }
 
 // track records the item each NodeFeature and Node of the set comes from.

@@ -2,6 +2,7 @@ package inputs
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -19,6 +20,9 @@ import (
 const (
 	checkReleaseAssumed  = "release-assumed"
 	checkReleaseMismatch = "release-mismatch"
+	// checkReleaseUnreadable: an NFD image that names no release nfd-fn
+	// knows.
+	checkReleaseUnreadable = "release-unreadable"
 )
 
 // AdmitList settles the NFD release a run over a ResourceList renders as
@@ -30,8 +34,10 @@ const (
 // problems of settings the release does not have (about the
 // functionConfig), and the notes and admission's findings.
 func AdmitList(rl *krm.ResourceList, set *objects.Set, s *config.Settings) (settings, found diag.List) {
-	seen := releasesShown(rl, set)
+	images := workloadReleases(rl.Items)
+	seen := append(images.seen(), workerAnnotations(set)...)
 	notes := settleRelease(seen, s)
+	notes = append(notes, images.unreadNotes(s)...)
 	for _, sh := range seen {
 		s.MasterShown(sh.masterNs)
 	}
@@ -40,12 +46,18 @@ func AdmitList(rl *krm.ResourceList, set *objects.Set, s *config.Settings) (sett
 }
 
 // Admit is AdmitList for the files read (validate, explain and plan
-// over files): the release the NodeFeatures' worker.version annotation
-// shows is used when s names none; s is updated. It returns the notes and
-// the problems of settings the release does not have, and admission's
-// findings; it must run once every file has been read.
+// over files): the release an nfd-master Deployment or nfd-worker
+// DaemonSet among them shows, else the NodeFeatures' worker.version
+// annotation, is used when s names none; s is updated. It returns the
+// notes and the problems of settings the release does not have, and
+// admission's findings; it must run once every file has been read.
 func (fr *Reader) Admit(s *config.Settings) diag.List {
-	out := append(settleRelease(workerAnnotations(fr.set), s), s.ReleaseProblems()...)
+	seen := append(fr.images.seen(), workerAnnotations(fr.set)...)
+	out := append(settleRelease(seen, s), fr.images.unreadNotes(s)...)
+	for _, sh := range seen {
+		s.MasterShown(sh.masterNs)
+	}
+	out = append(out, s.ReleaseProblems()...)
 	out = append(out, admission.Admit(fr.set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 	fr.Locate(out)
 	return out
@@ -59,6 +71,7 @@ func settleRelease(seen []shown, s *config.Settings) (notes diag.List) {
 		return nil
 	}
 	first := seen[0]
+	first.rel.By = "nfdVersion unset; the input shows it"
 	switch given := s.Options.NFDRelease(); {
 	case !s.ReleaseGiven && first.rel.Name == given.Name:
 		// The input shows the default release: no note, but the release
@@ -66,69 +79,120 @@ func settleRelease(seen []shown, s *config.Settings) (notes diag.List) {
 		s.SetRelease(first.rel)
 	case !s.ReleaseGiven:
 		s.SetRelease(first.rel)
-		notes = append(notes, diag.Diagnostic{Severity: diag.Info, Check: checkReleaseAssumed,
-			Message: fmt.Sprintf("rendering as NFD %s, the release %s shows (set nfdVersion to choose another)", first.rel, first.where)})
+		notes = append(notes, first.at(diag.Info, checkReleaseAssumed,
+			fmt.Sprintf("rendering as NFD %s, the release %s shows (set nfdVersion to choose another)", first.rel, first.where)))
 	case first.rel.Name != given.Name:
-		notes = append(notes, diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
-			Message: fmt.Sprintf("rendering as NFD %s (nfdVersion), but %s shows %s", given, first.where, first.rel)})
+		notes = append(notes, first.at(diag.Warning, checkReleaseMismatch,
+			fmt.Sprintf("rendering as NFD %s, but %s shows %s", given.Chosen(), first.where, first.rel)))
 	}
 	for _, other := range seen[1:] {
 		if other.rel.Name != first.rel.Name {
-			notes = append(notes, diag.Diagnostic{Severity: diag.Warning, Check: checkReleaseMismatch,
-				Message: fmt.Sprintf("the input shows two NFD releases: %s in %s, %s in %s", first.rel, first.where, other.rel, other.where)})
+			notes = append(notes, other.at(diag.Warning, checkReleaseMismatch,
+				fmt.Sprintf("the input shows two NFD releases: %s in %s, %s in %s", first.rel, first.where, other.rel, other.where)))
 			break
 		}
 	}
 	return notes
 }
 
-// shown is a release the input shows, and where; masterNs is the
+// shown is a release the input shows, and where: in words, and as the
+// object, field and position a note about it points at; masterNs is the
 // namespace of the nfd-master Deployment showing it.
 type shown struct {
 	rel      release.Release
 	where    string
 	masterNs string
+	ref      diag.ObjectRef
+	field    string
+	pos      diag.Position
+	// why says why an image shows no release (release.Unreadable).
+	why string
 }
 
-// releasesShown lists the releases the input shows, the most telling
-// first: nfd-master Deployments, nfd-worker DaemonSets, then the
-// NodeFeatures' worker.version annotation (the most common value).
-func releasesShown(rl *krm.ResourceList, set *objects.Set) []shown {
-	var masters, workers []shown
-	for _, it := range rl.Items {
+// at is a note about the release shown, pointing where it was shown.
+func (sh shown) at(sev diag.Severity, check, msg string) diag.Diagnostic {
+	return diag.Diagnostic{Severity: sev, Check: check, Object: sh.ref, Field: sh.field, Pos: sh.pos, Message: msg}
+}
+
+// imagesShown is what the nfd-master Deployments and nfd-worker
+// DaemonSets of an input show: the releases their images name, and the
+// NFD images whose release cannot be read.
+type imagesShown struct {
+	masters, workers, unread []shown
+}
+
+// seen are the releases shown, the most telling (masters) first.
+func (w imagesShown) seen() []shown { return append(slices.Clone(w.masters), w.workers...) }
+
+// add adds what more images show.
+func (w *imagesShown) add(more imagesShown) {
+	w.masters = append(w.masters, more.masters...)
+	w.workers = append(w.workers, more.workers...)
+	w.unread = append(w.unread, more.unread...)
+}
+
+// workloadReleases reads the NFD images of the Deployments and
+// DaemonSets among items.
+func workloadReleases(items []*krm.Item) imagesShown {
+	var w imagesShown
+	for _, it := range items {
 		if it.Kind != "Deployment" && it.Kind != "DaemonSet" {
 			continue
 		}
-		for _, img := range nfdImages(it) {
-			rel, ok := release.FromImage(img)
-			if !ok {
-				continue
-			}
-			s := shown{rel: rel, where: fmt.Sprintf("the %s %s (image %s)", it.Kind, it.Name, img)}
-			if it.Kind == "Deployment" {
-				s.masterNs = it.Namespace
-				masters = append(masters, s)
-			} else {
-				workers = append(workers, s)
+		tree := ItemTree(it)
+		for _, img := range nfdImages(tree) {
+			sh := shown{where: fmt.Sprintf("the %s %s (image %s)", it.Kind, it.Name, img.image),
+				ref: diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Namespace: it.Namespace, Name: it.Name}, field: img.field}
+			sh.pos = objects.Origin{File: it.File, Index: it.Index, Node: tree}.Position(img.field, false)
+			rel, ok := release.FromImage(img.image)
+			switch {
+			case !ok:
+				sh.why = release.Unreadable(img.image)
+				w.unread = append(w.unread, sh)
+			case it.Kind == "Deployment":
+				sh.rel, sh.masterNs = rel, it.Namespace
+				w.masters = append(w.masters, sh)
+			default:
+				sh.rel = rel
+				w.workers = append(w.workers, sh)
 			}
 		}
 	}
-	return append(append(masters, workers...), workerAnnotations(set)...)
+	return w
 }
 
-// nfdImages are the container images of a workload item that are NFD's.
-func nfdImages(it *krm.Item) []string {
-	n := ItemTree(it)
+// unreadNotes warn, when nfdVersion is not given, of each NFD image whose
+// release cannot be read: the release rendered as may not be the
+// cluster's (check release-unreadable).
+func (w imagesShown) unreadNotes(s *config.Settings) diag.List {
+	if s.ReleaseGiven {
+		return nil
+	}
+	var notes diag.List
+	for _, sh := range w.unread {
+		notes = append(notes, sh.at(diag.Warning, checkReleaseUnreadable,
+			fmt.Sprintf("%s is %s, so nfd-fn cannot tell the NFD release the cluster runs: rendering as NFD %s; set nfdVersion (or --nfd-version) to it (%s)",
+				sh.where, sh.why, s.Options.NFDRelease().Chosen(), strings.Join(release.Supported(), ", "))))
+	}
+	return notes
+}
+
+// image is an NFD container image of a workload and the field naming it.
+type image struct{ image, field string }
+
+// nfdImages are the container images of a workload object that are
+// NFD's, with their fields.
+func nfdImages(n *yaml.Node) []image {
 	spec := krm.MapAt(krm.MapAt(krm.MapAt(n, "spec"), "template"), "spec")
-	var out []string
+	var out []image
 	for _, key := range []string{"containers", "initContainers"} {
 		list := krm.ValueAt(spec, key)
 		if list == nil || list.Kind != yaml.SequenceNode {
 			continue
 		}
-		for _, c := range list.Content {
+		for i, c := range list.Content {
 			if img := krm.ScalarAt(c, "image"); strings.Contains(img, "node-feature-discovery") {
-				out = append(out, img)
+				out = append(out, image{img, fmt.Sprintf("spec.template.spec.%s[%d].image", key, i)})
 			}
 		}
 	}
@@ -140,9 +204,13 @@ func nfdImages(it *krm.Item) []string {
 func workerAnnotations(set *objects.Set) []shown {
 	count := map[string]int{}
 	rels := map[string]release.Release{}
+	firstAt := map[string]int{}
 	for i := range set.Features {
 		v := set.Features[i].Obj.Metadata.Annotations[release.WorkerVersionAnnotation]
 		if rel, ok := release.FromBuildVersion(v); ok {
+			if count[rel.Name] == 0 {
+				firstAt[rel.Name] = i
+			}
 			count[rel.Name]++
 			rels[rel.Name] = rel
 		}
@@ -150,10 +218,7 @@ func workerAnnotations(set *objects.Set) []shown {
 	if len(count) == 0 {
 		return nil
 	}
-	names := make([]string, 0, len(count))
-	for n := range count {
-		names = append(names, n)
-	}
+	names := slices.Collect(maps.Keys(count))
 	slices.SortFunc(names, func(a, b string) int {
 		if count[a] != count[b] {
 			return count[b] - count[a]
@@ -161,7 +226,9 @@ func workerAnnotations(set *objects.Set) []shown {
 		return strings.Compare(a, b)
 	})
 	best := names[0]
-	return []shown{{rel: rels[best], where: fmt.Sprintf("the %s annotation of %d NodeFeature(s)", release.WorkerVersionAnnotation, count[best])}}
+	first := &set.Features[firstAt[best]]
+	return []shown{{rel: rels[best], where: fmt.Sprintf("the %s annotation of %d NodeFeature(s)", release.WorkerVersionAnnotation, count[best]),
+		ref: objects.FeatureRef(first.Obj), pos: first.Origin.Position("", false)}}
 }
 
 // ItemTree is an item's object, parsed if it was read lean; nil when it

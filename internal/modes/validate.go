@@ -33,8 +33,9 @@ type ValidateOptions struct {
 // reading it, admission's among them) it adds the rule engine's compile
 // checks, lint's checks and, when the set holds NodeFeatures, the fleet
 // checks (lint.Run); drops admission's errors another check reports
-// (admission.DropCovered); places what has no position yet; and applies
-// the suppressions: s.Ignore and the objects' ignore annotations.
+// (admission.DropCovered); places what has no position yet; applies the
+// suppressions: s.Ignore and the objects' ignore annotations; and folds a
+// problem many objects share into one (diag.List.FoldObjects).
 func Validate(set *objects.Set, s *config.Settings, found diag.List, o ValidateOptions) diag.List {
 	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker})...)
 	ds = append(admission.DropCovered(ds), o.More...)
@@ -42,7 +43,7 @@ func Validate(set *objects.Set, s *config.Settings, found diag.List, o ValidateO
 		ds = o.Keep(ds)
 	}
 	set.Place(ds)
-	return set.Suppress(ds, s.Ignore, o.IgnoreSource)
+	return set.Suppress(ds, s.Ignore, o.IgnoreSource).FoldObjects()
 }
 
 // ValidateFilesOptions adjust ValidateFiles.

@@ -45,7 +45,8 @@ spec:
 // wantBad are the diagnostics the hook must print for bad.yaml, with the
 // line and column of the offending nodes.
 var wantBad = []string{
-	`bad.yaml:13:26: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.vendor.op: op "in" is not a match operator: did you mean "In"?`,
+	`bad.yaml:13:26: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.vendor.op: the API server of NFD v0.19.0 refuses this NodeFeatureRule whole`,
+	`(did you mean "In"?) [NFD300]`,
 	"bad.yaml:14:42: error: NodeFeatureRule/bad spec.rules[0].matchFeatures[0].matchExpressions.class.value: op InRegexp needs regular expressions, and \"^(02\" in [^(02] does not compile: error parsing regexp: missing closing ): `^(02`",
 }
 

@@ -1,8 +1,6 @@
 package admission
 
 import (
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -46,8 +44,11 @@ spec:
         major: {op: Ge, value: ["6"], type: version}
 `
 
+// TestEveryMinorReleaseHasItsCRDs fails when a line of pkg/release's
+// table has no CRD file here, or one without the three kinds.
 func TestEveryMinorReleaseHasItsCRDs(t *testing.T) {
-	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
+	for _, line := range release.Lines() {
+		minor := line.Minor
 		for _, kind := range []string{api.KindNodeFeature, api.KindNodeFeatureRule, api.KindNodeFeatureGroup} {
 			schema(t, minor, kind)
 		}
@@ -87,7 +88,8 @@ func TestV018CRDAcceptsGeAndType(t *testing.T) {
 
 func TestEveryCRDRequiresRuleName(t *testing.T) {
 	nameless := strings.Replace(geRule, "  - name: k6\n    labels", "  - labels", 1)
-	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
+	for _, line := range release.Lines() {
+		minor := line.Minor
 		v := Check(schema(t, minor, api.KindNodeFeatureRule), parse(t, nameless))
 		if !hasProblem(v, "spec.rules[0].name", "Required value") {
 			t.Errorf("v0.%d: problems = %v", minor, v.Problems)
@@ -154,16 +156,22 @@ func TestAdmitPrunesWithAWarningOrRejectsWhenStrict(t *testing.T) {
 	}
 }
 
-func TestDropCoveredKeepsOneResultPerProblem(t *testing.T) {
+func TestDropCoveredKeepsTheRefusalOfTheWholeObject(t *testing.T) {
 	ref := diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}
+	op := "spec.rules[1].matchFeatures[0].matchExpressions.a.op"
 	ds := diag.List{
-		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: "spec.rules[0].name"},
+		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: "spec.rules[0].name", Message: "Required value"},
 		{Severity: diag.Error, Check: "rule-name", Object: ref, Field: "spec.rules[0].name"},
-		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: "spec.rules[0].matchFeatures[0].matchExpressions.a.op"},
+		{Severity: diag.Error, Check: "invalid-op", Object: ref, Field: op, Suggestion: "In"},
+		{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: op, Message: `Unsupported value: "Inn"`},
+		{Severity: diag.Warning, Check: "taint-disabled", Object: ref, Field: op},
 	}
 	got := DropCovered(ds)
-	if len(got) != 2 || got[0].Check != "rule-name" || got[1].Check != CheckRejected {
-		t.Errorf("DropCovered = %v", got)
+	if len(got) != 3 || got[0].Check != CheckRejected || got[1].Check != CheckRejected || got[2].Check != "taint-disabled" {
+		t.Fatalf("DropCovered = %v", got)
+	}
+	if got[1].Suggestion != "In" || got[1].Message != `Unsupported value: "Inn" (did you mean "In"?)` {
+		t.Errorf("the refusal did not take the did-you-mean: %+v", got[1])
 	}
 }
 

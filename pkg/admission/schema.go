@@ -21,10 +21,6 @@ import (
 //go:embed crds/*.yaml
 var crdFiles embed.FS
 
-// crdTag is the release tag whose CRD file holds the schemas of a minor
-// release (the CRDs do not change between patch releases of one minor).
-var crdTag = map[int]string{16: "v0.16.9", 17: "v0.17.1", 18: "v0.18.3", 19: "v0.19.0"}
-
 // Schema is the part of an OpenAPI v3 schema the NFD CRDs use.
 type Schema struct {
 	Type                 string             `json:"type"`
@@ -70,7 +66,8 @@ func SchemaFor(v release.Version, kind string) (*Schema, error) {
 
 func load() {
 	schemas = map[int]map[string]*Schema{}
-	for minor, tag := range crdTag {
+	for _, line := range release.Lines() {
+		tag := line.CRDs.String()
 		data, err := crdFiles.ReadFile("crds/nfd-api-crds-" + tag + ".yaml")
 		if err != nil {
 			loadErr = err
@@ -89,6 +86,6 @@ func load() {
 				}
 			}
 		}
-		schemas[minor] = byKind
+		schemas[line.Minor] = byKind
 	}
 }

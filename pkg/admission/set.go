@@ -2,8 +2,6 @@ package admission
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -90,7 +88,8 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 // acceptedFrom names the first release after from whose schema accepts
 // the field (knows it, with pruned): "first accepted by v0.18.0".
 func acceptedFrom(kind string, obj *yaml.Node, from release.Version, field string, pruned bool) string {
-	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
+	for _, line := range release.Lines() {
+		minor := line.Minor
 		if minor <= from.Minor {
 			continue
 		}
@@ -123,23 +122,49 @@ func (v *Verdict) refuses(field string, pruned bool) bool {
 	return false
 }
 
-// DropCovered removes the admission errors about a field another check
-// already reports as an error (the rule engine's invalid-op with its
-// did-you-mean, its rule-name): one problem, one result. Release
-// differences (Ge on v0.17) are admission's alone and stay.
+// DropCovered keeps one result per refused field: where the API server
+// refuses an object (CheckRejected) for a field another check reports as
+// an error too (the rule engine's invalid op, a rule without a name, a
+// taint without an effect), the other result goes, for what it says comes
+// next ("the rule fails on every node", "nfd-master drops it") never
+// comes: the object, its valid rules included, never reaches nfd-master.
+// The other check's suggested fix moves to the admission's result.
+// Release differences (Ge on v0.17) are admission's alone and stay.
 func DropCovered(ds diag.List) diag.List {
-	covered := map[[2]string]bool{}
-	for _, d := range ds {
-		if d.Severity == diag.Error && d.Check != CheckRejected && d.Field != "" {
-			covered[[2]string{d.Object.Key().String(), d.Field}] = true
+	// The file tells apart an object defined twice: the one the cluster
+	// keeps is admitted, the other keeps its own findings.
+	type key struct {
+		object      diag.ObjectRef
+		field, file string
+	}
+	keyOf := func(d *diag.Diagnostic) key { return key{d.Object.Key(), d.Field, d.Pos.File} }
+	refused := map[key]bool{}
+	for i := range ds {
+		if ds[i].Check == CheckRejected && ds[i].Field != "" {
+			refused[keyOf(&ds[i])] = true
 		}
 	}
-	out := ds[:0]
-	for _, d := range ds {
-		if d.Check == CheckRejected && covered[[2]string{d.Object.Key().String(), d.Field}] {
+	if len(refused) == 0 {
+		return ds
+	}
+	suggestion := map[key]string{}
+	out := make(diag.List, 0, len(ds))
+	for i := range ds {
+		d := &ds[i]
+		if d.Severity == diag.Error && d.Check != CheckRejected && refused[keyOf(d)] {
+			if d.Suggestion != "" {
+				suggestion[keyOf(d)] = d.Suggestion
+			}
 			continue
 		}
-		out = append(out, d)
+		out = append(out, *d)
+	}
+	for i := range out {
+		d := &out[i]
+		if best := suggestion[keyOf(d)]; d.Check == CheckRejected && best != "" && d.Suggestion == "" {
+			d.Suggestion = best
+			d.Message += fmt.Sprintf(" (did you mean %q?)", best)
+		}
 	}
 	return out
 }
@@ -152,8 +177,8 @@ type Need struct{ Field, What string }
 // as written (nothing refused, nothing pruned), and what the release
 // before it refuses or prunes; ok is false when no release takes it.
 func FirstAccepting(kind string, obj *yaml.Node) (first release.Version, why []Need, ok bool) {
-	for _, minor := range slices.Sorted(maps.Keys(crdTag)) {
-		v := release.Version{Minor: minor}
+	for _, line := range release.Lines() {
+		v := release.Version{Minor: line.Minor}
 		s, err := SchemaFor(v, kind)
 		if err != nil || s == nil {
 			continue

@@ -30,7 +30,7 @@ var Catalogue = []Check{
 	{"NFD009", "rule", "A rule that cannot be compiled for another reason",
 		"a rule with neither matchFeatures, matchAny nor outputs", "Read the message; it names the part of the rule."},
 	{"NFD010", "unknown-feature", "A feature nfd-worker never publishes (nor does the input's NodeFeatures)",
-		"`feature: cpu.cpuids`", "Use a feature of nfd-worker v0.19's catalogue; the did-you-mean names the closest."},
+		"`feature: cpu.cpuids`", "Use a feature of the latest nfd-worker's catalogue; the did-you-mean names the closest."},
 	{"NFD011", "unknown-element", "An element the feature never has",
 		"`kernel.version` element `majr`", "Use the element the did-you-mean proposes."},
 	{"NFD012", "output-label", "A label nfd-master would reject (error) or drop by policy (warning)",
@@ -117,8 +117,8 @@ var Catalogue = []Check{
 		"`{{ range .pci.device }}vendor {{ .vendor }}{{ end }}`", "Emit one `key=value` line per label, with a valid key and value."},
 	{"NFD053", "reference-value", "An @feature.element label value that the rule's own matcher pins to strings that are not valid label values",
 		"`vendor: \"@system.dmiid.board_vendor\"` with `board_vendor: {op: In, value: [\"Dell Inc.\"]}`", "Write a literal label value (`vendor: dell`)."},
-	{"NFD054", "group-namespace", "A NodeFeatureGroup outside nfd-master's namespace, whose status nfd-master v0.19.0 never writes",
-		"a NodeFeatureGroup in namespace `default`", "Create the group in nfd-master's namespace. Once that namespace is known (`nfdNamespace`, or the nfd-master Deployment in the input) render leaves such a group's status as it was, as v0.19.0 does; `groupStatusAllNamespaces: \"true\"` renders a fixed nfd-master's status instead."},
+	{"NFD054", "group-namespace", "A NodeFeatureGroup outside nfd-master's namespace, whose status nfd-master never writes (every release from v0.16, NFD #2385)",
+		"a NodeFeatureGroup in namespace `default`", "Create the group in nfd-master's namespace. Once that namespace is known (`nfdNamespace`, or the nfd-master Deployment in the input) render leaves such a group's status as it was, as nfd-master does; `groupStatusAllNamespaces: \"true\"` renders a fixed nfd-master's status instead."},
 	{"NFD055", "worker-custom-rule", "A custom rule in an nfd-worker configuration that the worker's custom source refuses or misreads (Ge, Le, GeLe, type)",
 		"`sources.custom` rule with `{op: Ge, value: [\"6\"]}`", "Use Gt, Lt or GtLt (the custom source's operators), without type. The configuration is `validate --worker-config FILE`, or in KRM mode the input's ConfigMap with `data[\"nfd-worker.conf\"]` (NFD's Helm chart and kustomize deployment make it)."},
 	{"NFD056", "pci-class", "A pci.device class value that is not a PCI class code (a vendor or device id written as a class), or a vendor or device id not in nfd-worker's form (0x10de, 10DE)",
@@ -138,6 +138,8 @@ var Catalogue = []Check{
 		"`nfdVersion: v0.19.0` with NodeFeatures written by nfd-worker v0.17.1", "Set nfdVersion to the release the cluster runs."},
 	{"NFD304", "needs-release", "With nfdVersion unset, a rule or group that needs a recent NFD release (Ge, Le, GeLe, type, group vars, Sprig functions)",
 		"`op: Ge` in a repository whose clusters run NFD v0.17", "Set nfdVersion to the cluster's release to check the rule against it, or write it for older releases (Gt, Lt, In)."},
+	{"NFD305", "release-unreadable", "With nfdVersion unset, an nfd-master or nfd-worker image in the input whose NFD release nfd-fn cannot read (pinned by digest, as OLM deploys OpenShift's operand; an OpenShift release without a profile, such as 4.19; a release nfd-fn does not model)",
+		"`ose-node-feature-discovery-rhel9@sha256:...` in an nfd-master Deployment", "Set nfdVersion (or --nfd-version) to the release the cluster runs; docs/releases.md says which OpenShift ships which."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

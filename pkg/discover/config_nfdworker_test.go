@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	nfdrelease "github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 // The expectations in this file are what nfd-worker v0.19.0 reads from each
@@ -383,4 +385,4 @@ func TestFakeSourceRunsOnlyWhenTheConfigNamesIt(t *testing.T) {
 }
 
 // latestRelease is the release Discover reproduces by default.
-func latestRelease() release { return releases()["v0.19"] }
+func latestRelease() release { return releases()[nfdrelease.LatestWorker.Minor] }

@@ -9,8 +9,8 @@ import (
 )
 
 // DefaultNFDVersion is the nfd-worker release Discover reproduces when
-// Options.NFDVersion is empty.
-const DefaultNFDVersion = "v0.19.0"
+// Options.NFDVersion is empty: the newest pkg/release knows.
+var DefaultNFDVersion = nfdrelease.LatestWorker.String()
 
 // hypervisorSource is how a release fills cpu.model's hypervisor.
 type hypervisorSource int
@@ -32,7 +32,7 @@ const (
 // source/ and pkg/nfd-worker of NFD at v0.17.1, v0.18.3 and v0.19.0 (no
 // patch release of v0.17 or v0.18 changes what the worker publishes).
 type release struct {
-	// name is "v0.17", "v0.18" or "v0.19".
+	// name is the minor, "v0.17".
 	name string
 	// hugePages: memory.hugepages (added in v0.18).
 	hugePages bool
@@ -61,25 +61,45 @@ type release struct {
 	publishControls bool
 }
 
-// releases lists the modelled nfd-worker releases by minor version.
-func releases() map[string]release {
+// releases lists the modelled nfd-worker releases by minor version: one
+// for each line of pkg/release's table that names a worker (a test holds
+// the two in step).
+func releases() map[int]release {
 	// x86 FeatureIDs added in klauspost/cpuid v2.3.0 and v2.4.0.
 	added230 := []string{"AMXCOMPLEX", "AMXTF32", "AMXTRANSPOSE", "PMU_FIXEDCOUNTER_CYCLES", "PMU_FIXEDCOUNTER_INSTRUCTIONS",
 		"PMU_FIXEDCOUNTER_REFCYCLES", "PMU_FIXEDCOUNTER_TOPDOWN_SLOTS", "SGXPQC", "SM3_X86", "SM4_X86", "TLB", "TS",
 		"TSA_L1_NO", "TSA_SQ_NO", "TSA_VERW_CLEAR"}
 	added240 := []string{"AVX512BMM", "FRED"}
-	v17 := release{name: "v0.17", unknownCPUIDFlags: append(slices.Clone(added230), added240...)}
+	v17 := release{unknownCPUIDFlags: append(slices.Clone(added230), added240...)}
 	v18 := v17
-	v18.name, v18.hugePages, v18.networkMTU, v18.hypervisor, v18.unknownCPUIDFlags = "v0.18", true, true, hypervisorSysinfo, added240
+	v18.hugePages, v18.networkMTU, v18.hypervisor, v18.unknownCPUIDFlags = true, true, hypervisorSysinfo, added240
 	v19 := v18
-	v19.name, v19.hypervisor, v19.unknownCPUIDFlags = "v0.19", hypervisorCPUID, nil
+	v19.hypervisor, v19.unknownCPUIDFlags = hypervisorCPUID, nil
 	v19.kvm, v19.allDMIID, v19.microarchFlags, v19.hybridCPULabels, v19.rtKconfigPaths, v19.publishControls = true, true, true, true, true, true
-	return map[string]release{"v0.17": v17, "v0.18": v18, "v0.19": v19}
+	byMinor := map[int]release{17: v17, 18: v18, 19: v19}
+	for minor, r := range byMinor {
+		r.name = fmt.Sprintf("v0.%d", minor)
+		byMinor[minor] = r
+	}
+	return byMinor
 }
 
 // SupportedNFDVersions lists the values Options.NFDVersion accepts, in
-// release order: any v0.17 or v0.18 patch release, and v0.19.0.
-func SupportedNFDVersions() []string { return []string{"v0.17.x", "v0.18.x", "v0.19.0"} }
+// release order: any patch release of a minor whose worker is modelled
+// (v0.17.x), or the one release of a minor without patches (v0.19.0).
+func SupportedNFDVersions() []string {
+	var out []string
+	for _, l := range nfdrelease.Lines() {
+		switch {
+		case l.Worker == nfdrelease.Version{}:
+		case l.LastPatch > 0:
+			out = append(out, fmt.Sprintf("v0.%d.x", l.Minor))
+		default:
+			out = append(out, nfdrelease.Version{Minor: l.Minor}.String())
+		}
+	}
+	return out
+}
 
 // resolveRelease returns the release an NFDVersion value names ("" is
 // DefaultNFDVersion): any name render takes (pkg/release: v0.18.3, v0.18,
@@ -90,7 +110,7 @@ func resolveRelease(v string) (release, error) {
 		v = DefaultNFDVersion
 	}
 	r, err := nfdrelease.Parse(strings.TrimSuffix(v, ".x"))
-	rel, ok := releases()[fmt.Sprintf("v0.%d", r.Engine.Minor)]
+	rel, ok := releases()[r.Engine.Minor]
 	if err != nil || !ok {
 		return release{}, fmt.Errorf("nfd-worker release %q is not modelled (supported: %s, and OpenShift's operand as openshift-4.18 to openshift-5.0)", v, strings.Join(SupportedNFDVersions(), ", "))
 	}

@@ -2,6 +2,7 @@ package discover
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -9,7 +10,41 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	nfdrelease "github.com/nfd-fn/nfd-fn/pkg/release"
 )
+
+// oldestModelledWorker is the first minor whose nfd-worker discover
+// reproduces; every later line of pkg/release's table must have one.
+const oldestModelledWorker = 17
+
+// TestEveryReleaseHasAWorkerProfile fails when a minor of pkg/release's
+// table (from the oldest modelled worker on) names no worker release or
+// has no profile here, and when a profile has no line: a release added
+// to the table without its worker is caught here.
+func TestEveryReleaseHasAWorkerProfile(t *testing.T) {
+	profiles := releases()
+	lines := 0
+	for _, l := range nfdrelease.Lines() {
+		if l.Minor < oldestModelledWorker {
+			continue
+		}
+		lines++
+		p, ok := profiles[l.Minor]
+		if l.Worker.Minor != l.Minor || !ok {
+			t.Errorf("v0.%d: worker %v in pkg/release, profile here %v: every release from v0.%d on needs both", l.Minor, l.Worker, ok, oldestModelledWorker)
+			continue
+		}
+		if want := fmt.Sprintf("v0.%d", l.Minor); p.name != want {
+			t.Errorf("profile of v0.%d is named %q, want %q", l.Minor, p.name, want)
+		}
+	}
+	if lines != len(profiles) {
+		t.Errorf("%d worker profiles for %d releases: a profile has no line in pkg/release", len(profiles), lines)
+	}
+	if DefaultNFDVersion != nfdrelease.LatestWorker.String() || nfdrelease.LatestWorker.Minor != nfdrelease.Latest.Minor {
+		t.Errorf("discover's default %s is not the latest release %s", DefaultNFDVersion, nfdrelease.Latest)
+	}
+}
 
 // releaseHost is a tree with something for every per-release switch: huge
 // pages, a NIC with an mtu, kvm, all DMI files, the hybrid-CPU probe path,
@@ -140,7 +175,7 @@ func TestNoPublishFeaturesAndOwnerRefsAreUnknownBeforeV019(t *testing.T) {
 	if _, ok := nf.Spec.Features.Attributes["memory.hugepages"]; !ok {
 		t.Error("v0.18: memory.hugepages left out; nfd-worker v0.18 has no noPublishFeatures and publishes it")
 	}
-	_, warnings, err := parseWorkerConfig([]byte(config), releases()["v0.18"], false)
+	_, warnings, err := parseWorkerConfig([]byte(config), releases()[18], false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,9 @@ import (
 type Group struct {
 	ref   ObjectRef
 	rules []*rule
+	// backrefs: the release feeds group rules' vars back into
+	// rule.matched (release.GroupBackrefs).
+	backrefs bool
 }
 
 // Ref names the group.
@@ -22,7 +25,8 @@ func CompileGroup(obj *api.NodeFeatureGroup) (*Group, []Diagnostic) {
 
 // CompileGroupAs is CompileGroup for the nfd-master of release rel.
 func CompileGroupAs(rel release.Release, obj *api.NodeFeatureGroup) (*Group, []Diagnostic) {
-	g := &Group{ref: ObjectRef{Kind: api.KindNodeFeatureGroup, Namespace: obj.Metadata.Namespace, Name: obj.Metadata.Name}}
+	g := &Group{ref: ObjectRef{Kind: api.KindNodeFeatureGroup, Namespace: obj.Metadata.Namespace, Name: obj.Metadata.Name},
+		backrefs: rel.Has(release.GroupBackrefs)}
 	env := &lazyEnv{rel: rel}
 	var diags []Diagnostic
 	for i := range obj.Spec.Rules {
@@ -37,10 +41,15 @@ func CompileGroupAs(rel release.Release, obj *api.NodeFeatureGroup) (*Group, []D
 }
 
 // Matches reports whether a node with features f belongs to the group: any
-// group rule must match. Group rules feed their vars (only) back into
-// rule.matched for later group rules; f itself is not modified.
+// group rule must match. From v0.18 group rules feed their vars (only)
+// back into rule.matched for later group rules; f itself is not modified.
+// Before, they feed nothing back, and rule.matched does not exist for
+// them.
 func (g *Group) Matches(f *api.Features) (bool, []*EvalError) {
-	local := withPrivateBackrefs(f)
+	local := f
+	if g.backrefs {
+		local = withPrivateBackrefs(f)
+	}
 	member := false
 	var errs []*EvalError
 	for _, r := range g.rules {
@@ -49,7 +58,9 @@ func (g *Group) Matches(f *api.Features) (bool, []*EvalError) {
 			errs = append(errs, evalError(g.ref, r, err))
 			continue
 		}
-		insertBackrefs(local, out.Vars)
+		if g.backrefs {
+			insertBackrefs(local, out.Vars)
+		}
 		member = member || matched
 	}
 	return member, errs

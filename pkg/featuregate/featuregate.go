@@ -1,11 +1,15 @@
-// Package featuregate is a small registry of feature gates following the
-// Kubernetes feature-gate design: every gate has a default, a maturity
-// (Alpha, Beta, GA, Deprecated) and may be locked to its default; AllAlpha
-// and AllBeta switch every alpha or beta gate at once.
+// Package featuregate is a small registry of feature gates parsed as
+// nfd-master parses its -feature-gates flag (NFD's own
+// pkg/utils/featuregate, the same in every release from v0.16 to v0.19):
+// every gate has a default, a maturity (Alpha, Beta, GA, Deprecated) and
+// may be locked to its default. Unlike Kubernetes' component-base it knows
+// no AllAlpha or AllBeta: nfd-master refuses to start on a gate it does
+// not know ("unrecognized feature gate"), those two included, and on a
+// locked gate set against its default.
 //
-// It is written here rather than taken from k8s.io/component-base because
-// that package brings the component-base metrics stack and klog with it for
-// what is, for nfd-fn, a table of three gates.
+// It is written here rather than taken from k8s.io/component-base, whose
+// gates differ (AllAlpha, AllBeta) and which brings the component-base
+// metrics stack and klog with it for a table of three gates.
 package featuregate
 
 import (
@@ -76,10 +80,12 @@ func New(known map[string]Spec) *Gates {
 // Enabled reports whether a gate is on. Unknown gates are off.
 func (g *Gates) Enabled(name string) bool { return g.enabled[name] }
 
-// Set parses "Name=bool,Name=bool" and applies it. AllAlpha and AllBeta
-// apply first, then explicit gates, whatever their order in the string.
-// Unknown gates and locked gates set away from their default are errors;
-// setting a GA or deprecated gate is a warning.
+// Set parses "Name=bool,Name=bool" and applies it, as nfd-master does:
+// an unknown gate (AllAlpha and AllBeta included) and a locked gate set
+// away from its default are errors, for nfd-master refuses to start on
+// them; setting a GA or deprecated gate is a warning. The unknown gates
+// are one error, however many (naming the first few), so that the cost
+// stays linear in the number of entries.
 func (g *Gates) Set(spec string) diag.List {
 	var problems diag.List
 	settings := map[string]bool{}
@@ -97,36 +103,58 @@ func (g *Gates) Set(spec string) diag.List {
 		}
 		settings[name] = b
 	}
-	for _, all := range []struct {
-		name string
-		m    Maturity
-	}{{"AllAlpha", Alpha}, {"AllBeta", Beta}} {
-		if v, ok := settings[all.name]; ok {
-			for n, s := range g.known {
-				if s.Maturity == all.m && !s.LockToDefault {
-					g.enabled[n] = v
-				}
-			}
-			delete(settings, all.name)
-		}
-	}
+	var unknown []string
 	for _, name := range sortedNames(settings) {
+		if _, ok := g.known[name]; !ok {
+			unknown = append(unknown, name)
+			continue
+		}
 		problems = append(problems, g.setOne(name, settings[name])...)
+	}
+	if len(unknown) > 0 {
+		problems = append(problems, g.unknownError(unknown))
 	}
 	return problems
 }
 
-func (g *Gates) setOne(name string, v bool) diag.List {
-	s, ok := g.known[name]
-	if !ok {
-		msg := fmt.Sprintf("unknown feature gate %q", name)
-		if best := suggest.Closest(name, append(sortedNames(g.known), "AllAlpha", "AllBeta")); best != "" {
-			msg += fmt.Sprintf(": did you mean %q?", best)
-		}
-		return diag.List{gateError(msg + " (the README lists the known gates)")}
+// shownUnknown is how many unknown gates an error names.
+const shownUnknown = 3
+
+// unknownError is the one error about the unknown gates (sorted): the
+// first with a did-you-mean, a few more by name, and how many in all.
+func (g *Gates) unknownError(unknown []string) diag.Diagnostic {
+	msg := fmt.Sprintf("unrecognized feature gate %q", unknown[0])
+	if best := suggest.Closest(unknown[0], sortedNames(g.known)); best != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", best)
 	}
+	if n := len(unknown); n > 1 {
+		more := unknown[1:min(n, shownUnknown)]
+		msg += fmt.Sprintf(", and %d more (%s", n-1, strings.Join(quoted(more), ", "))
+		if n > shownUnknown {
+			msg += ", ..."
+		}
+		msg += ")"
+	}
+	return gateError(msg + ": nfd-master refuses to start on a gate it does not know, AllAlpha and AllBeta included; it knows " + strings.Join(sortedNames(g.known), ", "))
+}
+
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+	}
+	return out
+}
+
+func (g *Gates) setOne(name string, v bool) diag.List {
+	s := g.known[name]
 	if s.LockToDefault && v != s.Default {
-		return diag.List{gateError(fmt.Sprintf("feature gate %s is locked to %v and cannot be set to %v", name, s.Default, v))}
+		msg := fmt.Sprintf("cannot set feature gate %s to %v, it is locked to %v: nfd-master refuses to start", name, v, s.Default)
+		if name == NodeFeatureAPI {
+			// v0.16 has it beta, and off means gRPC from nfd-worker.
+			msg += " (from v0.17; v0.16's nfd-master would read features over gRPC instead of NodeFeature objects, which nfd-fn does not model)"
+		}
+		return diag.List{gateError(msg)}
 	}
 	g.enabled[name] = v
 	switch s.Maturity {
@@ -146,8 +174,8 @@ func gateWarning(msg string) diag.Diagnostic {
 	return diag.Diagnostic{Severity: diag.Warning, Check: "feature-gate", Message: msg}
 }
 
-// KnownList lists the known gates with their defaults and maturity, plus
-// AllAlpha and AllBeta, for error messages and help.
+// KnownList lists the known gates with their defaults and maturity, for
+// error messages and help.
 func (g *Gates) KnownList() string {
 	var out []string
 	for _, name := range sortedNames(g.known) {
@@ -162,7 +190,6 @@ func (g *Gates) KnownList() string {
 		}
 		out = append(out, desc+")")
 	}
-	out = append(out, "AllAlpha=true|false", "AllBeta=true|false")
 	return strings.Join(out, ", ")
 }
 

@@ -42,7 +42,7 @@ func testGates() map[string]Spec {
 	return known
 }
 
-func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
+func TestSetParsesNameBoolListsAsNFDMasterDoes(t *testing.T) {
 	tests := []struct {
 		name     string
 		spec     string
@@ -70,26 +70,6 @@ func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
 			enabled: map[string]bool{DisableAutoPrefix: true, NodeFeatureGroupAPI: false},
 		},
 		{
-			name:    "all-alpha-on",
-			spec:    "AllAlpha=true",
-			enabled: map[string]bool{DisableAutoPrefix: true, NodeFeatureGroupAPI: true, "LockedAlpha": false},
-		},
-		{
-			name:    "all-beta-off",
-			spec:    "AllBeta=false",
-			enabled: map[string]bool{DisableAutoPrefix: false, NodeFeatureGroupAPI: false, NodeFeatureAPI: true},
-		},
-		{
-			name:    "explicit-gate-wins-over-all-alpha-written-after-it",
-			spec:    "DisableAutoPrefix=false,AllAlpha=true",
-			enabled: map[string]bool{DisableAutoPrefix: false},
-		},
-		{
-			name:    "explicit-gate-wins-over-all-beta-written-before-it",
-			spec:    "AllBeta=false,NodeFeatureGroupAPI=true",
-			enabled: map[string]bool{NodeFeatureGroupAPI: true},
-		},
-		{
 			name:    "last-setting-of-a-gate-wins",
 			spec:    "DisableAutoPrefix=true,DisableAutoPrefix=false",
 			enabled: map[string]bool{DisableAutoPrefix: false},
@@ -98,13 +78,13 @@ func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
 			name:     "unknown-gate-is-an-error-and-others-still-apply",
 			spec:     "Nope=true,DisableAutoPrefix=true",
 			enabled:  map[string]bool{DisableAutoPrefix: true, "Nope": false},
-			problems: []Problem{{Message: `unknown feature gate "Nope" (the README lists the known gates)`}},
+			problems: []Problem{{Message: `unrecognized feature gate "Nope": nfd-master refuses to start on a gate it does not know, AllAlpha and AllBeta included; it knows DisableAutoPrefix, LockedAlpha, NodeFeatureAPI, NodeFeatureGroupAPI, OldThing`}},
 		},
 		{
 			name:     "misspelt-gate-gets-a-suggestion",
 			spec:     "DisableAutoPrefx=true",
 			enabled:  map[string]bool{DisableAutoPrefix: false},
-			problems: []Problem{{Message: `unknown feature gate "DisableAutoPrefx": did you mean "DisableAutoPrefix"? (the README lists the known gates)`}},
+			problems: []Problem{{Message: `unrecognized feature gate "DisableAutoPrefx" (did you mean "DisableAutoPrefix"?): nfd-master refuses to start on a gate it does not know, AllAlpha and AllBeta included; it knows DisableAutoPrefix, LockedAlpha, NodeFeatureAPI, NodeFeatureGroupAPI, OldThing`}},
 		},
 		{
 			name:     "missing-value",
@@ -119,6 +99,24 @@ func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
 			problems: []Problem{{Message: `invalid feature gate setting "DisableAutoPrefix=yes": want Name=true or Name=false`}},
 		},
 		{
+			name:     "all-alpha-is-unrecognized",
+			spec:     "AllAlpha=true",
+			enabled:  map[string]bool{DisableAutoPrefix: false, NodeFeatureGroupAPI: true},
+			problems: []Problem{{Message: `unrecognized feature gate "AllAlpha": nfd-master refuses to start on a gate it does not know, AllAlpha and AllBeta included; it knows DisableAutoPrefix, LockedAlpha, NodeFeatureAPI, NodeFeatureGroupAPI, OldThing`}},
+		},
+		{
+			name:     "all-beta-is-unrecognized",
+			spec:     "AllBeta=false",
+			enabled:  map[string]bool{NodeFeatureGroupAPI: true},
+			problems: []Problem{{Message: `unrecognized feature gate "AllBeta": nfd-master refuses to start on a gate it does not know, AllAlpha and AllBeta included; it knows DisableAutoPrefix, LockedAlpha, NodeFeatureAPI, NodeFeatureGroupAPI, OldThing`}},
+		},
+		{
+			name:     "unknown-gates-are-one-error-naming-the-first-few",
+			spec:     "Zed=true,Beta=true,AllAlpha=true,Alpha=false,DisableAutoPrefix=true",
+			enabled:  map[string]bool{DisableAutoPrefix: true},
+			problems: []Problem{{Message: `unrecognized feature gate "AllAlpha", and 3 more ("Alpha", "Beta", ...): nfd-master refuses to start on a gate it does not know, AllAlpha and AllBeta included; it knows DisableAutoPrefix, LockedAlpha, NodeFeatureAPI, NodeFeatureGroupAPI, OldThing`}},
+		},
+		{
 			name:     "invalid-all-alpha-is-not-applied",
 			spec:     "AllAlpha=on",
 			enabled:  map[string]bool{DisableAutoPrefix: false},
@@ -128,13 +126,13 @@ func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
 			name:     "locked-gate-away-from-default-is-an-error",
 			spec:     "NodeFeatureAPI=false",
 			enabled:  map[string]bool{NodeFeatureAPI: true},
-			problems: []Problem{{Message: "feature gate NodeFeatureAPI is locked to true and cannot be set to false"}},
+			problems: []Problem{{Message: "cannot set feature gate NodeFeatureAPI to false, it is locked to true: nfd-master refuses to start (from v0.17; v0.16's nfd-master would read features over gRPC instead of NodeFeature objects, which nfd-fn does not model)"}},
 		},
 		{
 			name:     "locked-alpha-gate-away-from-default",
 			spec:     "LockedAlpha=true",
 			enabled:  map[string]bool{"LockedAlpha": false},
-			problems: []Problem{{Message: "feature gate LockedAlpha is locked to false and cannot be set to true"}},
+			problems: []Problem{{Message: "cannot set feature gate LockedAlpha to true, it is locked to false: nfd-master refuses to start"}},
 		},
 		{
 			name:     "ga-gate-at-its-default-is-a-warning",
@@ -153,7 +151,7 @@ func TestSetParsesNameBoolListsAndAppliesAllAlphaAllBetaFirst(t *testing.T) {
 			spec:    "OldThing=false,NodeFeatureAPI=false",
 			enabled: map[string]bool{"OldThing": false, NodeFeatureAPI: true},
 			problems: []Problem{
-				{Message: "feature gate NodeFeatureAPI is locked to true and cannot be set to false"},
+				{Message: "cannot set feature gate NodeFeatureAPI to false, it is locked to true: nfd-master refuses to start (from v0.17; v0.16's nfd-master would read features over gRPC instead of NodeFeature objects, which nfd-fn does not model)"},
 				{Warning: true, Message: "feature gate OldThing is deprecated and will be removed"},
 			},
 		},
@@ -190,7 +188,7 @@ func TestSetAppliesOnTopOfEarlierSets(t *testing.T) {
 
 func TestKnownListOfDefaults(t *testing.T) {
 	want := "DisableAutoPrefix=true|false (ALPHA - default=false), NodeFeatureAPI=true|false (GA - default=true, locked), " +
-		"NodeFeatureGroupAPI=true|false (BETA - default=true), AllAlpha=true|false, AllBeta=true|false"
+		"NodeFeatureGroupAPI=true|false (BETA - default=true)"
 	if got := New(Defaults()).KnownList(); got != want {
 		t.Errorf("KnownList() =\n%s\nwant\n%s", got, want)
 	}

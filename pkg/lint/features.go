@@ -10,6 +10,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 )
 
@@ -115,7 +116,7 @@ func unknownFeature(feature string, known map[string]bool) string {
 		return ""
 	}
 	if to, ok := renamedFeatures[name]; ok {
-		return fmt.Sprintf("feature %q is not produced by nfd-worker v0.19: it is now %s", feature, to)
+		return fmt.Sprintf("feature %q is not produced by nfd-worker %s: it is now %s", feature, release.LatestWorker, to)
 	}
 	domain, _, _ := strings.Cut(name, ".")
 	best := suggest.Closest(name, catalogueNames())

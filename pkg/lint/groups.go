@@ -29,7 +29,7 @@ func (c *checker) groups() {
 		if !noted && !c.opts.GroupGateNamed {
 			noted = true
 			c.add(g.Origin, ref, diag.Info, "group-namespace", "kind", true,
-				"the configuration does not name the NodeFeatureGroupAPI feature gate: NFD v0.19.0's default leaves it off (nfd-master writes no group status), nfd-fn's turns it on; set featureGates: NodeFeatureGroupAPI=true or =false to say which")
+				fmt.Sprintf("the configuration does not name the NodeFeatureGroupAPI feature gate: the default of NFD %s leaves it off (nfd-master writes no group status), nfd-fn's turns it on; set featureGates: NodeFeatureGroupAPI=true or =false to say which", c.opts.NFDRelease().Chosen()))
 		}
 		if msg := c.groupNamespace(g.Obj.Metadata.Namespace); msg != "" {
 			c.add(g.Origin, ref, diag.Warning, "group-namespace", "metadata.namespace", false, msg)
@@ -45,14 +45,15 @@ func (c *checker) groupNamespace(ns string) string {
 	if !o.EvaluatesGroups() || ns == "" || ns == o.Namespace || o.GroupStatusAllNamespaces {
 		return ""
 	}
-	const why = "nfd-master v0.19.0 looks groups up by name in its own namespace, so %s this group's status (NFD #2385)"
+	rel := o.NFDRelease()
+	why := "nfd-master " + rel.Chosen() + " looks groups up by name in its own namespace, so %s this group's status (NFD #2385)"
 	switch {
 	case o.GroupStatusKept(ns):
 		return fmt.Sprintf("NodeFeatureGroup in namespace %q, outside nfd-master's %q: "+why+"; render leaves the status as it was (set groupStatusAllNamespaces: \"true\" for a fixed nfd-master's answer)",
 			ns, o.Namespace, "it never writes")
 	case !o.NamespaceKnown:
-		return fmt.Sprintf("NodeFeatureGroup in namespace %q, outside nfd-master's default namespace %q: "+why+"; nfd-fn renders the status a fixed nfd-master would write (set nfdNamespace to nfd-master's namespace for v0.19.0's answer)",
-			ns, o.Namespace, fmt.Sprintf("if it runs in %q, it never writes", o.Namespace))
+		return fmt.Sprintf("NodeFeatureGroup in namespace %q, outside nfd-master's default namespace %q: "+why+"; nfd-fn renders the status a fixed nfd-master would write (set nfdNamespace to nfd-master's namespace for %s's answer)",
+			ns, o.Namespace, fmt.Sprintf("if it runs in %q, it never writes", o.Namespace), rel.Name)
 	}
 	return ""
 }

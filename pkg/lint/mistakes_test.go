@@ -199,7 +199,7 @@ func TestGroupNamespaceWarningSaysWhatRenderWrites(t *testing.T) {
 		masterNs, wantText string
 	}{
 		{"unknown-namespace-renders-a-fixed-masters-status", false, false, master.DefaultNamespace, `outside nfd-master's default namespace "node-feature-discovery"`},
-		{"known-namespace-keeps-the-status", true, false, "nfd", `outside nfd-master's "nfd": nfd-master v0.19.0 looks groups up by name in its own namespace, so it never writes this group's status (NFD #2385); render leaves the status as it was`},
+		{"known-namespace-keeps-the-status", true, false, "nfd", `outside nfd-master's "nfd": nfd-master v0.19.0 (nfd-fn's default: nfdVersion unset) looks groups up by name in its own namespace, so it never writes this group's status (NFD #2385); render leaves the status as it was`},
 		{"all-namespaces-asked-for", true, true, "nfd", ""},
 		{"all-namespaces-asked-for-namespace-unknown", false, true, master.DefaultNamespace, ""},
 		{"group-in-the-known-namespace", true, false, "default", ""},

@@ -42,7 +42,7 @@ func (c *checker) outputs() {
 func (c *checker) settingsDrop(r ruleAt) {
 	o := &c.opts
 	if len(r.rule.Taints) > 0 && !o.EnableTaints {
-		msg := "nfd-master applies taints only with enableTaints on, which is off by default and set by no configuration given (pass --config with nfd-master's settings): on a default nfd-master these taints are never applied"
+		msg := "nfd-master applies taints only with enableTaints on, which is off by default and not set in the configuration given: on a default nfd-master these taints are never applied (set enableTaints: \"true\" if the cluster's nfd-master has it on)"
 		if o.Given {
 			msg = "enableTaints is off in the given configuration: nfd-master never applies these taints"
 		}

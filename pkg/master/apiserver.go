@@ -20,12 +20,16 @@ import (
 // update at that patch, and the patches after it are not sent.
 
 // checkResources judges the extended-resource status patch: the server
-// takes only whole numbers for extended resources.
+// takes only whole, non-negative numbers for extended resources (a
+// negative quantity nfd-master lets through, as it only parses it).
 func checkResources(capacity map[string]string, changed map[string]string) error {
 	for _, name := range slices.Sorted(maps.Keys(changed)) {
 		q, err := resource.ParseQuantity(capacity[name])
 		if err != nil {
 			continue // refused already by patchResources
+		}
+		if q.Sign() < 0 {
+			return fmt.Errorf("status.capacity[%s]: Invalid value: %q: must be greater than or equal to 0", name, capacity[name])
 		}
 		if q.MilliValue()%1000 != 0 {
 			return fmt.Errorf("status.capacity[%s]: %q: extended resources must be whole numbers", name, capacity[name])

@@ -158,6 +158,8 @@ func TestValidateNodesPredictsTheAPIServersRefusal(t *testing.T) {
 	}{
 		{"fractional-extended-resource-fails-the-status-patch",
 			false, `  - {name: r, labels: {l: "1"}, extendedResources: {gpus: "1.5"}}` + "\n", "status.capacity", false, false},
+		{"negative-extended-resource-fails-the-status-patch",
+			false, `  - {name: r, labels: {l: "1"}, extendedResources: {gpus: "-1"}}` + "\n", "status.capacity", false, false},
 		{"milli-extended-resource-fails-the-status-patch",
 			false, `  - {name: r, labels: {l: "1"}, extendedResources: {gpus: 500m}}` + "\n", "status.capacity", false, false},
 		{"unprefixed-label-value-with-spaces-fails-the-metadata-patch",

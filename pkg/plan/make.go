@@ -42,8 +42,25 @@ func Make(in Input) *Plan {
 		}
 	}
 	p.Workloads, p.Diagnostics = planWorkloads(in.Workloads, names, before, after, p.Diagnostics)
+	p.Diagnostics = p.Diagnostics.FoldObjects()
 	p.summarize(len(names), len(in.Workloads))
+	p.Summary.Unplannable = unplannable(in.Head)
 	return p
+}
+
+// unplannable says why the snapshot leaves nothing to plan ("" when it
+// does not): it holds NodeFeatures and the API server refuses every one.
+func unplannable(set *objects.Set) string {
+	refused := 0
+	for i := range set.Features {
+		if set.Features[i].Rejected {
+			refused++
+		}
+	}
+	if refused == 0 || refused < len(set.Features) {
+		return ""
+	}
+	return "every NodeFeature of the snapshot (" + diag.Plural(refused, "NodeFeature") + ") is one the API server refuses, so no node has features to render"
 }
 
 // renderStates renders every node of set, keeping each node's result but

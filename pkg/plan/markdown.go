@@ -64,7 +64,10 @@ func (m *mdWriter) rows(n, limit int, row func(i int) string, more func(left int
 
 func mdHeadline(p *Plan) string {
 	s := &p.Summary
-	if !p.HasChanges() {
+	switch {
+	case s.Unplannable != "":
+		return "**Could not plan.** " + upper(s.Unplannable) + "." + withProblems(s, " ", ".")
+	case !p.HasChanges():
 		return "**No changes.** " + upper(nothingChanges(s)) + "." + withProblems(s, " ", ".")
 	}
 	out := fmt.Sprintf("**%d of %s change** (%s)", s.NodesChanged, pluralize(s.Nodes, "node", "nodes"), pluralize(s.Changes, "distinct change", "distinct changes"))

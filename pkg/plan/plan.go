@@ -121,6 +121,10 @@ type Summary struct {
 	// Errors and Warnings count the plan's diagnostics.
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
+	// Unplannable, when set, says why there is nothing to compare: every
+	// NodeFeature of the snapshot is refused, so "no changes" would say
+	// nothing about the rules.
+	Unplannable string `json:"unplannable,omitempty"`
 }
 
 // The values of Summary.Before.

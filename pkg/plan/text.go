@@ -47,7 +47,10 @@ func WriteText(w io.Writer, p *Plan, opts TextOptions) error {
 // Headline is the plan in one sentence.
 func Headline(p *Plan) string {
 	s := &p.Summary
-	if !p.HasChanges() {
+	switch {
+	case s.Unplannable != "":
+		return fmt.Sprintf("could not plan: %s.", s.Unplannable) + withProblems(s, " ", ".")
+	case !p.HasChanges():
 		return fmt.Sprintf("no changes: %s.", nothingChanges(s)) + withProblems(s, " ", ".")
 	}
 	out := fmt.Sprintf("%d of %s change (%s)", s.NodesChanged, pluralize(s.Nodes, "node", "nodes"), pluralize(s.Changes, "distinct change", "distinct changes"))

@@ -36,6 +36,12 @@ const (
 	// GroupGate: the NodeFeatureGroupAPI gate is honoured; v0.16.0-.7 and
 	// v0.17.0-.2 evaluate groups whatever it says.
 	GroupGate
+	// GroupBackrefs: a NodeFeatureGroup rule feeds its vars back into
+	// rule.matched for the group's later rules, creating the feature even
+	// when it has none (v0.18 on). Before, group rules return a bool
+	// only, so rule.matched does not exist for them: a term on it never
+	// matches (v0.17) or fails the rule (v0.16).
+	GroupBackrefs
 )
 
 // span is [From, Until) of upstream releases; a zero Until is open.
@@ -58,6 +64,7 @@ var table = map[Capability][]span{
 	UnprefixedNames:       {{From: Version{18, 0}}},
 	UnprefixedAnnotations: {{From: Version{18, 0}}},
 	GroupGate:             {{From: Version{16, 8}, Until: Version{17, 0}}, {From: Version{17, 3}}},
+	GroupBackrefs:         {{From: Version{18, 0}}},
 }
 
 func (c Capability) in(v Version) bool {

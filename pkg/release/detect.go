@@ -1,6 +1,7 @@
 package release
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 )
@@ -49,6 +50,38 @@ func FromImage(image string) (Release, bool) {
 		return r, err == nil
 	}
 	return FromBuildVersion(tag)
+}
+
+// Unreadable says why an NFD image shows no release nfd-fn renders as:
+// an image pinned by digest alone (as OLM deploys OpenShift's operand),
+// an OpenShift release without a profile (v4.19), a tag that names no
+// release, or a release nfd-fn does not know. It is "" for an image
+// FromImage reads and for an image that is not NFD's.
+func Unreadable(image string) string {
+	repo, tag, ok := splitImage(image)
+	if !strings.Contains(repo, "node-feature-discovery") {
+		return ""
+	}
+	if _, known := FromImage(image); known {
+		return ""
+	}
+	openShift := strings.Contains(repo, "ose-node-feature-discovery") || strings.Contains(repo, "openshift")
+	switch {
+	case !ok && strings.Contains(image, "@"):
+		if openShift {
+			return "OpenShift's NFD operand pinned by digest, which does not name its release"
+		}
+		return "an NFD image pinned by digest, which does not name its release"
+	case !ok:
+		return "an NFD image without a tag"
+	case openShift && openShiftTag.MatchString(tag):
+		return fmt.Sprintf("OpenShift's NFD operand of OpenShift %s, for which nfd-fn has no profile (docs/releases.md)", openShiftTag.FindStringSubmatch(tag)[1])
+	case openShift:
+		return fmt.Sprintf("OpenShift's NFD operand tagged %q, which does not name an OpenShift release", tag)
+	case leadingVersion.MatchString(tag):
+		return fmt.Sprintf("NFD v%s, a release nfd-fn does not model", leadingVersion.FindStringSubmatch(tag)[1])
+	}
+	return fmt.Sprintf("an NFD image tagged %q, which does not name a release", tag)
 }
 
 // splitImage splits repo:tag (a digest after @ is dropped).

@@ -8,6 +8,7 @@ package release
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -36,6 +37,20 @@ type Release struct {
 	without []Capability
 	// Assumed marks the default release, used when none is given.
 	Assumed bool
+	// By is what chose the release, for messages: the setting that named
+	// it ("nfdVersion", "--nfd-version") or "the input" that showed it;
+	// empty for the default (Chosen says so).
+	By string
+}
+
+// Chosen is the release's name with what chose it, for messages that
+// depend on the release: "v0.17.1 (--nfd-version)", "v0.19.0 (nfd-fn's
+// default: nfdVersion unset)".
+func (r Release) Chosen() string {
+	if r.By == "" {
+		return r.Name + " (nfd-fn's default: nfdVersion unset)"
+	}
+	return r.Name + " (" + r.By + ")"
 }
 
 // Has reports whether the release has a capability.
@@ -61,11 +76,54 @@ func Default() Release {
 	return r
 }
 
-// Latest is the newest NFD release nfd-fn knows.
-var Latest = Version{19, 0}
+// Line is one minor release of NFD as nfd-fn knows it: the one table of
+// release knowledge that admission (which CRDs), discover (which worker)
+// and the release names derive from. Adding a release is adding a line
+// (and its CRD file, and its worker profile in pkg/discover).
+type Line struct {
+	// Minor is the minor version: 19 for v0.19.x.
+	Minor int
+	// LastPatch is the last patch release of the minor nfd-fn knows.
+	LastPatch int
+	// CRDs is the release whose CRD file (pkg/admission/crds) holds the
+	// schemas of every patch release of the minor: the CRDs do not
+	// change between patch releases.
+	CRDs Version
+	// Worker is the nfd-worker release whose published features
+	// pkg/discover reproduces for the minor (no patch release changes
+	// what the worker publishes); zero when discover does not model the
+	// minor's worker (v0.16).
+	Worker Version
+}
 
-// patches are the upstream releases nfd-fn knows: minor -> last patch.
-var patches = map[int]int{16: 9, 17: 4, 18: 3, 19: 0}
+// lines are the minors nfd-fn knows, oldest first.
+var lines = []Line{
+	{Minor: 16, LastPatch: 9, CRDs: Version{16, 9}},
+	{Minor: 17, LastPatch: 4, CRDs: Version{17, 1}, Worker: Version{17, 1}},
+	{Minor: 18, LastPatch: 3, CRDs: Version{18, 3}, Worker: Version{18, 3}},
+	{Minor: 19, LastPatch: 0, CRDs: Version{19, 0}, Worker: Version{19, 0}},
+}
+
+// Lines lists the minors nfd-fn knows, oldest first.
+func Lines() []Line { return slices.Clone(lines) }
+
+// LineOf returns the line of a minor, and whether nfd-fn knows it.
+func LineOf(minor int) (Line, bool) {
+	for _, l := range lines {
+		if l.Minor == minor {
+			return l, true
+		}
+	}
+	return Line{}, false
+}
+
+// Latest is the newest NFD release nfd-fn knows: the last patch of the
+// last line.
+var Latest = Version{lines[len(lines)-1].Minor, lines[len(lines)-1].LastPatch}
+
+// LatestWorker is the newest nfd-worker release discover reproduces, its
+// default.
+var LatestWorker = lines[len(lines)-1].Worker
 
 // profiles are the vendors' builds of NFD: OpenShift's operand is a fork
 // of upstream v0.18.3 without commit dcc8e4764 (unprefixed annotations
@@ -102,15 +160,15 @@ func parseVersion(s string) (Version, bool) {
 		return Version{}, false
 	}
 	minor, err := strconv.Atoi(parts[1])
-	last, known := patches[minor]
+	line, known := LineOf(minor)
 	if err != nil || !known {
 		return Version{}, false
 	}
 	if len(parts) == 2 {
-		return Version{minor, last}, true
+		return Version{minor, line.LastPatch}, true
 	}
 	patch, err := strconv.Atoi(parts[2])
-	if err != nil || patch < 0 || patch > last || strconv.Itoa(patch) != parts[2] {
+	if err != nil || patch < 0 || patch > line.LastPatch || strconv.Itoa(patch) != parts[2] {
 		return Version{}, false
 	}
 	return Version{minor, patch}, true
@@ -119,11 +177,11 @@ func parseVersion(s string) (Version, bool) {
 // Supported lists the release names Parse accepts, in short form.
 func Supported() []string {
 	var out []string
-	for _, minor := range []int{16, 17, 18, 19} {
-		if last := patches[minor]; last > 0 {
-			out = append(out, fmt.Sprintf("v0.%d.0 to v0.%d.%d", minor, minor, last))
+	for _, l := range lines {
+		if l.LastPatch > 0 {
+			out = append(out, fmt.Sprintf("v0.%d.0 to v0.%d.%d", l.Minor, l.Minor, l.LastPatch))
 		} else {
-			out = append(out, fmt.Sprintf("v0.%d.0", minor))
+			out = append(out, fmt.Sprintf("v0.%d.0", l.Minor))
 		}
 	}
 	for _, p := range profiles {
@@ -135,9 +193,9 @@ func Supported() []string {
 // Upstreams lists every upstream release nfd-fn knows, oldest first.
 func Upstreams() []Version {
 	var out []Version
-	for _, minor := range []int{16, 17, 18, 19} {
-		for p := 0; p <= patches[minor]; p++ {
-			out = append(out, Version{minor, p})
+	for _, l := range lines {
+		for p := 0; p <= l.LastPatch; p++ {
+			out = append(out, Version{l.Minor, p})
 		}
 	}
 	return out

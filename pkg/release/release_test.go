@@ -65,6 +65,7 @@ func TestCapabilityTable(t *testing.T) {
 		{UnprefixedNames, []string{"v0.18.0", "openshift-5.0"}, []string{"v0.17.4"}},
 		{UnprefixedAnnotations, []string{"v0.18.0", "v0.19.0"}, []string{"v0.17.4", "openshift-4.20", "openshift-5.0"}},
 		{GroupGate, []string{"v0.16.8", "v0.17.3", "v0.18.0", "openshift-5.0"}, []string{"v0.16.7", "v0.17.0", "v0.17.2"}},
+		{GroupBackrefs, []string{"v0.18.0", "v0.19.0", "openshift-4.20"}, []string{"v0.16.9", "v0.17.4", "openshift-4.18"}},
 	}
 	for _, tt := range tests {
 		for _, name := range tt.has {
@@ -112,5 +113,26 @@ func TestReleaseFromImageAndWorkerVersion(t *testing.T) {
 	}
 	if _, ok := FromBuildVersion("v0.99.0"); ok {
 		t.Error("FromBuildVersion accepted an unknown release")
+	}
+}
+
+func TestUnreadableSaysWhyAnNFDImageShowsNoRelease(t *testing.T) {
+	tests := []struct{ image, want string }{
+		{"registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9@sha256:0123", "OpenShift's NFD operand pinned by digest"},
+		{"registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.19", "OpenShift 4.19, for which nfd-fn has no profile"},
+		{"registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.19.0-202503041234.p0", "OpenShift 4.19, for which"},
+		{"registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:latest", `tagged "latest"`},
+		{"registry.k8s.io/nfd/node-feature-discovery@sha256:0123", "an NFD image pinned by digest"},
+		{"registry.k8s.io/nfd/node-feature-discovery:v0.15.2", "NFD v0.15.2, a release nfd-fn does not model"},
+		{"registry.k8s.io/nfd/node-feature-discovery:master", `tagged "master"`},
+		{"registry.k8s.io/nfd/node-feature-discovery:v0.17.1", ""},
+		{"registry.redhat.io/openshift4/ose-node-feature-discovery-rhel9:v4.20", ""},
+		{"quay.io/other/image@sha256:0123", ""},
+	}
+	for _, tt := range tests {
+		got := Unreadable(tt.image)
+		if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+			t.Errorf("Unreadable(%q) = %q, want %q", tt.image, got, tt.want)
+		}
 	}
 }

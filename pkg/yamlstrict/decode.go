@@ -9,7 +9,9 @@ package yamlstrict
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -186,8 +188,24 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			s.fail(k, sub, "%s", msg)
 			continue
 		}
+		if IsNull(val) && required(v.Type(), idx) {
+			s.fail(val, sub, "Required value: the API server drops a null in a field that is not nullable, then refuses the object for the missing field")
+			continue
+		}
 		s.decode(val, v.Field(idx), sub)
 	}
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		if idx := fields[name]; !seen[name] && required(v.Type(), idx) {
+			s.fail(n, Join(path, name), "Required value")
+		}
+	}
+}
+
+// required reports a struct field tagged `yamlstrict:"required"`: the
+// CRD requires it, so a document without it, or with it null, is refused
+// by the API server.
+func required(t reflect.Type, idx int) bool {
+	return t.Field(idx).Tag.Get("yamlstrict") == "required"
 }
 
 // IgnoredFields is implemented by a struct type whose YAML may hold more

@@ -37,23 +37,25 @@ type Features struct {
 type Nil struct{}
 
 // FlagFeatureSet is a set of names without values (CPUID flags, modules).
+// In every feature set elements is required (the CRD's "required"):
+// nfd-worker always writes it, {} or [] when empty; null is refused.
 type FlagFeatureSet struct {
-	Elements map[string]Nil `json:"elements"`
+	Elements map[string]Nil `json:"elements" yamlstrict:"required"`
 }
 
 // AttributeFeatureSet is a set of names with one value each.
 type AttributeFeatureSet struct {
-	Elements map[string]string `json:"elements"`
+	Elements map[string]string `json:"elements" yamlstrict:"required"`
 }
 
 // InstanceFeatureSet is a list of instances, each with its own attributes.
 type InstanceFeatureSet struct {
-	Elements []InstanceFeature `json:"elements"`
+	Elements []InstanceFeature `json:"elements" yamlstrict:"required"`
 }
 
 // InstanceFeature is one instance (a PCI device, a block device...).
 type InstanceFeature struct {
-	Attributes map[string]string `json:"attributes"`
+	Attributes map[string]string `json:"attributes" yamlstrict:"required"`
 }
 
 // NodeFeatureRule holds labelling rules evaluated by nfd-master.
