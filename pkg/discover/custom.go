@@ -49,7 +49,9 @@ func customLabels(e *env, features v1alpha1.Features, c *collector) map[string]s
 	for _, r := range e.cfg.Sources.Custom {
 		rules = append(rules, r.toRule())
 	}
-	rules = append(rules, readCustomDir(e.host, "nfd-worker "+e.rel.name, c)...)
+	if !e.offline {
+		rules = append(rules, readCustomDir(e.host, "nfd-worker "+e.rel.name, c)...)
+	}
 	work := copyFeatures(features)
 	labels := map[string]string{}
 	for _, r := range rules {

@@ -116,6 +116,9 @@ type env struct {
 	features hostPath
 	// legacyKconfig is what the kernel source read, for its labels.
 	legacyKconfig *kconfigStore
+	// offline says the labels are recomputed from a snapshot's features
+	// (Labeler): no host is read, so custom.d is not either.
+	offline bool
 }
 
 // hostPath is a path read through a host.
