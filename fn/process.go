@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
@@ -68,6 +69,12 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	}
 	if opts.NFDVersion != "" {
 		problems = append(problems, settings.UseRelease(opts.NFDVersion)...)
+	}
+	if opts.CRDVersion != "" {
+		problems = append(problems, settings.UseCRDs(opts.CRDVersion)...)
+	}
+	if opts.WorkerConfig != nil {
+		settings.WorkerConfig, settings.WorkerConfigFile = opts.WorkerConfig.Text, opts.WorkerConfig.File
 	}
 	for _, p := range problems {
 		r.config(rl.FunctionConfig, p)
@@ -179,6 +186,13 @@ type RunOptions struct {
 	// NFDVersion, when set, overrides the functionConfig's nfdVersion
 	// (nfd-fn --nfd-version).
 	NFDVersion string
+	// CRDVersion, when set, overrides the functionConfig's crdVersion
+	// (nfd-fn --crd-version).
+	CRDVersion string
+	// WorkerConfig, when set, is the nfd-worker configuration each node's
+	// own NodeFeature's labels are recomputed with (nfd-fn render
+	// --worker-config).
+	WorkerConfig *lint.WorkerConfig
 	// ApplyNodes writes the Nodes alone, apply-ready (nodeOutput: apply),
 	// as a YAML stream for kubectl apply --server-side (nfd-fn render
 	// --output apply); the results go to ErrorLog only.

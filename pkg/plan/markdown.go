@@ -32,8 +32,15 @@ func WriteMarkdown(w io.Writer, p *Plan) error {
 	m.line("### nfd-fn plan")
 	m.line("")
 	m.line(mdHeadline(p))
+	if len(p.Summary.Sides) > 0 {
+		m.line("")
+		for _, side := range p.Summary.Sides {
+			m.line("- " + escape(side))
+		}
+	}
 	m.changeTable(p.Changes())
 	m.workloadTable(p.Workloads)
+	m.ruleList(p.Rules)
 	m.problems(p.Diagnostics)
 	m.nodeDetails(p.Nodes)
 	m.legend()
@@ -218,4 +225,25 @@ func bySeverity(ds diag.List) diag.List {
 		}
 	}
 	return out
+}
+
+// ruleList lists the rules whose verdict differs between the sides.
+func (m *mdWriter) ruleList(vs []RuleVerdict) {
+	if len(vs) == 0 {
+		return
+	}
+	m.line("")
+	m.line("**Rules whose verdict changes**")
+	m.line("")
+	m.rows(len(vs), maxWorkloadRows, func(i int) string {
+		v := &vs[i]
+		return fmt.Sprintf("- %s: before: %s; after: %s", code(v.String()), verdictText(v.Before), verdictText(v.After))
+	}, func(left int) string { return fmt.Sprintf("- … and %d more", left) })
+}
+
+func verdictText(msgs []string) string {
+	if len(msgs) == 0 {
+		return "no problem"
+	}
+	return escape(Clip(strings.Join(msgs, "; "), 300))
 }
