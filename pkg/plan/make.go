@@ -47,7 +47,11 @@ func Make(in Input) *Plan {
 	p.Diagnostics = append(p.Diagnostics, in.Problems...)
 	headDiags := headDiagnostics(in.Head, head)
 	baseOnly, headOnly := side.diags(append(append(diag.List(nil), in.Problems...), headDiags...))
-	p.Diagnostics = append(p.Diagnostics, BaseSide(baseOnly)...)
+	prefix := BaseSidePrefix
+	if in.BaseOptions != nil {
+		prefix = BeforeSidePrefix
+	}
+	p.Diagnostics = append(p.Diagnostics, markBefore(baseOnly, prefix)...)
 	p.Diagnostics = append(p.Diagnostics, headDiags...)
 	if in.Base != nil || in.BaseOptions != nil {
 		p.Rules = verdicts(baseOnly, headOnly)

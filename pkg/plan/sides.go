@@ -108,10 +108,17 @@ func sameProblem(d *diag.Diagnostic) string {
 // BaseSidePrefix starts the message of every problem of the base side.
 const BaseSidePrefix = "in the base rules (before the change): "
 
+// BeforeSidePrefix starts the message of every problem of the before
+// side when it has settings of its own (Input.BaseOptions).
+const BeforeSidePrefix = "on the before side: "
+
 // BaseSide marks problems of the base rules as such: their messages say
 // so, errors become warnings (the change under review did not make them)
 // and infos are dropped.
-func BaseSide(l diag.List) diag.List {
+func BaseSide(l diag.List) diag.List { return markBefore(l, BaseSidePrefix) }
+
+// markBefore is BaseSide with the prefix given.
+func markBefore(l diag.List, prefix string) diag.List {
 	var out diag.List
 	for _, d := range l {
 		switch d.Severity {
@@ -120,7 +127,7 @@ func BaseSide(l diag.List) diag.List {
 		case diag.Error:
 			d.Severity = diag.Warning
 		}
-		d.Message = BaseSidePrefix + d.Message
+		d.Message = prefix + d.Message
 		out = append(out, d)
 	}
 	return out

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -52,11 +51,10 @@ func verdicts(baseOnly, headOnly diag.List) []RuleVerdict {
 			v = &RuleVerdict{Kind: d.Object.Kind, Namespace: d.Object.Namespace, Name: d.Object.Name, Field: field}
 			byRule[key] = v
 		}
-		msg := strings.TrimPrefix(d.Message, BaseSidePrefix)
 		if before {
-			v.Before = append(v.Before, msg)
+			v.Before = append(v.Before, d.Message)
 		} else {
-			v.After = append(v.After, msg)
+			v.After = append(v.After, d.Message)
 		}
 	}
 	for i := range baseOnly {
