@@ -99,7 +99,7 @@ func TestPlanSidesWithTheRealBinary(t *testing.T) {
 		if err := json.Unmarshal([]byte(got.stdout), &p); err != nil {
 			t.Fatalf("%v\n%s", err, got.stdout)
 		}
-		wantSides := []string{"worker config: nfd-worker v0.17 → v0.19", "worker config: sources.pci.deviceLabelFields [vendor] → [vendor device]", "NFD v0.17.1 → v0.19.0"}
+		wantSides := []string{"worker config: sources.pci.deviceLabelFields [vendor] → [vendor device]", "NFD v0.17.1 → v0.19.0"}
 		if strings.Join(p.Summary.Sides, "\n") != strings.Join(wantSides, "\n") {
 			t.Errorf("sides %q, want %q", p.Summary.Sides, wantSides)
 		}

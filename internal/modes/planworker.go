@@ -90,7 +90,7 @@ func workerSides(base, head *discover.Labeler, o PlanOptions) []string {
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, fmt.Sprintf("worker config: %s → %s (the same labels settings)", o.BaseWorkerConfig, o.WorkerConfig))
+		out = append(out, fmt.Sprintf("worker config: %s → %s (no setting that shapes the labels differs)", o.BaseWorkerConfig, o.WorkerConfig))
 	}
 	return out
 }

@@ -291,7 +291,6 @@ func (l *Labeler) Settings() map[string]string {
 		"sources.usb.deviceClassWhitelist":     list(c.Sources.USB.DeviceClassWhitelist),
 		"sources.usb.deviceLabelFields":        list(labelFields(c.Sources.USB.DeviceLabelFields, usbLabelAttrs(), defaultUSBLabelFields())),
 		"sources.custom":                       customSummary(c.Sources.Custom),
-		"nfd-worker":                           l.e.rel.name,
 	}
 }
 
