@@ -58,6 +58,8 @@ func TestPlanSidesWithTheRealBinary(t *testing.T) {
 			stderr: []string{`on the before side: node cpu-03: label "feature.node.kubernetes.io/pci-8086.present" dropped`}},
 		{name: "render-worker-config", args: []string{"render", "--worker-config", "worker-after.yaml", "-o", "labels", "snapshot.yaml"},
 			stdout: []string{"dgx-h100-01  label  feature.node.kubernetes.io/pci-10de_2330.present    true", "dgx-a100-02  label  feature.node.kubernetes.io/pci-10de_20b5.present    true"}},
+		{name: "crd-version-from-the-input", code: 1, args: []string{"validate", "--nfd-version", "v0.19.0", "rules.yaml", "../../testdata/plan/upgrade/crds-chart-v0.17.3.yaml"},
+			stdout: []string{"warning: CustomResourceDefinition/nodefeaturerules.nfd.k8s-sigs.io: this CRD is NFD v0.17.3's (its helm.sh/chart label node-feature-discovery-0.17.3), not the operand's (v0.19.0", "(v0.17.3's CRD schema)"}},
 		{name: "bad-worker-config", code: 2, args: []string{"plan", "--worker-config", "does-not-exist.yaml", "snapshot.yaml"},
 			stderr: []string{"nfd-fn plan: --worker-config: reading \"does-not-exist.yaml\""}},
 		{name: "bad-base-nfd-version", code: 2, args: []string{"plan", "--base-nfd-version", "v0.99.0", "snapshot.yaml"},

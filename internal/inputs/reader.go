@@ -40,6 +40,8 @@ type Reader struct {
 	// last is the item each object of the set, by key, was last read
 	// from.
 	last map[diag.ObjectRef]*krm.Item
+	// crds are the NFD CustomResourceDefinitions read, for Admit.
+	crds []shownCRD
 }
 
 // NewReader returns a reader into set, whose settings apply
@@ -99,6 +101,7 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 // problems (and, with note, the objects skipped).
 func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
 	found := AddItems(fr.set, rl, fr.track)
+	fr.crds = append(fr.crds, crdsOf(rl.Items)...)
 	if note {
 		found = append(found, otherNotes(rl, true)...)
 	}

@@ -35,6 +35,7 @@ func AdmitList(rl *krm.ResourceList, set *objects.Set, s *config.Settings) (sett
 	for _, sh := range seen {
 		s.MasterShown(sh.masterNs)
 	}
+	notes = append(notes, settleCRDs(crdsOf(rl.Items), s)...)
 	settings = s.ReleaseProblems()
 	return settings, append(notes, admission.Admit(set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 }
@@ -45,7 +46,8 @@ func AdmitList(rl *krm.ResourceList, set *objects.Set, s *config.Settings) (sett
 // the problems of settings the release does not have, and admission's
 // findings; it must run once every file has been read.
 func (fr *Reader) Admit(s *config.Settings) diag.List {
-	out := append(settleRelease(workerAnnotations(fr.set), s), s.ReleaseProblems()...)
+	out := append(settleRelease(workerAnnotations(fr.set), s), settleCRDs(fr.crds, s)...)
+	out = append(out, s.ReleaseProblems()...)
 	out = append(out, admission.Admit(fr.set, s.Options.NFDRelease(), s.StrictFieldValidation)...)
 	fr.Locate(out)
 	return out
