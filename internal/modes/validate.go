@@ -95,6 +95,13 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 			return nil, 0, err
 		}
 	}
+	if o.WorkerConfig != "" {
+		more, err := f.workerLabelsGone(set, &s, o.WorkerConfig)
+		if err != nil {
+			return nil, 0, err
+		}
+		vo.More = append(vo.More, more...)
+	}
 	ds = Validate(set, &s, ds, vo)
 	in.Locate(ds)
 	ds.SortByPosition()
