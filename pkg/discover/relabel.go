@@ -55,7 +55,7 @@ func NewLabeler(config []byte, nfdVersion string) (*Labeler, []string, error) {
 	hybrid := rel.hybridCPULabels
 	rel.hybridCPULabels = false
 	sel, _ := selectSources(Options{}, cfg)
-	l := &Labeler{e: &env{rel: rel, cfg: cfg, offline: true, legacyKconfig: &kconfigStore{}},
+	l := &Labeler{e: &env{rel: rel, cfg: cfg, offline: true, legacyKconfig: &kconfigStore{}, customRules: configuredRules(cfg), checked: &checkedLabels{}},
 		sources: labelOrder(sel.labels), claimed: map[string]bool{}, hybridCPU: hybrid}
 	for _, r := range staticCustomRules() {
 		l.claim(r)
@@ -102,7 +102,7 @@ func labelFeatures(cfg workerConfig) []string {
 		return nil
 	}
 	out := []string{"kernel.loadedmodule"} // the static RDMA rule
-	for _, in := range sourceInputs() {
+	for _, in := range inputsOfSources {
 		out = append(out, in.features...)
 	}
 	return out
@@ -118,19 +118,18 @@ type sourceInput struct {
 	features []string
 }
 
-// sourceInputs lists the inputs of the label sources that read features.
-func sourceInputs() []sourceInput {
-	return []sourceInput{
-		{"cpu", "cpu.cpuid", []string{"cpu.cpuid", "cpu.model", "cpu.cstate", "cpu.pstate", "cpu.security", "cpu.sst", "cpu.topology", "cpu.coprocessor"}},
-		{"kernel", "kernel.version", []string{"kernel.version", "kernel.config", "kernel.selinux"}},
-		{"memory", "memory.nv", []string{"memory.numa", "memory.swap", "memory.nv"}},
-		{"network", "network.device", []string{"network.device"}},
-		{"pci", "pci.device", []string{"pci.device"}},
-		{"storage", "storage.block", []string{"storage.block"}},
-		{"system", "system.osrelease", []string{"system.osrelease"}},
-		{"usb", "usb.device", []string{"usb.device"}},
-		{"local", "local.label", []string{"local.label"}},
-	}
+// inputsOfSources lists the inputs of the label sources that read
+// features.
+var inputsOfSources = []sourceInput{
+	{"cpu", "cpu.cpuid", []string{"cpu.cpuid", "cpu.model", "cpu.cstate", "cpu.pstate", "cpu.security", "cpu.sst", "cpu.topology", "cpu.coprocessor"}},
+	{"kernel", "kernel.version", []string{"kernel.version", "kernel.config", "kernel.selinux"}},
+	{"memory", "memory.nv", []string{"memory.numa", "memory.swap", "memory.nv"}},
+	{"network", "network.device", []string{"network.device"}},
+	{"pci", "pci.device", []string{"pci.device"}},
+	{"storage", "storage.block", []string{"storage.block"}},
+	{"system", "system.osrelease", []string{"system.osrelease"}},
+	{"usb", "usb.device", []string{"usb.device"}},
+	{"local", "local.label", []string{"local.label"}},
 }
 
 // Publish is the NodeFeature spec nfd-worker would publish with the
@@ -163,7 +162,7 @@ func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map
 	labels := map[string]string{}
 	var notes diag.List
 	gaps := map[string]string{}
-	for _, in := range sourceInputs() {
+	for _, in := range inputsOfSources {
 		if _, ok := featureOf(f, in.needs); !ok && slices.Contains(l.sources, in.source) {
 			gaps[in.source] = in.needs
 		}
@@ -171,9 +170,9 @@ func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map
 	for _, n := range l.sources {
 		// The collector's warnings (a features.d label nfd-worker ignores)
 		// are the worker's on every run, not news of the recompute.
-		c := newCollector(n, false)
+		c := &collector{source: n}
 		if _, gap := gaps[n]; !gap {
-			publishSource(labels, n, sourceLabels(n, &e, *f, c), e.cfg, c)
+			publishSource(labels, n, sourceLabels(n, &e, *f, c), &e, c)
 		}
 	}
 	if l.hybridCPU && slices.Contains(l.sources, "cpu") {
@@ -219,12 +218,13 @@ func featureOf(f *v1alpha1.Features, name string) (string, bool) {
 // labels lacks, returning their names, sorted.
 func keepPublished(labels, published map[string]string, keep func(string) bool) []string {
 	var kept []string
-	for _, k := range sortedKeys(published) {
+	for k, v := range published {
 		if _, ok := labels[k]; !ok && keep(k) {
-			labels[k] = published[k]
+			labels[k] = v
 			kept = append(kept, k)
 		}
 	}
+	slices.Sort(kept)
 	return kept
 }
 
@@ -236,11 +236,14 @@ func sourceOfLabel(name string) string {
 		return ""
 	}
 	src, _, ok := strings.Cut(rest, "-")
-	if !ok || src == "local" || src == "custom" || sourceKinds()[src]&labelKind == 0 {
+	if !ok || src == "local" || src == "custom" || builtinKinds[src]&labelKind == 0 {
 		return ""
 	}
 	return src
 }
+
+// builtinKinds is sourceKinds, made once for sourceOfLabel.
+var builtinKinds = sourceKinds()
 
 // hybridCPULabel reports the cpu-cpu_atom and cpu-cpu_core labels.
 func hybridCPULabel(name string) bool {

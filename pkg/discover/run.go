@@ -90,7 +90,7 @@ func runLabelSources(ctx context.Context, e *env, names []string, f v1alpha1.Fea
 			warnings = append(warnings, warning(n, fmt.Sprintf("labels did not finish: %v", ctxErr)))
 			continue
 		}
-		publishSource(labels, n, r.v, e.cfg, r.c)
+		publishSource(labels, n, r.v, e, r.c)
 		warnings = append(warnings, r.c.warnings...)
 	}
 	return labels, warnings
@@ -106,9 +106,9 @@ func labelOrder(names []string) []string {
 
 // publishSource adds the labels one source made to labels, named and
 // filtered as nfd-worker publishes them (publishableLabel).
-func publishSource(labels map[string]string, source string, made map[string]string, cfg workerConfig, c *collector) {
+func publishSource(labels map[string]string, source string, made map[string]string, e *env, c *collector) {
 	for _, k := range sortedKeys(made) {
-		if name, ok := publishableLabel(source, k, made[k], cfg, c); ok {
+		if name, ok := publishableLabel(source, k, made[k], e.cfg, c, e.checked); ok {
 			labels[name] = made[k]
 		}
 	}
