@@ -86,14 +86,21 @@ func mdHeadline(p *Plan) string {
 
 func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
-func (m *mdWriter) changeTable(cs []Change) {
-	if len(cs) == 0 {
+// table writes a table of n rows (none at all when n is 0): a blank
+// line, the heading lines, then the rows as rows writes them.
+func (m *mdWriter) table(n int, heading []string, limit int, row func(i int) string, more func(left int) string) {
+	if n == 0 {
 		return
 	}
 	m.line("")
-	m.line("| | change | nodes | e.g. |")
-	m.line("|---|---|--:|---|")
-	m.rows(len(cs), maxChangeRows, func(i int) string {
+	for _, h := range heading {
+		m.line(h)
+	}
+	m.rows(n, limit, row, more)
+}
+
+func (m *mdWriter) changeTable(cs []Change) {
+	m.table(len(cs), []string{"| | change | nodes | e.g. |", "|---|---|--:|---|"}, maxChangeRows, func(i int) string {
 		c := &cs[i]
 		return fmt.Sprintf("| %s | %s %s | %d | %s |", c.Op, c.Field, code(c.Describe(mdClip)), len(c.Nodes), examples(c.Nodes))
 	}, func(left int) string {
@@ -102,13 +109,7 @@ func (m *mdWriter) changeTable(cs []Change) {
 }
 
 func (m *mdWriter) workloadTable(ws []WorkloadChange) {
-	if len(ws) == 0 {
-		return
-	}
-	m.line("")
-	m.line("| | workload | eligible before | after | lost | gained |")
-	m.line("|---|---|--:|--:|---|---|")
-	m.rows(len(ws), maxWorkloadRows, func(i int) string {
+	m.table(len(ws), []string{"| | workload | eligible before | after | lost | gained |", "|---|---|--:|--:|---|---|"}, maxWorkloadRows, func(i int) string {
 		wc := &ws[i]
 		mark := ""
 		if wc.LeftWithout() {
@@ -229,16 +230,10 @@ func bySeverity(ds diag.List) diag.List {
 
 // ruleList lists the rules whose verdict differs between the sides.
 func (m *mdWriter) ruleList(vs []RuleVerdict) {
-	if len(vs) == 0 {
-		return
-	}
-	m.line("")
-	m.line("**Rules whose verdict changes**")
-	m.line("")
-	m.rows(len(vs), maxWorkloadRows, func(i int) string {
+	m.table(len(vs), []string{"| rule whose verdict changes | before | after |", "|---|---|---|"}, maxWorkloadRows, func(i int) string {
 		v := &vs[i]
-		return fmt.Sprintf("- %s: before: %s; after: %s", code(v.String()), verdictText(v.Before), verdictText(v.After))
-	}, func(left int) string { return fmt.Sprintf("- … and %d more", left) })
+		return fmt.Sprintf("| %s | %s | %s |", code(v.String()), verdictText(v.Before), verdictText(v.After))
+	}, func(left int) string { return fmt.Sprintf("| … %s more | | |", pluralize(left, "rule", "rules")) })
 }
 
 func verdictText(msgs []string) string {

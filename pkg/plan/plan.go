@@ -94,11 +94,15 @@ type WorkloadChange struct {
 }
 
 // String is "Kind namespace/name", or "Kind name" without a namespace.
-func (w *WorkloadChange) String() string {
-	if w.Namespace == "" {
-		return w.Kind + " " + w.Name
+func (w *WorkloadChange) String() string { return objectName(w.Kind, w.Namespace, w.Name) }
+
+// objectName is "Kind namespace/name", or "Kind name" without a
+// namespace.
+func objectName(kind, namespace, name string) string {
+	if namespace == "" {
+		return kind + " " + name
 	}
-	return w.Kind + " " + w.Namespace + "/" + w.Name
+	return kind + " " + namespace + "/" + name
 }
 
 // LeftWithout reports a workload that had eligible nodes and has none

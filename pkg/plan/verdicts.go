@@ -2,6 +2,7 @@ package plan
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -24,14 +25,7 @@ type RuleVerdict struct {
 
 // String names the rule: "NodeFeatureRule gpu spec.rules[0]".
 func (v *RuleVerdict) String() string {
-	s := v.Kind + " " + v.Name
-	if v.Namespace != "" {
-		s = v.Kind + " " + v.Namespace + "/" + v.Name
-	}
-	if v.Field != "" {
-		s += " " + v.Field
-	}
-	return s
+	return strings.TrimSuffix(objectName(v.Kind, v.Namespace, v.Name)+" "+v.Field, " ")
 }
 
 // verdicts pairs the problems of rules and groups found on one side only
