@@ -50,6 +50,8 @@ func TestPlanSidesWithTheRealBinary(t *testing.T) {
 			stderr: []string{refused}},
 		{name: "validate-crd-version", code: 1, args: []string{"validate", "--nfd-version", "v0.19.0", "--crd-version", "v0.17.1", "rules.yaml"},
 			stdout: []string{refused}},
+		{name: "explain-crd-version", args: []string{"explain", "--node", "dgx-a100-02", "--nfd-version", "v0.19.0", "--crd-version", "v0.17.1", "snapshot.yaml", "rules.yaml"},
+			stdout: []string{"node dgx-a100-02: 0 of 0 rules matched"}, stderr: []string{refused}},
 		{name: "base-crd-version", args: []string{"plan", "--nfd-version", "v0.19.0", "--base-crd-version", "v0.17.1", "snapshot.yaml", "rules.yaml"},
 			stdout: []string{"nfd-fn plan: CRDs v0.17.1 → v0.19.0: 2 of 3 nodes change", "before: " + refused}},
 		{name: "base-config", args: []string{"plan", "--base-config", "../../testdata/plan/upgrade/master-before.yaml", "snapshot.yaml"},
