@@ -51,10 +51,11 @@ func PlanFiles(f *Files, o PlanOptions) (*plan.Plan, error) {
 	}
 	in.Problems = append(ds, head.Admit(&s)...)
 	in.Options = s.Options
-	bs, err := f.beforeSettings(s, o)
+	bs, notes, err := f.beforeSettings(s, o)
 	if err != nil {
 		return nil, err
 	}
+	in.Problems = append(in.Problems, plan.BaseSide(notes)...)
 	if err := planBase(f, &in, s, bs, o); err != nil {
 		return nil, err
 	}
@@ -84,24 +85,35 @@ func PlanFiles(f *Files, o PlanOptions) (*plan.Plan, error) {
 
 // beforeSettings are the before side's settings: the head's with the
 // --base-config, --base-nfd-version and --base-crd-version given; nil
-// when the before side has no settings of its own.
-func (f *Files) beforeSettings(head config.Settings, o PlanOptions) (*config.Settings, error) {
+// when the before side has no settings of its own. The --base-config
+// file's warnings come back, naming it.
+func (f *Files) beforeSettings(head config.Settings, o PlanOptions) (*config.Settings, diag.List, error) {
 	if !o.baseSettings() {
-		return nil, nil
+		return nil, nil, nil
 	}
 	bs := head
+	var notes diag.List
 	if o.BaseConfig != "" {
 		root, err := ReadConfig(o.BaseConfig)
 		if err != nil {
-			return nil, fmt.Errorf("--base-config: %w", err)
+			return nil, nil, fmt.Errorf("--base-config: %w", err)
 		}
 		var problems diag.List
 		if bs, problems = config.Load(root); problems.HasErrors() {
-			return nil, fmt.Errorf("--base-config: %s: %s", o.BaseConfig, firstError(problems).Describe())
+			return nil, nil, fmt.Errorf("--base-config: %s: %s", o.BaseConfig, firstError(problems).Describe())
 		}
-		if head.ReleaseGiven {
+		for _, p := range problems {
+			p.Pos.File = o.BaseConfig
+			notes = append(notes, p)
+		}
+		// The release and CRDs the head side settled on, unless the file
+		// names its own.
+		if bs.CRDs.Name == "" {
+			bs.CRDs = head.CRDs
+		}
+		if !bs.ReleaseGiven {
 			bs.SetRelease(head.Options.NFDRelease())
-			bs.ReleaseGiven = true
+			bs.ReleaseGiven = head.ReleaseGiven
 		}
 	}
 	for _, p := range []struct{ flag, v string }{{"--base-nfd-version", o.BaseNFDVersion}, {"--base-crd-version", o.BaseCRDVersion}} {
@@ -113,10 +125,10 @@ func (f *Files) beforeSettings(head config.Settings, o PlanOptions) (*config.Set
 			use = bs.UseCRDs
 		}
 		if problems := use(p.v); problems.HasErrors() {
-			return nil, fmt.Errorf("%s: %s", p.flag, problems[0].Message)
+			return nil, nil, fmt.Errorf("%s: %s", p.flag, problems[0].Message)
 		}
 	}
-	return &bs, nil
+	return &bs, notes, nil
 }
 
 // planBase reads the before side's rules: the --base paths, or the head
