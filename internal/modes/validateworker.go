@@ -21,21 +21,25 @@ const checkLabelGone = "worker-label-gone"
 // workloads among f's files: one selecting a label the NodeFeatures of
 // set publish and the configuration no longer would is a warning naming
 // both (NFD311).
+//
+// The configuration's own problems are lint's to report (NFD055, NFD058):
+// one nfd-worker would refuse to start with publishes nothing to compare,
+// and is not checked here.
 func (f *Files) workerLabelsGone(set *objects.Set, s *config.Settings, path string) (diag.List, error) {
-	l, ds, err := WorkerLabeler("--worker-config", path, s.Options.NFDRelease())
+	l, _, err := WorkerLabeler("--worker-config", path, s.Options.NFDRelease())
 	if err != nil {
-		return nil, err
+		return nil, nil
 	}
 	gone, problems := goneLabels(set, l)
 	if len(gone) == 0 {
-		return append(ds, problems...), nil
+		return problems, nil
 	}
 	// A set of their own owns the workload files: closed with f.
 	ws, _, err := f.reader(&objects.Set{}).Workloads(f.Paths)
 	if err != nil {
 		return nil, err
 	}
-	return append(append(ds, problems...), selectingGone(ws, gone, path)...), nil
+	return append(problems, selectingGone(ws, gone, path)...), nil
 }
 
 // goneLabels are the labels the worker's own NodeFeatures of set publish
