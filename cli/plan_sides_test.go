@@ -44,6 +44,8 @@ func TestPlanSidesWithTheRealBinary(t *testing.T) {
 			stdout: []string{"nfd-fn plan: NFD v0.17.1 → v0.19.0: 2 of 3 nodes change", "+ feature.node.kubernetes.io/kernel-6-or-later=true  on 2 nodes (cpu-03, dgx-a100-02)",
 				"Rules whose verdict changes:", "before: the API server of NFD v0.17.1 refuses this NodeFeatureRule whole", "after: no problem"},
 			stderr: []string{"warning: NodeFeatureRule/kernel-generation spec.rules[0].matchFeatures[0].matchExpressions.major.op: on the before side: the API server of NFD v0.17.1 refuses"}},
+		{name: "base-nfd-version-group", args: []string{"plan", "--base-nfd-version", "v0.17.1", "--nfd-version", "v0.19.0", "snapshot.yaml", "../../testdata/plan/upgrade/group.yaml"},
+			stdout: []string{"  NodeFeatureGroup node-feature-discovery/kernel-6-nodes status.nodes\n    before: not evaluated\n    after: members: 2 nodes (cpu-03, dgx-a100-02)"}},
 		{name: "crd-version", code: 1, args: []string{"plan", "--nfd-version", "v0.19.0", "--crd-version", "v0.17.1", "snapshot.yaml", "rules.yaml"},
 			stdout: []string{"no changes"}, stderr: []string{"rules.yaml:15:21: error: NodeFeatureRule/kernel-generation", refused}},
 		{name: "render-crd-version", code: 1, args: []string{"render", "--nfd-version", "v0.19.0", "--crd-version", "v0.17.1", "-o", "labels", "snapshot.yaml", "rules.yaml"},

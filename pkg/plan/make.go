@@ -54,7 +54,7 @@ func Make(in Input) *Plan {
 	p.Diagnostics = append(p.Diagnostics, markBefore(baseOnly, prefix)...)
 	p.Diagnostics = append(p.Diagnostics, headDiags...)
 	if in.Base != nil || in.BaseOptions != nil {
-		p.Rules = verdicts(baseOnly, headOnly)
+		p.Rules = verdicts(baseOnly, headOnly, side.groups, head.Groups)
 	}
 	after := make([]*objects.NodeState, len(head.Nodes))
 	names := make([]string, len(head.Nodes))

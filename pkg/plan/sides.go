@@ -14,6 +14,8 @@ import (
 type side struct {
 	name  string
 	diags func(head diag.List) (baseOnly, headOnly diag.List)
+	// groups are the NodeFeatureGroups' members on a rendered before side.
+	groups []master.GroupResult
 }
 
 // beforeStates is every head node's state on the before side, in the
@@ -53,7 +55,7 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 			out[i] = &objects.NodeState{}
 		}
 	}
-	return out, side{name: BeforeBase, diags: func(h diag.List) (diag.List, diag.List) {
+	return out, side{name: BeforeBase, groups: base.Groups, diags: func(h diag.List) (diag.List, diag.List) {
 		return oneSided(in.BaseProblems, baseDiagnostics(set, base), h)
 	}}
 }

@@ -11,9 +11,10 @@ import (
 // RuleVerdict is a rule (or group rule) whose verdict differs between the
 // sides: admitted on one and refused or pruned on the other, a template
 // that fails on one side only, a rule failing on some nodes on one side
-// only. Before and After are the problems found on that side alone, in
-// the words of its release ("the API server of NFD v0.17.1 refuses ...");
-// empty: none on that side.
+// only, a NodeFeatureGroup whose members differ. Before and After are the
+// problems found on that side alone, in the words of its release ("the
+// API server of NFD v0.17.1 refuses ..."), empty for none; for a group
+// (Field status.nodes), its members on each side.
 type RuleVerdict struct {
 	Kind      string   `json:"kind"`
 	Namespace string   `json:"namespace,omitempty"`
@@ -32,8 +33,11 @@ func (v *RuleVerdict) String() string {
 // (baseOnly, headOnly) by rule (master.RulePath: spec.rules[i], a
 // group's spec.featureGroupRules[i], or the field of a problem about the
 // object whole).
-func verdicts(baseOnly, headOnly diag.List) []RuleVerdict {
+func verdicts(baseOnly, headOnly diag.List, baseGroups, headGroups []master.GroupResult) []RuleVerdict {
 	byRule := map[string]*RuleVerdict{}
+	for _, v := range groupVerdicts(baseGroups, headGroups) {
+		byRule[v.String()] = &v
+	}
 	add := func(d *diag.Diagnostic, before bool) {
 		if d.Severity == diag.Info || (d.Object.Kind != "NodeFeatureRule" && d.Object.Kind != "NodeFeatureGroup") {
 			return
@@ -63,4 +67,50 @@ func verdicts(baseOnly, headOnly diag.List) []RuleVerdict {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
+}
+
+// groupVerdicts are the NodeFeatureGroups whose members differ between
+// the sides (a group rule that matches on one release only, say).
+func groupVerdicts(base, head []master.GroupResult) []RuleVerdict {
+	type members struct{ before, after *[]string }
+	byGroup := map[diag.ObjectRef]*members{}
+	at := func(g master.GroupResult) *members {
+		k := diag.ObjectRef{Kind: "NodeFeatureGroup", Namespace: g.Group.Obj.Metadata.Namespace, Name: g.Group.Obj.Metadata.Name}
+		if byGroup[k] == nil {
+			byGroup[k] = &members{}
+		}
+		return byGroup[k]
+	}
+	for i := range base {
+		at(base[i]).before = &base[i].Members
+	}
+	for i := range head {
+		at(head[i]).after = &head[i].Members
+	}
+	var out []RuleVerdict
+	for k, m := range byGroup {
+		before, after := memberText(m.before), memberText(m.after)
+		if before != after {
+			out = append(out, RuleVerdict{Kind: k.Kind, Namespace: k.Namespace, Name: k.Name, Field: "status.nodes",
+				Before: []string{before}, After: []string{after}})
+		}
+	}
+	return out
+}
+
+// memberText is a group's members in words: "members: 2 nodes (a, b)".
+func memberText(m *[]string) string {
+	switch {
+	case m == nil:
+		return "not evaluated"
+	case len(*m) == 0:
+		return "no members"
+	}
+	names := make([]string, len(*m))
+	for i, n := range *m {
+		if names[i] = n; n == "" {
+			names[i] = `""` // a node without system.name's nodename (NFD033)
+		}
+	}
+	return "members: " + diag.DescribeNodes(names)
 }
