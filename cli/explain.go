@@ -27,6 +27,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rule := fs.String("rule", "", "explain only this rule (its name, or <object>/<rule name>)")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	nfdVersion := releaseFlag(fs)
+	crdVersion := crdFlag(fs)
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
@@ -39,6 +40,9 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	files := modes.OpenFiles(paths, stdin, fn.Decoding)
 	defer files.Close()
 	if code := files.LoadSettings("explain", *config, *nfdVersion, stderr); code != 0 {
+		return code
+	}
+	if code := files.UseCRDVersion("explain", *crdVersion, stderr); code != 0 {
 		return code
 	}
 	e, err := modes.ExplainFiles(files, *node, *rule, stderr)

@@ -24,6 +24,12 @@ func releaseFlag(fs *flag.FlagSet) *string {
 	return fs.String("nfd-version", "", modes.ReleaseFlagUsage())
 }
 
+// crdFlag is --crd-version, the release whose CRDs admit the objects
+// when they lag the operand.
+func crdFlag(fs *flag.FlagSet) *string {
+	return fs.String("crd-version", "", "admit objects with this NFD release's CRDs while rendering with --nfd-version's nfd-master (a CRD chart that lags the operand; docs/releases.md)")
+}
+
 // parseArgs parses the flags of a subcommand, wherever they stand among
 // the positional arguments (pre-commit appends file names after them).
 // -h or --help prints the usage on stdout: done, exit 0. A bad flag prints

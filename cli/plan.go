@@ -24,7 +24,13 @@ ResourceList is read as its items (its functionConfig, if any, instead of
 Without --base, the before side is the snapshot's Node objects as they are
 (a node without one starts empty): what applying the rules now would
 change. With --base, it is the render of the base rules over the same
-snapshot: what the rule change alone does.
+snapshot: what the rule change alone does. --base-worker-config,
+--base-config, --base-nfd-version and --base-crd-version give the before
+side settings of its own (the rules being the head's without --base):
+what a worker configuration change, an nfd-master setting or an NFD
+upgrade does. --worker-config recomputes each node's built-in labels
+(its NodeFeature's spec.labels) from its features, as that nfd-worker
+configuration would publish them.
 
 Exit status: 1 on errors (a broken rule, a workload left with no eligible
 node), 2 on bad usage (an unknown flag or --output, a path that cannot be
@@ -43,10 +49,11 @@ func (l *pathList) Set(s string) error { *l = append(*l, s); return nil }
 
 // planFlags are the flags of nfd-fn plan.
 type planFlags struct {
-	base, workloads pathList
-	output, config  string
-	nfdVersion      string
-	detailed        bool
+	modes.PlanOptions
+	base, workloads        pathList
+	output, config         string
+	nfdVersion, crdVersion string
+	detailed               bool
 }
 
 // runPlan implements `nfd-fn plan`. Under --detailed-exitcode, 2 means
@@ -92,6 +99,12 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors (bad usage and unreadable paths included)")
 	fs.StringVar(&f.config, "config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	fs.StringVar(&f.nfdVersion, "nfd-version", "", "render as this NFD release (see nfd-fn render --help; docs/releases.md)")
+	fs.StringVar(&f.crdVersion, "crd-version", "", "admit objects with this NFD release's CRDs (a CRD chart that lags the operand)")
+	fs.StringVar(&f.WorkerConfig, "worker-config", "", "nfd-worker configuration after the change (nfd-worker.conf, its ConfigMap or Helm values): recompute each node's built-in labels with it")
+	fs.StringVar(&f.BaseWorkerConfig, "base-worker-config", "", "nfd-worker configuration before the change")
+	fs.StringVar(&f.BaseConfig, "base-config", "", "nfd-master's settings before the change (as --config)")
+	fs.StringVar(&f.BaseNFDVersion, "base-nfd-version", "", "the NFD release before the change (an upgrade: --base-nfd-version v0.17.1 --nfd-version v0.19.0)")
+	fs.StringVar(&f.BaseCRDVersion, "base-crd-version", "", "the release of the CRDs before the change")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code, false
@@ -111,7 +124,11 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	if code := files.LoadSettings("plan", f.config, f.nfdVersion, stderr); code != 0 {
 		return code, false
 	}
-	p, err := modes.PlanFiles(files, f.base, f.workloads)
+	if code := files.UseCRDVersion("plan", f.crdVersion, stderr); code != 0 {
+		return code, false
+	}
+	f.Base, f.Workloads = f.base, f.workloads
+	p, err := modes.PlanFiles(files, f.PlanOptions)
 	if err != nil {
 		complain(stderr, "nfd-fn plan: %v", err)
 		return 2, false

@@ -53,9 +53,16 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	shardFlag := fs.String("shard", "", "render only the nodes whose names hash to shard I of N (I/N, from 0/N; README: Sharding)")
 	outPath := fs.String("out", "", "write the output to FILE instead of stdout: whole, and only when the run has no error, else FILE is left as it was (for Jobs in images without a shell)")
 	nfdVersion := releaseFlag(fs)
+	crdVersion := crdFlag(fs)
+	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap or Helm values): recompute each node's built-in labels (its NodeFeature's spec.labels) with it, as the nodes would carry them once it rolls out")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
+	}
+	wc, err := modes.ReadWorkerConfig(*worker)
+	if err != nil {
+		complain(stderr, "nfd-fn render: --worker-config: %v", err)
+		return 2
 	}
 	if *outPath != "" {
 		out, err := createOutput(*outPath)
@@ -74,7 +81,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		defer func() { code = held.release(code, stderr) }()
 		stdout = held
 	}
-	opts := fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion}
+	opts := fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion, CRDVersion: *crdVersion, WorkerConfig: wc}
 	if *shardFlag != "" {
 		if err := opts.SetShard(*shardFlag); err != nil {
 			complain(stderr, "nfd-fn render: --shard: %v", err)

@@ -33,13 +33,14 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
 	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap, or Helm values with worker.config): rules consuming features its core.noPublishFeatures withholds, and custom rules its custom source refuses, are errors")
 	nfdVersion := releaseFlag(fs)
+	crdVersion := crdFlag(fs)
 	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
 	}
 	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" {
-		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion}, stdin, stdout, stderr)
+		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
 		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
@@ -53,6 +54,9 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	files := modes.OpenFiles(paths, stdin, fn.Decoding)
 	defer files.Close()
 	if code := files.LoadSettings("validate", *config, *nfdVersion, stderr); code != 0 {
+		return code
+	}
+	if code := files.UseCRDVersion("validate", *crdVersion, stderr); code != 0 {
 		return code
 	}
 	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context})

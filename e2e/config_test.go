@@ -25,13 +25,16 @@ const expectedDir = ".expected"
 
 // caseConfig is an example's .expected/config.yaml.
 type caseConfig struct {
-	TestType   string            `json:"testType,omitempty"`
-	ExitCode   int               `json:"exitCode,omitempty"`
-	Args       map[string]string `json:"args,omitempty"`
-	Env        map[string]string `json:"env,omitempty"`
-	Stdin      string            `json:"stdin,omitempty"`
-	Skip       bool              `json:"skip,omitempty"`
-	SkipReason string            `json:"skipReason,omitempty"`
+	TestType string            `json:"testType,omitempty"`
+	ExitCode int               `json:"exitCode,omitempty"`
+	Args     map[string]string `json:"args,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	Stdin    string            `json:"stdin,omitempty"`
+	// Command are nfd-fn's arguments for testType cli ("plan", flags and
+	// paths, relative to the example), as its README runs it.
+	Command    []string `json:"command,omitempty"`
+	Skip       bool     `json:"skip,omitempty"`
+	SkipReason string   `json:"skipReason,omitempty"`
 }
 
 // testCase is one example directory.
@@ -81,12 +84,12 @@ func readConfig(path string) (caseConfig, error) {
 func (c caseConfig) validate(path string) error {
 	switch c.TestType {
 	case typeRender, typeEval, typeKustomize:
-		if c.Stdin != "" {
-			return fmt.Errorf("%s: stdin is for testType cli only", path)
+		if c.Stdin != "" || len(c.Command) > 0 {
+			return fmt.Errorf("%s: stdin and command are for testType cli only", path)
 		}
 	case typeCLI:
-		if c.Stdin == "" {
-			return fmt.Errorf("%s: testType cli needs stdin: the file fed to nfd-fn", path)
+		if c.Stdin == "" && len(c.Command) == 0 {
+			return fmt.Errorf("%s: testType cli needs stdin (the file fed to nfd-fn) or command (its arguments)", path)
 		}
 	default:
 		return fmt.Errorf("%s: testType %q is not one of render, eval, kustomize, cli", path, c.TestType)
@@ -124,6 +127,7 @@ func TestConfigRejectsMistakes(t *testing.T) {
 		{"unknown-test-type", "testType: apply\n", `testType "apply" is not one of`},
 		{"args-outside-eval", "args: {mode: validate}\n", "args are for testType eval only"},
 		{"cli-without-stdin", "testType: cli\n", "testType cli needs stdin"},
+		{"command-outside-cli", "command: [plan]\n", "stdin and command are for testType cli only"},
 		{"skip-without-reason", "skip: true\n", "skip needs a skipReason"},
 	}
 	for _, c := range cases {

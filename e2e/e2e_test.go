@@ -99,11 +99,14 @@ func runOnce(t *testing.T, c testCase, toolPath, work string, i int) outcome {
 	case typeKustomize:
 		o.stdout, o.stderr, o.code = run(t, work, env, nil, toolPath, "build", "--enable-alpha-plugins", "--enable-exec", c.name)
 	case typeCLI:
-		in, err := os.ReadFile(filepath.Join(work, c.name, c.cfg.Stdin))
-		if err != nil {
-			t.Fatal(err)
+		var in []byte
+		if c.cfg.Stdin != "" {
+			var err error
+			if in, err = os.ReadFile(filepath.Join(work, c.name, c.cfg.Stdin)); err != nil {
+				t.Fatal(err)
+			}
 		}
-		o.stdout, o.stderr, o.code = run(t, filepath.Join(work, c.name), env, in, toolPath)
+		o.stdout, o.stderr, o.code = run(t, filepath.Join(work, c.name), env, in, toolPath, c.cfg.Command...)
 	}
 	if b, err := os.ReadFile(filepath.Join(resultsDir, "results.yaml")); err == nil {
 		o.results = normalize(string(b), work)

@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
@@ -72,6 +73,12 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	}
 	if opts.NFDVersion != "" {
 		problems = append(problems, settings.UseRelease(opts.NFDVersion)...)
+	}
+	if opts.CRDVersion != "" {
+		problems = append(problems, settings.UseCRDs(opts.CRDVersion)...)
+	}
+	if opts.WorkerConfig != nil {
+		settings.WorkerConfig, settings.WorkerConfigFile = opts.WorkerConfig.Text, opts.WorkerConfig.File
 	}
 	r.config(rl.FunctionConfig, problems)
 	if opts.ErrorLog != nil {
@@ -188,6 +195,13 @@ type RunOptions struct {
 	// name-only when NFD owns nothing in that part. The results go to
 	// ErrorLog only.
 	Apply modes.ApplyPart
+	// CRDVersion, when set, overrides the functionConfig's crdVersion
+	// (nfd-fn --crd-version).
+	CRDVersion string
+	// WorkerConfig, when set, is the nfd-worker configuration each node's
+	// own NodeFeature's labels are recomputed with (nfd-fn render
+	// --worker-config).
+	WorkerConfig *lint.WorkerConfig
 	// Labels, when set, receives what each node gets from NFD, sorted by
 	// name (nodeOutput: labels), and nothing is written to out
 	// (nfd-fn render --output labels); the results go to ErrorLog only.

@@ -1,9 +1,13 @@
 package fn
 
 import (
+	"fmt"
+
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -17,5 +21,28 @@ func readSet(rl *krm.ResourceList, s *config.Settings, r *report) *objects.Set {
 	problems, found := inputs.AdmitList(rl, set, s)
 	r.config(rl.FunctionConfig, problems)
 	r.extend(found)
+	useWorkerConfig(rl, s, r)
 	return set
+}
+
+// useWorkerConfig recomputes each node's own labels with the worker
+// configuration given (config.Settings.WorkerConfig), for the worker of
+// the release settled on; a configuration nfd-worker would refuse is an
+// error about the functionConfig.
+func useWorkerConfig(rl *krm.ResourceList, s *config.Settings, r *report) {
+	if s.WorkerConfig == nil {
+		return
+	}
+	l, warnings, err := discover.NewLabeler(s.WorkerConfig, s.Options.NFDRelease().Engine.String())
+	if err != nil {
+		r.config(rl.FunctionConfig, diag.List{{Severity: diag.Error, Check: "config", Field: "--worker-config",
+			Message: fmt.Sprintf("%s: %v", s.WorkerConfigFile, err)}})
+		return
+	}
+	var problems diag.List
+	for _, w := range warnings {
+		problems = append(problems, diag.Diagnostic{Severity: diag.Warning, Check: "config", Field: "--worker-config", Message: s.WorkerConfigFile + ": " + w})
+	}
+	r.config(rl.FunctionConfig, problems)
+	s.Options.WorkerLabels = l
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
@@ -104,6 +105,10 @@ type FunctionConfig struct {
 	// v0.17.1, v0.18, openshift-5.0, ...; unset, the release the input
 	// shows, else v0.19.0.
 	NfdVersion string `json:"nfdVersion,omitempty"`
+	// CrdVersion is the NFD release whose CRDs the API server admits
+	// objects with, when they lag the operand (docs/releases.md); the
+	// release rendered as's own by default.
+	CrdVersion string `json:"crdVersion,omitempty"`
 	// StrictFieldValidation rejects objects with fields the release's
 	// CRDs do not know, as kubectl apply --validate=strict does, instead
 	// of pruning them.
@@ -147,6 +152,15 @@ type Settings struct {
 	// StrictFieldValidation rejects objects with unknown fields rather
 	// than pruning them (admission).
 	StrictFieldValidation bool
+	// CRDs, when named, is the release whose CRDs admit the objects
+	// (crdVersion, --crd-version), whatever release is rendered as.
+	CRDs release.Release
+	// WorkerConfig, when set, is the nfd-worker configuration (its
+	// text, from WorkerConfigFile) each node's own NodeFeature's labels
+	// are recomputed with (render --worker-config), once the release is
+	// settled.
+	WorkerConfig     []byte
+	WorkerConfigFile string
 	// releaseKeys are the settings given that only some releases have;
 	// autoDefaultNs is the autoDefaultNs setting.
 	releaseKeys   []givenKey

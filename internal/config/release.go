@@ -51,6 +51,11 @@ func (fc *FunctionConfig) resolveRelease(s *Settings) diag.List {
 			rel.By = "nfdVersion"
 		}
 	}
+	if fc.CrdVersion != "" {
+		if p := s.UseCRDs(fc.CrdVersion); p != nil {
+			problems = append(problems, cfgError(fc.field("crdVersion"), p[0].Message))
+		}
+	}
 	setBool(&s.StrictFieldValidation, fc.StrictFieldValidation)
 	for _, k := range releaseKeys {
 		if ck, ok := configKeyNamed(k.name); ok && ck.isSet(fc) {
@@ -76,6 +81,19 @@ func (s *Settings) UseRelease(name string) diag.List {
 	return nil
 }
 
+// UseCRDs makes the API server admit objects with the CRDs of the
+// release named (crdVersion, --crd-version), whatever release is
+// rendered as.
+func (s *Settings) UseCRDs(name string) diag.List {
+	rel, err := release.Parse(name)
+	if err != nil {
+		return diag.List{cfgError("crdVersion", err.Error())}
+	}
+	s.CRDs = rel
+	s.SetRelease(s.Options.NFDRelease())
+	return nil
+}
+
 // SetRelease makes rel the release rendered as, from the settings as
 // configured: those its nfd-master does not have are not applied
 // (ReleaseProblems says so), and autoDefaultNs: false turns
@@ -84,6 +102,9 @@ func (s *Settings) SetRelease(rel release.Release) {
 	s.Options = s.configured
 	o := &s.Options
 	o.Release = rel
+	if s.CRDs.Name != "" {
+		o.Release = rel.WithCRDs(s.CRDs)
+	}
 	for _, g := range s.releaseKeys {
 		if !rel.Has(g.key.cap) {
 			g.key.undo(o)

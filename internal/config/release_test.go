@@ -87,3 +87,20 @@ func TestStrictFieldValidationKey(t *testing.T) {
 		t.Errorf("strictFieldValidation %v, problems %v", s.StrictFieldValidation, msgs)
 	}
 }
+
+func TestCrdVersionAdmitsWithThatReleasesCRDsUnderTheOperandsMaster(t *testing.T) {
+	s, msgs := load(t, configMap(`nfdVersion: v0.19.0, crdVersion: v0.17.3`))
+	rel := s.Options.NFDRelease()
+	if len(msgs) > 0 || rel.Name != "v0.19.0" || rel.Engine.String() != "v0.19.0" || rel.Schema.String() != "v0.17.3" {
+		t.Errorf("release %s engine %s schema %s, problems %v", rel, rel.Engine, rel.Schema, msgs)
+	}
+	// A release set later (--nfd-version) keeps the CRDs.
+	s.UseRelease("v0.18.3")
+	if rel := s.Options.NFDRelease(); rel.Engine.String() != "v0.18.3" || rel.Schema.String() != "v0.17.3" {
+		t.Errorf("after --nfd-version: engine %s schema %s", rel.Engine, rel.Schema)
+	}
+	_, msgs = load(t, configMap(`crdVersion: v0.20.0`))
+	if len(msgs) != 1 || !strings.Contains(msgs[0], `error data.crdVersion: unknown NFD release "v0.20.0"`) {
+		t.Errorf("problems %v", msgs)
+	}
+}

@@ -106,6 +106,7 @@ type e2eConfig struct {
 	TestType string            `json:"testType"`
 	Args     map[string]string `json:"args"`
 	Stdin    string            `json:"stdin"`
+	Command  []string          `json:"command"`
 }
 
 // TestEveryExampleReadmeShowsHowToGetAndRunIt checks that each example's
@@ -168,6 +169,9 @@ func e2eCommand(name string, cfg e2eConfig) string {
 	case "kustomize":
 		return "kustomize build --enable-alpha-plugins --enable-exec " + name
 	case "cli":
+		if len(cfg.Command) > 0 {
+			return "nfd-fn " + strings.Join(cfg.Command, " ")
+		}
 		return "go run . < examples/" + name + "/" + cfg.Stdin
 	}
 	return "kpt fn render " + name + " --allow-exec"

@@ -44,6 +44,8 @@ type Reader struct {
 	// images are the NFD releases the nfd-master Deployments and
 	// nfd-worker DaemonSets read show (Admit).
 	images imagesShown
+	// crds are the NFD CustomResourceDefinitions read, for Admit.
+	crds []shownCRD
 }
 
 // NewReader returns a reader into set, whose settings apply
@@ -104,6 +106,7 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
 	found := AddItems(fr.set, rl, fr.track)
 	fr.images.add(workloadReleases(rl.Items))
+	fr.crds = append(fr.crds, crdsOf(rl.Items)...)
 	if note {
 		found = append(found, otherNotes(rl, true)...)
 	}

@@ -19,9 +19,11 @@ import (
 type Files struct {
 	Paths    []string
 	Settings config.Settings
-	stdin    *inputs.Stdin
-	dec      inputs.Decoding
-	readers  []*inputs.Reader
+	// configPath is the --config file LoadSettings read ("" for none).
+	configPath string
+	stdin      *inputs.Stdin
+	dec        inputs.Decoding
+	readers    []*inputs.Reader
 }
 
 // OpenFiles returns the files under paths, stdin being "-", to be read
@@ -61,6 +63,7 @@ func (f *Files) LoadSettings(cmd, configPath, nfdVersion string, stderr io.Write
 		return 2
 	}
 	code := 0
+	f.configPath = configPath
 	if list == nil {
 		f.Settings, code = settingsFromFile(cmd, configPath, stderr)
 	} else {
@@ -80,6 +83,22 @@ func (f *Files) LoadSettings(cmd, configPath, nfdVersion string, stderr io.Write
 		return code
 	}
 	return useRelease(cmd, &f.Settings, nfdVersion, stderr)
+}
+
+// UseCRDVersion applies --crd-version (when given) over the settings'
+// own crdVersion: objects are admitted with that release's CRDs, whatever
+// release is rendered as. It prints why a value is refused and returns
+// the exit code.
+func (f *Files) UseCRDVersion(cmd, crdVersion string, stderr io.Writer) int {
+	if crdVersion == "" {
+		return 0
+	}
+	code := 0
+	for _, p := range f.Settings.UseCRDs(crdVersion) {
+		complain(stderr, "nfd-fn %s: --crd-version: %s", cmd, p.Message)
+		code = 2
+	}
+	return code
 }
 
 // useRelease applies --nfd-version (when given) over the settings' own

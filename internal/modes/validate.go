@@ -71,7 +71,7 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	if o.Ignore != "" {
 		s.Ignore = strings.Trim(s.Ignore+","+o.Ignore, ",")
 	}
-	worker, err := readWorkerConfig(o.WorkerConfig)
+	worker, err := ReadWorkerConfig(o.WorkerConfig)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -96,14 +96,22 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 			return nil, 0, err
 		}
 	}
+	if o.WorkerConfig != "" {
+		more, err := f.workerLabelsGone(set, &s, o.WorkerConfig)
+		if err != nil {
+			return nil, 0, err
+		}
+		vo.More = append(vo.More, more...)
+	}
 	ds = Validate(set, &s, ds, vo)
 	in.Locate(ds)
 	ds.SortByPosition()
 	return ds, files, nil
 }
 
-// readWorkerConfig reads the --worker-config file (nil for path "").
-func readWorkerConfig(path string) (*lint.WorkerConfig, error) {
+// ReadWorkerConfig reads a --worker-config file (nil for path ""):
+// nfd-worker.conf, its ConfigMap, or Helm values with worker.config.
+func ReadWorkerConfig(path string) (*lint.WorkerConfig, error) {
 	b, err := readNamed(path)
 	if path == "" || err != nil {
 		return nil, err

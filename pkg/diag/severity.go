@@ -42,4 +42,5 @@ var Severities = map[string][]Severity{
 	"NFD054": {Warning, Info}, "NFD055": {Error}, "NFD056": {Warning}, "NFD057": {Warning}, "NFD058": {Error},
 	"NFD300": {Error}, "NFD301": {Warning}, "NFD302": {Info}, "NFD303": {Warning}, "NFD304": {Warning},
 	"NFD305": {Warning},
+	"NFD310": {Info}, "NFD311": {Warning}, "NFD312": {Warning},
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"strings"
@@ -40,34 +41,69 @@ func staticCustomRules() []*v1alpha1.Rule {
 }
 
 // customLabels is the custom label source (source/custom/custom.go): the
-// static rules, the worker config's sources.custom and the custom.d rule
-// files run in that order through pkg/engine, each rule that runs without
-// error feeding its labels and vars back as rule.matched for the later
-// ones. The features given are not modified.
+// static rules, the worker config's sources.custom (e.customRules) and
+// the custom.d rule files run in that order through pkg/engine, each rule
+// that runs without error feeding its labels and vars back as
+// rule.matched for the later ones. The features given are not modified.
 func customLabels(e *env, features v1alpha1.Features, c *collector) map[string]string {
-	rules := staticCustomRules()
-	for _, r := range e.cfg.Sources.Custom {
-		rules = append(rules, r.toRule())
+	rules := e.customRules
+	if !e.offline {
+		rules = append(rules[:len(rules):len(rules)], compileRules(readCustomDir(e.host, "nfd-worker "+e.rel.name, c))...)
 	}
-	rules = append(rules, readCustomDir(e.host, "nfd-worker "+e.rel.name, c)...)
-	work := copyFeatures(features)
+	const backrefs = v1alpha1.RuleBackrefDomain + "." + v1alpha1.RuleBackrefFeature
+	// The rules read the features and a rule.matched of their own: only
+	// the map of attribute features is copied, and rule.matched's
+	// elements once a rule has run.
+	work := features
+	work.Attributes = maps.Clone(features.Attributes)
+	var matched map[string]string
 	labels := map[string]string{}
 	for _, r := range rules {
-		out, _, err := engine.EvaluateRule(r, &work)
+		out, _, err := r.rule.Evaluate(&work)
 		if err != nil {
-			c.warnQuoting("failed to execute a custom rule", "failed to execute rule %s: %v", r.Name, err)
+			c.warnQuoting("failed to execute a custom rule", "failed to execute rule %s: %v", r.name, err)
 			continue
 		}
 		mergeInto(labels, out.Labels)
-		backref := work.Attributes[v1alpha1.RuleBackrefDomain+"."+v1alpha1.RuleBackrefFeature]
-		if backref.Elements == nil {
-			backref.Elements = map[string]string{}
+		if matched == nil {
+			if matched = maps.Clone(work.Attributes[backrefs].Elements); matched == nil {
+				matched = map[string]string{}
+			}
+			if work.Attributes == nil {
+				work.Attributes = map[string]v1alpha1.AttributeFeatureSet{}
+			}
+			work.Attributes[backrefs] = v1alpha1.AttributeFeatureSet{Elements: matched}
 		}
-		mergeInto(backref.Elements, out.Labels)
-		mergeInto(backref.Elements, out.Vars)
-		work.Attributes[v1alpha1.RuleBackrefDomain+"."+v1alpha1.RuleBackrefFeature] = backref
+		mergeInto(matched, out.Labels)
+		mergeInto(matched, out.Vars)
 	}
 	return labels
+}
+
+// customRule is a custom rule compiled once for every node it runs on.
+type customRule struct {
+	name string
+	rule *engine.SingleRule
+}
+
+// compileRules compiles custom rules.
+func compileRules(rules []*v1alpha1.Rule) []customRule {
+	out := make([]customRule, len(rules))
+	for i, r := range rules {
+		out[i] = customRule{name: r.Name, rule: engine.CompileRule(r)}
+	}
+	return out
+}
+
+// configuredRules are the rules the custom source runs whatever the host
+// holds, compiled: the static rules, then the configuration's
+// sources.custom.
+func configuredRules(cfg workerConfig) []customRule {
+	rules := staticCustomRules()
+	for _, r := range cfg.Sources.Custom {
+		rules = append(rules, r.toRule())
+	}
+	return compileRules(rules)
 }
 
 // readCustomDir reads the rule files of custom.d below the host root and

@@ -118,6 +118,14 @@ type env struct {
 	features hostPath
 	// legacyKconfig is what the kernel source read, for its labels.
 	legacyKconfig *kconfigStore
+	// offline says the labels are recomputed from a snapshot's features
+	// (Labeler): no host is read, so custom.d is not either.
+	offline bool
+	// customRules are the static and configured custom rules, compiled.
+	customRules []customRule
+	// checked, when set, remembers the label names and values found valid
+	// (a Labeler meets the same ones on every node).
+	checked *checkedLabels
 }
 
 // hostPath is a path read through a host.
@@ -227,6 +235,7 @@ func newEnv(o Options) (*env, []string, error) {
 		cpuOnce:       sync.OnceValue(o.CPUID.CPUID),
 		features:      hostPath{host: h, rel: features},
 		legacyKconfig: &kconfigStore{},
+		customRules:   configuredRules(cfg),
 	}, warnings, nil
 }
 

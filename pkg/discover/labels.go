@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
 
 	"github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -22,19 +23,26 @@ func labelPriority(name string) int {
 }
 
 // publishableLabel prefixes a built-in label and applies nfd-worker's
-// checks: a qualified name, a valid value and core.labelWhiteList.
-func publishableLabel(source, key, value string, cfg workerConfig, c *collector) (string, bool) {
+// checks: a qualified name, a valid value and core.labelWhiteList. ok,
+// when set, remembers the names and values already found valid.
+func publishableLabel(source, key, value string, cfg workerConfig, c *collector, ok *checkedLabels) (string, bool) {
 	name := key
 	if source != "local" && source != "custom" && !strings.Contains(name, "/") {
 		name = v1alpha1.FeatureLabelNs + "/" + source + "-" + name
 	}
-	if errs := validation.IsQualifiedName(name); len(errs) > 0 {
-		c.warnQuoting("ignoring a label with an invalid name", "ignoring label with invalid name %q: %s", name, strings.Join(errs, "; "))
-		return "", false
+	if !ok.has(name, true) {
+		if errs := validation.IsQualifiedName(name); len(errs) > 0 {
+			c.warnQuoting("ignoring a label with an invalid name", "ignoring label with invalid name %q: %s", name, strings.Join(errs, "; "))
+			return "", false
+		}
+		ok.add(name, true)
 	}
-	if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
-		c.warnQuoting("ignoring a label with an invalid value", "ignoring label %q with invalid value %q: %s", name, value, strings.Join(errs, "; "))
-		return "", false
+	if !ok.has(value, false) {
+		if errs := validation.IsValidLabelValue(value); len(errs) > 0 {
+			c.warnQuoting("ignoring a label with an invalid value", "ignoring label %q with invalid value %q: %s", name, value, strings.Join(errs, "; "))
+			return "", false
+		}
+		ok.add(value, false)
 	}
 	short := name
 	if _, after, ok := strings.Cut(name, "/"); ok {
@@ -275,4 +283,33 @@ func systemLabels(f v1alpha1.Features) map[string]string {
 		}
 	}
 	return l
+}
+
+// checkedLabels remembers label names and values found valid, safe for
+// concurrent use; a nil one remembers nothing.
+type checkedLabels struct{ names, values sync.Map }
+
+// has reports whether s was found valid, as a name or a value.
+func (c *checkedLabels) has(s string, name bool) bool {
+	if c == nil {
+		return false
+	}
+	m := &c.values
+	if name {
+		m = &c.names
+	}
+	_, ok := m.Load(s)
+	return ok
+}
+
+// add remembers s valid, as a name or a value.
+func (c *checkedLabels) add(s string, name bool) {
+	if c == nil {
+		return
+	}
+	if name {
+		c.names.Store(s, struct{}{})
+	} else {
+		c.values.Store(s, struct{}{})
+	}
 }

@@ -82,24 +82,36 @@ func runLabelSources(ctx context.Context, e *env, names []string, f v1alpha1.Fea
 	results, ctxErr := phase(ctx, e, names, func(e *env, n string, c *collector) map[string]string {
 		return sourceLabels(n, e, f, c)
 	})
-	ordered := sortedCopy(names)
-	sort.SliceStable(ordered, func(i, j int) bool { return labelPriority(ordered[i]) < labelPriority(ordered[j]) })
 	labels := map[string]string{}
 	var warnings diag.List
-	for _, n := range ordered {
+	for _, n := range labelOrder(names) {
 		r, ok := results[n]
 		if !ok {
 			warnings = append(warnings, warning(n, fmt.Sprintf("labels did not finish: %v", ctxErr)))
 			continue
 		}
-		for _, k := range sortedKeys(r.v) {
-			if name, ok := publishableLabel(n, k, r.v[k], e.cfg, r.c); ok {
-				labels[name] = r.v[k]
-			}
-		}
+		publishSource(labels, n, r.v, e, r.c)
 		warnings = append(warnings, r.c.warnings...)
 	}
 	return labels, warnings
+}
+
+// labelOrder is the label sources in the order nfd-worker merges their
+// labels: by priority, then name, so that later sources win.
+func labelOrder(names []string) []string {
+	ordered := sortedCopy(names)
+	sort.SliceStable(ordered, func(i, j int) bool { return labelPriority(ordered[i]) < labelPriority(ordered[j]) })
+	return ordered
+}
+
+// publishSource adds the labels one source made to labels, named and
+// filtered as nfd-worker publishes them (publishableLabel).
+func publishSource(labels map[string]string, source string, made map[string]string, e *env, c *collector) {
+	for _, k := range sortedKeys(made) {
+		if name, ok := publishableLabel(source, k, made[k], e.cfg, c, e.checked); ok {
+			labels[name] = made[k]
+		}
+	}
 }
 
 // sortedCopy returns names sorted, leaving names alone.

@@ -67,11 +67,26 @@ func evalError(ref ObjectRef, r *rule, err error) *EvalError {
 // back rule.matched, for callers that manage back-references themselves
 // (nfd-worker's custom source). Static problems surface as the error.
 func EvaluateRule(r *api.Rule, f *api.Features) (Output, bool, error) {
+	return CompileRule(r).Evaluate(f)
+}
+
+// SingleRule is one rule compiled once to be evaluated on many feature
+// sets (CompileRule), as EvaluateRule evaluates it.
+type SingleRule struct{ r *rule }
+
+// CompileRule compiles r for Evaluate; its static problems are
+// Evaluate's error.
+func CompileRule(r *api.Rule) *SingleRule {
 	cr, _ := compileRule(r, ObjectRef{}, "rule", &lazyEnv{rel: release.Default()})
-	if cr.fatal != nil {
-		return Output{}, false, cr.fatal
+	return &SingleRule{r: cr}
+}
+
+// Evaluate runs the rule against f, as EvaluateRule does.
+func (s *SingleRule) Evaluate(f *api.Features) (Output, bool, error) {
+	if s.r.fatal != nil {
+		return Output{}, false, s.r.fatal
 	}
-	out, matched, err := cr.execute(f)
+	out, matched, err := s.r.execute(f)
 	if te, ok := err.(*termError); ok {
 		err = te.err
 	}

@@ -24,6 +24,9 @@ type WorkerConfig struct {
 	// NoPublish are core.noPublishFeatures' patterns ("pci.device",
 	// "pci.*").
 	NoPublish []string
+	// Text is the configuration as nfd-worker reads it (nfd-worker.conf's
+	// content), for pkg/discover's Labeler.
+	Text []byte
 	// custom is sources.custom, the custom rules.
 	custom *yaml.Node
 	// lineOffset and indent are added to the lines and columns of the
@@ -49,8 +52,12 @@ func ReadWorkerConfig(data []byte, file string) (*WorkerConfig, error) {
 		}
 		root, wc.lineOffset = first(&inner), conf.Line
 		wc.indent = blockIndent(data, conf.Line)
+		wc.Text = []byte(conf.Value)
 	} else if conf := lookup(lookup(root, "worker"), "config"); conf != nil {
 		root = conf
+		wc.Text, _ = yaml.Marshal(conf)
+	} else {
+		wc.Text = data
 	}
 	if root == nil || root.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%s: not an nfd-worker configuration (a mapping with core and sources)", file)
@@ -87,7 +94,7 @@ func ReadWorkerConfigMap(obj *yaml.Node, ref diag.ObjectRef, file string) (*Work
 	if err := yaml.Unmarshal([]byte(conf.Value), &inner); err != nil {
 		return nil, fmt.Errorf("%s is not YAML: %w", where, err)
 	}
-	wc := &WorkerConfig{File: file, Object: ref, lineOffset: conf.Line, indent: key.Column + 1}
+	wc := &WorkerConfig{File: file, Object: ref, lineOffset: conf.Line, indent: key.Column + 1, Text: []byte(conf.Value)}
 	if root := first(&inner); root != nil {
 		if root.Kind != yaml.MappingNode {
 			return nil, fmt.Errorf("%s is not an nfd-worker configuration (a mapping with core and sources)", where)

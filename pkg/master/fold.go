@@ -42,7 +42,7 @@ type folder struct {
 func newFolder(f *Fleet) *folder {
 	fo := &folder{f: f, static: map[ruleKey][]int{}, folded: map[foldKey][]string{}}
 	for i, d := range f.Diagnostics {
-		k := ruleKey{d.Object.Key(), rulePath(d.Field)}
+		k := ruleKey{d.Object.Key(), RulePath(d.Field)}
 		fo.static[k] = append(fo.static[k], i)
 	}
 	return fo
@@ -191,8 +191,9 @@ func firstNode(nodes []string) string {
 	return first
 }
 
-// rulePath cuts a field path to the rule it is in: spec.rules[3].
-func rulePath(field string) string {
+// RulePath cuts a field path to the rule it is in: spec.rules[3] (a
+// group's spec.featureGroupRules[3]); another path is returned whole.
+func RulePath(field string) string {
 	for _, prefix := range []string{"spec.rules[", "spec.featureGroupRules["} {
 		if strings.HasPrefix(field, prefix) {
 			if i := strings.Index(field[len(prefix):], "]"); i >= 0 {

@@ -35,7 +35,8 @@ type mergedFeatures struct {
 	// labelSource tells which object each label came from.
 	labelSource map[string]diag.ObjectRef
 	// unread are the objects whose spec could not be read again (a lean
-	// NodeFeature whose input was closed): merged as if empty.
+	// NodeFeature whose input was closed): merged as if empty; and the
+	// notes of Options.WorkerLabels.
 	unread diag.List
 }
 
@@ -62,6 +63,11 @@ func mergeNodeFeatures(o *Options, node string, objs []NodeFeatureObject, only m
 			m.unread = append(m.unread, diag.Diagnostic{Severity: diag.Error, Check: "yaml", Object: obj.Ref,
 				Message: fmt.Sprintf("the NodeFeature cannot be read to render node %s, which is rendered without its features: %v", node, err)})
 			spec = &api.NodeFeatureSpec{}
+		}
+		if o.WorkerLabels != nil && obj.Ref.Name == node {
+			var notes diag.List
+			spec, notes = o.WorkerLabels.Publish(spec)
+			m.unread = append(m.unread, notes...)
 		}
 		obj.Spec = spec
 		if i == 0 {

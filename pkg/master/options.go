@@ -14,6 +14,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
@@ -84,6 +85,21 @@ type Options struct {
 	// Release is the NFD release whose nfd-master is reproduced; the zero
 	// Release means release.Default() (NFDRelease).
 	Release release.Release
+	// WorkerLabels, when set, recomputes what each node's own NodeFeature
+	// (named after the node) publishes, as nfd-worker with another
+	// configuration would (pkg/discover's Labeler).
+	WorkerLabels WorkerLabeler
+}
+
+// WorkerLabeler recomputes the NodeFeature spec nfd-worker publishes
+// (its labels, and the features core.noPublishFeatures leaves) from the
+// spec a snapshot shows; notes say where the snapshot could not tell. It
+// must be safe for concurrent use and leave the spec given unchanged.
+type WorkerLabeler interface {
+	Publish(spec *api.NodeFeatureSpec) (*api.NodeFeatureSpec, diag.List)
+	// FeatureNames adds the features the labels are made from to names,
+	// or reports false when any feature may be read.
+	FeatureNames(names map[string]bool) bool
 }
 
 // PolicySeverity grades what nfd-master drops by a setting: certain (an

@@ -72,6 +72,9 @@ func (s *Stream) featureNames() map[string]bool {
 	if len(s.groups) > 0 {
 		only["system.name"] = true
 	}
+	if w := s.p.opts.WorkerLabels; w != nil && !w.FeatureNames(only) {
+		return nil
+	}
 	return only
 }
 

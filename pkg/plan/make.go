@@ -13,9 +13,18 @@ type Input struct {
 	// rules after the change.
 	Head *objects.Set
 	// Base holds the rules before the change (its NodeFeatureRules and
-	// NodeFeatureGroups; the snapshot is Head's). Nil: the before side is
-	// the snapshot's Node objects as they are.
+	// NodeFeatureGroups; the snapshot is Head's). Nil, with BaseOptions
+	// nil too: the before side is the snapshot's Node objects as they are.
 	Base *objects.Set
+	// BaseOptions, when not nil, are the before side's settings (another
+	// nfd-master configuration, NFD release or worker configuration): the
+	// before side is then the render of Base's rules, or of Head's when
+	// Base is nil, with them.
+	BaseOptions *master.Options
+	// Sides say what differs between the sides besides the rules, for the
+	// headline ("worker config: sources.pci.deviceLabelFields [vendor] →
+	// [vendor device]", "NFD v0.17.1 → v0.19.0").
+	Sides []string
 	// Workloads are the workloads whose eligible nodes are planned.
 	Workloads []*workload.Workload
 	// Options are nfd-master's settings, the same for both sides.
@@ -23,16 +32,30 @@ type Input struct {
 	// Problems are what went wrong reading the input; they count as the
 	// plan's diagnostics (see BaseSide for the base rules' files).
 	Problems diag.List
+	// BaseProblems are the before side's problems in reading and
+	// admitting its rules, unmarked: those Problems has too are not
+	// repeated, the others are the before side's (BaseSide) and, on
+	// rules, make Plan.Rules.
+	BaseProblems diag.List
 }
 
 // Make renders both sides and compares them.
 func Make(in Input) *Plan {
 	head := renderStates(in.Head, in.Options)
 	before, side := beforeStates(in, head)
-	p := &Plan{Nodes: []NodeChange{}, Workloads: []WorkloadChange{}, Summary: Summary{Before: side.name}}
+	p := &Plan{Nodes: []NodeChange{}, Workloads: []WorkloadChange{}, Summary: Summary{Before: side.name, Sides: in.Sides}}
 	p.Diagnostics = append(p.Diagnostics, in.Problems...)
-	p.Diagnostics = append(p.Diagnostics, side.diags(head)...)
-	p.Diagnostics = append(p.Diagnostics, headDiagnostics(in.Head, head)...)
+	headDiags := headDiagnostics(in.Head, head)
+	baseOnly, headOnly := side.diags(append(append(diag.List(nil), in.Problems...), headDiags...))
+	prefix := BaseSidePrefix
+	if in.BaseOptions != nil {
+		prefix = BeforeSidePrefix
+	}
+	p.Diagnostics = append(p.Diagnostics, markBefore(baseOnly, prefix)...)
+	p.Diagnostics = append(p.Diagnostics, headDiags...)
+	if in.Base != nil || in.BaseOptions != nil {
+		p.Rules = verdicts(baseOnly, headOnly, side.groups, head.Groups)
+	}
 	after := make([]*objects.NodeState, len(head.Nodes))
 	names := make([]string, len(head.Nodes))
 	for i := range head.Nodes {

@@ -32,8 +32,15 @@ func WriteMarkdown(w io.Writer, p *Plan) error {
 	m.line("### nfd-fn plan")
 	m.line("")
 	m.line(mdHeadline(p))
+	if len(p.Summary.Sides) > 0 {
+		m.line("")
+		for _, side := range p.Summary.Sides {
+			m.line("- " + escape(side))
+		}
+	}
 	m.changeTable(p.Changes())
 	m.workloadTable(p.Workloads)
+	m.ruleList(p.Rules)
 	m.problems(p.Diagnostics)
 	m.nodeDetails(p.Nodes)
 	m.legend()
@@ -82,14 +89,21 @@ func mdHeadline(p *Plan) string {
 
 func upper(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
 
-func (m *mdWriter) changeTable(cs []Change) {
-	if len(cs) == 0 {
+// table writes a table of n rows (none at all when n is 0): a blank
+// line, the heading lines, then the rows as rows writes them.
+func (m *mdWriter) table(n int, heading []string, limit int, row func(i int) string, more func(left int) string) {
+	if n == 0 {
 		return
 	}
 	m.line("")
-	m.line("| | change | nodes | e.g. |")
-	m.line("|---|---|--:|---|")
-	m.rows(len(cs), maxChangeRows, func(i int) string {
+	for _, h := range heading {
+		m.line(h)
+	}
+	m.rows(n, limit, row, more)
+}
+
+func (m *mdWriter) changeTable(cs []Change) {
+	m.table(len(cs), []string{"| | change | nodes | e.g. |", "|---|---|--:|---|"}, maxChangeRows, func(i int) string {
 		c := &cs[i]
 		return fmt.Sprintf("| %s | %s %s | %d | %s |", c.Op, c.Field, code(c.Describe(mdClip)), len(c.Nodes), examples(c.Nodes))
 	}, func(left int) string {
@@ -98,13 +112,7 @@ func (m *mdWriter) changeTable(cs []Change) {
 }
 
 func (m *mdWriter) workloadTable(ws []WorkloadChange) {
-	if len(ws) == 0 {
-		return
-	}
-	m.line("")
-	m.line("| | workload | eligible before | after | lost | gained |")
-	m.line("|---|---|--:|--:|---|---|")
-	m.rows(len(ws), maxWorkloadRows, func(i int) string {
+	m.table(len(ws), []string{"| | workload | eligible before | after | lost | gained |", "|---|---|--:|--:|---|---|"}, maxWorkloadRows, func(i int) string {
 		wc := &ws[i]
 		mark := ""
 		if wc.LeftWithout() {
@@ -221,4 +229,19 @@ func bySeverity(ds diag.List) diag.List {
 		}
 	}
 	return out
+}
+
+// ruleList lists the rules whose verdict differs between the sides.
+func (m *mdWriter) ruleList(vs []RuleVerdict) {
+	m.table(len(vs), []string{"| rule whose verdict changes | before | after |", "|---|---|---|"}, maxWorkloadRows, func(i int) string {
+		v := &vs[i]
+		return fmt.Sprintf("| %s | %s | %s |", code(v.String()), verdictText(v.Before), verdictText(v.After))
+	}, func(left int) string { return fmt.Sprintf("| … %s more | | |", pluralize(left, "rule", "rules")) })
+}
+
+func verdictText(msgs []string) string {
+	if len(msgs) == 0 {
+		return "no problem"
+	}
+	return escape(Clip(strings.Join(msgs, "; "), 300))
 }

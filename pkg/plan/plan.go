@@ -19,7 +19,11 @@ import (
 type Plan struct {
 	Nodes     []NodeChange     `json:"nodes"`
 	Workloads []WorkloadChange `json:"workloads"`
-	Summary   Summary          `json:"summary"`
+	// Rules are the rules whose verdict differs between the sides (an
+	// upgrade that admits what was refused, say), when the before side
+	// is rendered.
+	Rules   []RuleVerdict `json:"rules,omitempty"`
+	Summary Summary       `json:"summary"`
 	// Diagnostics are the problems met on the way: in the input, in the
 	// rules of either side (the base side's marked as such), workloads
 	// left with no eligible node. They are not part of the JSON form.
@@ -90,11 +94,15 @@ type WorkloadChange struct {
 }
 
 // String is "Kind namespace/name", or "Kind name" without a namespace.
-func (w *WorkloadChange) String() string {
-	if w.Namespace == "" {
-		return w.Kind + " " + w.Name
+func (w *WorkloadChange) String() string { return objectName(w.Kind, w.Namespace, w.Name) }
+
+// objectName is "Kind namespace/name", or "Kind name" without a
+// namespace.
+func objectName(kind, namespace, name string) string {
+	if namespace == "" {
+		return kind + " " + name
 	}
-	return w.Kind + " " + w.Namespace + "/" + w.Name
+	return kind + " " + namespace + "/" + name
 }
 
 // LeftWithout reports a workload that had eligible nodes and has none
@@ -105,6 +113,10 @@ func (w *WorkloadChange) LeftWithout() bool { return w.EligibleBefore > 0 && w.E
 type Summary struct {
 	// Before is what the before side is: BeforeNodes or BeforeBase.
 	Before string `json:"before"`
+	// Sides say what differs between the sides besides the rules: the
+	// worker configuration, the NFD release, the CRDs, nfd-master's
+	// settings (Input.Sides).
+	Sides []string `json:"sides,omitempty"`
 	// Nodes is the number of nodes planned; NodesChanged of those that
 	// change.
 	Nodes        int `json:"nodes"`
@@ -131,7 +143,8 @@ type Summary struct {
 const (
 	// BeforeNodes: the before side is the snapshot's Node objects.
 	BeforeNodes = "nodes"
-	// BeforeBase: the before side is the render of the base rules.
+	// BeforeBase: the before side is the render of the base rules, or
+	// of the head rules with the base settings (Input.BaseOptions).
 	BeforeBase = "base"
 )
 

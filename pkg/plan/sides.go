@@ -8,10 +8,14 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// side is the before side: its name and its diagnostics.
+// side is the before side: its name, and its diagnostics compared with
+// the head side's (head): those of the before side alone, unmarked, and
+// those of the head side alone.
 type side struct {
 	name  string
-	diags func(head *master.Fleet) diag.List
+	diags func(head diag.List) (baseOnly, headOnly diag.List)
+	// groups are the NodeFeatureGroups' members on a rendered before side.
+	groups []master.GroupResult
 }
 
 // beforeStates is every head node's state on the before side, in the
@@ -19,7 +23,7 @@ type side struct {
 // without one), or the node rendered with the base rules.
 func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 	out := make([]*objects.NodeState, len(head.Nodes))
-	if in.Base == nil {
+	if in.Base == nil && in.BaseOptions == nil {
 		nodes := map[string]*objects.NodeState{}
 		for i := range in.Head.Nodes {
 			if o := &in.Head.Nodes[i]; o.Used() {
@@ -31,10 +35,17 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 				out[i] = &objects.NodeState{}
 			}
 		}
-		return out, side{name: BeforeNodes, diags: func(*master.Fleet) diag.List { return nil }}
+		return out, side{name: BeforeNodes, diags: func(diag.List) (diag.List, diag.List) { return nil, nil }}
 	}
-	set := BaseSet(in.Head, in.Base)
-	base := renderStates(set, in.Options)
+	rules, opts := in.Base, in.Options
+	if rules == nil {
+		rules = in.Head
+	}
+	if in.BaseOptions != nil {
+		opts = *in.BaseOptions
+	}
+	set := BaseSet(in.Head, rules)
+	base := renderStates(set, opts)
 	byName := make(map[string]*objects.NodeState, len(base.Nodes))
 	for i := range base.Nodes {
 		byName[base.Nodes[i].Name] = &base.Nodes[i].State
@@ -44,7 +55,9 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 			out[i] = &objects.NodeState{}
 		}
 	}
-	return out, side{name: BeforeBase, diags: func(h *master.Fleet) diag.List { return baseDiagnostics(set, base, h) }}
+	return out, side{name: BeforeBase, groups: base.Groups, diags: func(h diag.List) (diag.List, diag.List) {
+		return oneSided(in.BaseProblems, baseDiagnostics(set, base), h)
+	}}
 }
 
 // BaseSet is the set the base side renders: the head's snapshot
@@ -56,25 +69,38 @@ func BaseSet(head, base *objects.Set) *objects.Set {
 		Rules: base.Rules, Groups: base.Groups, NoOpenShiftAlias: head.NoOpenShiftAlias}
 }
 
-// baseDiagnostics are the base render's problems that the head render
-// does not have too, marked as the base side's.
-func baseDiagnostics(set *objects.Set, base, head *master.Fleet) diag.List {
-	seen := map[string]bool{}
-	for _, l := range []diag.List{head.Diagnostics, head.NodeDiagnostics} {
-		for i := range l {
-			seen[sameProblem(&l[i])] = true
+// baseDiagnostics are the base render's problems, placed in their files.
+func baseDiagnostics(set *objects.Set, base *master.Fleet) diag.List {
+	ds := append(append(diag.List(nil), base.Diagnostics...), base.NodeDiagnostics...)
+	set.Place(ds)
+	return ds
+}
+
+// oneSided splits the problems of the two sides: the before side's
+// (read, then rendered) that the head side does not have, and the head
+// side's that the before side does not have.
+func oneSided(read, rendered, head diag.List) (baseOnly, headOnly diag.List) {
+	before := append(append(diag.List(nil), read...), rendered...)
+	inBase, inHead := problemSet(before), problemSet(head)
+	for i := range before {
+		if !inHead[sameProblem(&before[i])] {
+			baseOnly = append(baseOnly, before[i])
 		}
 	}
-	var out diag.List
-	for _, l := range []diag.List{base.Diagnostics, base.NodeDiagnostics} {
-		for i := range l {
-			if !seen[sameProblem(&l[i])] {
-				out = append(out, l[i])
-			}
+	for i := range head {
+		if !inBase[sameProblem(&head[i])] {
+			headOnly = append(headOnly, head[i])
 		}
 	}
-	set.Place(out)
-	return BaseSide(out)
+	return baseOnly, headOnly
+}
+
+func problemSet(l diag.List) map[string]bool {
+	seen := make(map[string]bool, len(l))
+	for i := range l {
+		seen[sameProblem(&l[i])] = true
+	}
+	return seen
 }
 
 func sameProblem(d *diag.Diagnostic) string {
@@ -84,10 +110,17 @@ func sameProblem(d *diag.Diagnostic) string {
 // BaseSidePrefix starts the message of every problem of the base side.
 const BaseSidePrefix = "in the base rules (before the change): "
 
+// BeforeSidePrefix starts the message of every problem of the before
+// side when it has settings of its own (Input.BaseOptions).
+const BeforeSidePrefix = "on the before side: "
+
 // BaseSide marks problems of the base rules as such: their messages say
 // so, errors become warnings (the change under review did not make them)
 // and infos are dropped.
-func BaseSide(l diag.List) diag.List {
+func BaseSide(l diag.List) diag.List { return markBefore(l, BaseSidePrefix) }
+
+// markBefore is BaseSide with the prefix given.
+func markBefore(l diag.List, prefix string) diag.List {
 	var out diag.List
 	for _, d := range l {
 		switch d.Severity {
@@ -96,7 +129,7 @@ func BaseSide(l diag.List) diag.List {
 		case diag.Error:
 			d.Severity = diag.Warning
 		}
-		d.Message = BaseSidePrefix + d.Message
+		d.Message = prefix + d.Message
 		out = append(out, d)
 	}
 	return out

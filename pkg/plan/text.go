@@ -37,6 +37,7 @@ func WriteText(w io.Writer, p *Plan, opts TextOptions) error {
 	t.line(t.paint(bold, "nfd-fn plan: ") + Headline(p))
 	t.changes(p.Changes())
 	t.workloads(p.Workloads)
+	t.rules(p.Rules)
 	if p.Summary.Workloads > 0 || len(p.Workloads) > 0 {
 		t.line("")
 		t.line(Legend)
@@ -44,8 +45,16 @@ func WriteText(w io.Writer, p *Plan, opts TextOptions) error {
 	return t.err
 }
 
-// Headline is the plan in one sentence.
+// Headline is the plan in one sentence, after what differs between the
+// sides besides the rules (Summary.Sides), when anything does.
 func Headline(p *Plan) string {
+	if sides := p.Summary.Sides; len(sides) > 0 {
+		return strings.Join(sides, "; ") + ": " + headline(p)
+	}
+	return headline(p)
+}
+
+func headline(p *Plan) string {
 	s := &p.Summary
 	switch {
 	case s.Unplannable != "":
@@ -73,6 +82,9 @@ func withProblems(s *Summary, before, after string) string {
 }
 
 func nothingChanges(s *Summary) string {
+	if len(s.Sides) > 0 {
+		return "both sides give every node the same labels, annotations, extended resources and taints"
+	}
 	if s.Before == BeforeBase {
 		return "the base and the head rules give every node the same labels, annotations, extended resources and taints"
 	}
@@ -183,4 +195,28 @@ func Eligibility(wc *WorkloadChange) string {
 		s += ", gained " + diag.DescribeNodes(wc.GainedNodes)
 	}
 	return s
+}
+
+// rules writes the rules whose verdict differs between the sides, each
+// side's problems under it.
+func (t *textWriter) rules(vs []RuleVerdict) {
+	if len(vs) == 0 {
+		return
+	}
+	t.line("")
+	t.line("Rules whose verdict changes:")
+	for i := range vs {
+		t.line("  " + vs[i].String())
+		for _, side := range []struct {
+			name string
+			msgs []string
+		}{{"before", vs[i].Before}, {"after", vs[i].After}} {
+			if len(side.msgs) == 0 {
+				t.line("    " + side.name + ": no problem")
+			}
+			for _, m := range side.msgs {
+				t.line("    " + side.name + ": " + m)
+			}
+		}
+	}
 }

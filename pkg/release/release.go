@@ -63,6 +63,14 @@ func (r Release) Has(c Capability) bool {
 	return c.in(r.Engine)
 }
 
+// WithCRDs is r behind the CRDs of another release (a CRD chart that
+// lags its operand): its nfd-master is r's, its API server admits objects
+// with the schema of crds.
+func (r Release) WithCRDs(crds Release) Release {
+	r.Schema = crds.Schema
+	return r
+}
+
 // Upstream reports a release of NFD itself (not a vendor's profile).
 func (r Release) Upstream() bool { return r.Name == r.Engine.String() }
 
