@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -27,6 +28,10 @@ type ValidateOptions struct {
 	// IgnoreSource is where the run's suppressions (s.Ignore) are
 	// written, for what is said about them.
 	IgnoreSource diag.Diagnostic
+	// Observe, when set, is given the fleet's pipeline and stream before
+	// the fleet is rendered (lint.Options.Observe): nfd-fn test reads
+	// each node's view from the render validate makes anyway.
+	Observe func(*master.Pipeline, *master.Stream)
 }
 
 // Validate is mode validate over a read set: to found (the problems met
@@ -36,7 +41,7 @@ type ValidateOptions struct {
 // (admission.DropCovered); places what has no position yet; and applies
 // the suppressions: s.Ignore and the objects' ignore annotations.
 func Validate(set *objects.Set, s *config.Settings, found diag.List, o ValidateOptions) diag.List {
-	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker})...)
+	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker, Observe: o.Observe})...)
 	ds = append(admission.DropCovered(ds), o.More...)
 	if o.Keep != nil {
 		ds = o.Keep(ds)

@@ -34,6 +34,11 @@ type Options struct {
 	// with: rules consuming features it withholds and custom rules its
 	// custom source refuses are errors.
 	Worker *WorkerConfig
+	// Observe, when set, is called with the pipeline and its stream
+	// before the fleet is rendered, for a caller that wants more of each
+	// node than the checks keep (nfd-fn test's per-node view, matched
+	// rules and group members) from the same render.
+	Observe func(*master.Pipeline, *master.Stream)
 }
 
 // Static runs every check that needs no fleet.
