@@ -89,4 +89,3 @@ func Scaffold(name string, inputs []string, got *Got) ([]byte, error) {
 	}
 	return b.Bytes(), enc.Close()
 }
-

@@ -139,4 +139,3 @@ func entryValue(v string) string {
 	}
 	return "=" + strconv.Quote(v)
 }
-
