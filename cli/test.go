@@ -6,7 +6,6 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
-	"github.com/nfd-fn/nfd-fn/pkg/ruletest"
 )
 
 const testUsage = `Usage: nfd-fn test [flags] [PATH...]
@@ -32,7 +31,7 @@ Flags:
 // runTest implements `nfd-fn test`.
 func runTest(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("test", testUsage, stderr)
-	output := fs.String("output", "text", "report format: "+ruletest.Formats)
+	output := fs.String("output", "text", "report format: "+modes.TestFormats)
 	fs.StringVar(output, "o", "text", "short for --output")
 	update := fs.Bool("update", false, "write or refresh the snapshots (spec.expect.snapshot) instead of comparing them")
 	coverage := fs.Bool("coverage", false, "report the NodeFeatureRule and NodeFeatureGroup rules no test node matched")
@@ -43,10 +42,10 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	write, ok := ruletest.Writer(*output)
+	write, ok := modes.TestWriter(*output)
 	switch {
 	case !ok:
-		return usageError(fs, "unknown --output %q: want %s", *output, ruletest.Formats)
+		return usageError(fs, "unknown --output %q: want %s", *output, modes.TestFormats)
 	case *minCoverage < 0 || *minCoverage > 100:
 		return usageError(fs, "--min-coverage %g: want a percentage from 0 to 100", *minCoverage)
 	case *initDir != "" && len(paths) > 0:

@@ -3,6 +3,7 @@ package modes
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,3 +136,12 @@ func relativeTo(file, path string) string {
 	}
 	return filepath.Join(filepath.Dir(file), path)
 }
+
+// TestWriter is the writer of a test --output format (text, json, junit,
+// tap or github, TestFormats); ok is false for another name.
+func TestWriter(format string) (write func(io.Writer, *ruletest.Report) error, ok bool) {
+	return ruletest.Writer(format)
+}
+
+// TestFormats names test's --output formats, for usage lines.
+const TestFormats = ruletest.Formats

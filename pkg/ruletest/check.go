@@ -77,6 +77,8 @@ func Check(s *Suite, g *Got) []Case {
 		}
 	}
 	out = append(out, checkFindings(s, g.Findings)...)
+	// In the order they are written, as a reader goes through the file.
+	slices.SortStableFunc(out, func(a, b Case) int { return a.Line - b.Line })
 	return out
 }
 

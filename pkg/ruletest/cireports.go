@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/cireport"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // WriteJUnit writes JUnit XML: a testsuite per RuleTest, a testcase per
@@ -139,7 +140,7 @@ func WriteGitHub(w io.Writer, r *Report) error {
 		}
 	}
 	cases, failed, _ := r.counts()
-	b.WriteString(cireport.Annotation{Level: "notice", Title: "nfd-fn test", Message: fmt.Sprintf("%d suites, %d expectations, %d failed", len(r.Results), cases, failed)}.String() + "\n")
+	b.WriteString(cireport.Annotation{Level: "notice", Title: "nfd-fn test", Message: fmt.Sprintf("%s, %s, %d failed", diag.Plural(len(r.Results), "suite"), diag.Plural(cases, "expectation"), failed)}.String() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -156,7 +156,7 @@ func writeCoverageText(b *strings.Builder, r *Report) {
 	}
 	b.WriteString("\n")
 	for _, u := range un {
-		fmt.Fprintf(b, "  %s: %s %s rule %q matched no test node\n", where(u.Pos.File, u.Pos.Line), u.Object, u.Field, u.Name)
+		fmt.Fprintf(b, "  %s: %s %s rule %q matched no test node\n", u.Pos.String(), u.Object, u.Field, u.Name)
 	}
 }
 

@@ -39,7 +39,7 @@ func CheckSnapshot(s *Suite, text []byte, got []labelview.Node) Case {
 	}
 	diff := diffNodes(want.Nodes, got)
 	if len(diff) > 0 {
-		c.Failure = fmt.Sprintf("snapshot %s: %s differ (nfd-fn test --update accepts the new answer)", s.Snapshot, diag.Plural(countNodes(diff), "node"))
+		c.Failure = fmt.Sprintf("snapshot %s: the render differs on %s (nfd-fn test --update accepts the new answer)", s.Snapshot, diag.Plural(countNodes(diff), "node"))
 		c.Detail = strings.Join(diff, "\n")
 	}
 	return c
