@@ -11,7 +11,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
-// ruleTestRun runs `nfd-fn test args...` with the binary bin in dir.
+// ruleTestRun runs `nfd-fn args...` (the binary built once) in dir.
 type ruleTestRun func(t *testing.T, dir string, args ...string) (stdout, stderr string, code int)
 
 // TestRuleTest drives the built binary as CI runs it over RuleTests on
@@ -25,7 +25,7 @@ func TestRuleTest(t *testing.T) {
 	bin := testkit.Build(t, t.TempDir())
 	run := func(t *testing.T, dir string, args ...string) (string, string, int) {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"test"}, args...)...)
+		cmd := exec.Command(bin, args...)
 		cmd.Dir = dir
 		return testkit.Exec(t, cmd, nil)
 	}
@@ -48,7 +48,7 @@ const ruletestData = "../testdata"
 // The vendors' rules over a cluster's export meet what NFD v0.19.0 gives
 // those nodes (cluster-export's expected.json): exit 0.
 func ruleTestPassesOverVendorRules(t *testing.T, run ruleTestRun) {
-	stdout, stderr, code := run(t, ruletestData, "ruletest/pass")
+	stdout, stderr, code := run(t, ruletestData, "test", "ruletest/pass")
 	if code != 0 {
 		t.Fatalf("exit %d, want 0\n%s%s", code, stdout, stderr)
 	}
@@ -59,7 +59,7 @@ func ruleTestPassesOverVendorRules(t *testing.T, run ruleTestRun) {
 // key, the expected and the got value; a label expected but absent
 // carries the explain tree of the rule that should have set it; exit 1.
 func ruleTestFailureNamesFileLineNodeKey(t *testing.T, run ruleTestRun) {
-	stdout, _, code := run(t, ruletestData, "ruletest/fail")
+	stdout, _, code := run(t, ruletestData, "test", "ruletest/fail")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, stdout)
 	}
@@ -82,7 +82,7 @@ func ruleTestFailureNamesFileLineNodeKey(t *testing.T, run ruleTestRun) {
 func ruleTestReportFormats(t *testing.T, run ruleTestRun) {
 	for _, format := range []string{"json", "junit", "tap", "github"} {
 		t.Run(format, func(t *testing.T) {
-			stdout, stderr, code := run(t, ruletestData, "-o", format, "ruletest/fail")
+			stdout, stderr, code := run(t, ruletestData, "test", "-o", format, "ruletest/fail")
 			if code != 1 {
 				t.Fatalf("exit %d, want 1\n%s", code, stderr)
 			}
@@ -111,7 +111,7 @@ func ruleTestExitCodes(t *testing.T, run ruleTestRun) {
 		{"unknown-field-at-its-line", []string{"bad"}, 1, "bad/t.yaml:9: spec.expect.nodes[0].lables: unknown field"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			stdout, stderr, code := run(t, dir, c.args...)
+			stdout, stderr, code := run(t, dir, append([]string{"test"}, c.args...)...)
 			if code != c.code || !strings.Contains(stdout+stderr, c.want) {
 				t.Errorf("exit %d, want %d, and output with %q:\n%s%s", code, c.code, c.want, stdout, stderr)
 			}
@@ -146,24 +146,24 @@ func copyRuleTest(t *testing.T, extra string) (dir, suite string) {
 // passes, and a render that changes fails with a per-node diff.
 func ruleTestUpdateWritesSnapshot(t *testing.T, run ruleTestRun) {
 	dir, _ := copyRuleTest(t, "    snapshot: vendors.snapshot.json\n")
-	if stdout, _, code := run(t, dir); code != 1 || !strings.Contains(stdout, "no such file (nfd-fn test --update writes it)") {
+	if stdout, _, code := run(t, dir, "test"); code != 1 || !strings.Contains(stdout, "no such file (nfd-fn test --update writes it)") {
 		t.Fatalf("without a snapshot: exit %d, want 1 and a hint to --update\n%s", code, stdout)
 	}
-	if stdout, stderr, code := run(t, dir, "--update"); code != 0 {
+	if stdout, stderr, code := run(t, dir, "test", "--update"); code != 0 {
 		t.Fatalf("--update: exit %d\n%s%s", code, stdout, stderr)
 	}
 	snap, err := os.ReadFile(filepath.Join(dir, "vendors.snapshot.json"))
 	if err != nil || !strings.Contains(string(snap), `"nvidia.com/gds.capable": "true"`) {
 		t.Fatalf("snapshot not written as the labels-json view: %v\n%.400s", err, snap)
 	}
-	if stdout, _, code := run(t, dir); code != 0 {
+	if stdout, _, code := run(t, dir, "test"); code != 0 {
 		t.Fatalf("after --update: exit %d\n%s", code, stdout)
 	}
 	changed := strings.Replace(string(snap), `"nvidia.com/gds.capable": "true"`, `"nvidia.com/gds.capable": "false"`, 1)
 	if err := os.WriteFile(filepath.Join(dir, "vendors.snapshot.json"), []byte(changed), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, _, code := run(t, dir)
+	stdout, _, code := run(t, dir, "test")
 	for _, want := range []string{"vendors.ruletest.yaml:35: snapshot vendors.snapshot.json: the render differs on 1 node", "node dgx-h100-01:",
 		`- label nvidia.com/gds.capable="false"`, `+ label nvidia.com/gds.capable="true"`} {
 		if code != 1 || !strings.Contains(stdout, want) {
@@ -175,7 +175,7 @@ func ruleTestUpdateWritesSnapshot(t *testing.T, run ruleTestRun) {
 // --coverage lists the rules no test node matched at their files and
 // lines; --min-coverage fails below the percentage, passes above it.
 func ruleTestCoverage(t *testing.T, run ruleTestRun) {
-	stdout, _, code := run(t, ruletestData, "--coverage", "ruletest/pass")
+	stdout, _, code := run(t, ruletestData, "test", "--coverage", "ruletest/pass")
 	for _, want := range []string{"coverage: 58.1% of 31 rules matched on a test node",
 		`cluster-export/rules/amd/gpu-and-nic.yaml:28:5: NodeFeatureRule amd-gpu-label-nfd-rule spec.rules[0] rule "amd-vgpu" matched no test node`,
 		`ruletest/groups/gpu-nodes.yaml:18:7: NodeFeatureGroup node-feature-discovery/gpu-nodes spec.featureGroupRules[2] rule "habana-gaudi" matched no test node`} {
@@ -183,10 +183,10 @@ func ruleTestCoverage(t *testing.T, run ruleTestRun) {
 			t.Errorf("--coverage: exit %d, want 0 and %q in:\n%s", code, want, stdout)
 		}
 	}
-	if _, _, code := run(t, ruletestData, "--min-coverage", "50", "ruletest/pass"); code != 0 {
+	if _, _, code := run(t, ruletestData, "test", "--min-coverage", "50", "ruletest/pass"); code != 0 {
 		t.Errorf("--min-coverage 50 at 58.1%%: exit %d, want 0", code)
 	}
-	stdout, _, code = run(t, ruletestData, "--min-coverage", "60", "-o", "junit", "ruletest/pass")
+	stdout, _, code = run(t, ruletestData, "test", "--min-coverage", "60", "-o", "junit", "ruletest/pass")
 	if code != 1 || !strings.Contains(stdout, `coverage 58.1% of 31 rules is below the minimum 60%`) {
 		t.Errorf("--min-coverage 60 at 58.1%%: exit %d, want 1 and a failing coverage testcase:\n%s", code, stdout)
 	}
@@ -207,7 +207,7 @@ func ruleTestInit(t *testing.T, run ruleTestRun) {
 		t.Fatal(err)
 	}
 	testkit.WriteFiles(t, dir, map[string]string{"pkg/snapshot.yaml": string(export)})
-	if stdout, stderr, code := run(t, dir, "--init", "pkg"); code != 0 || !strings.Contains(stdout, "wrote pkg/ruletest.yaml") {
+	if stdout, stderr, code := run(t, dir, "test", "--init", "pkg"); code != 0 || !strings.Contains(stdout, "wrote pkg/ruletest.yaml") {
 		t.Fatalf("--init: exit %d\n%s%s", code, stdout, stderr)
 	}
 	text, _ := os.ReadFile(filepath.Join(dir, "pkg", "ruletest.yaml"))
@@ -216,10 +216,23 @@ func ruleTestInit(t *testing.T, run ruleTestRun) {
 			t.Errorf("ruletest.yaml lacks %q:\n%.2000s", want, text)
 		}
 	}
-	if stdout, _, code := run(t, dir, "pkg"); code != 0 {
+	if stdout, _, code := run(t, dir, "test", "pkg"); code != 0 {
 		t.Errorf("the new test: exit %d, want 0\n%s", code, stdout)
 	}
-	if _, stderr, code := run(t, dir, "--init", "pkg"); code != 1 || !strings.Contains(stderr, "exists") {
+	if _, stderr, code := run(t, dir, "test", "--init", "pkg"); code != 1 || !strings.Contains(stderr, "exists") {
 		t.Errorf("a second --init: exit %d, want 1 and a refusal\n%s", code, stderr)
+	}
+}
+
+// nfd-fn schema ruletest prints docs/schema/ruletest.json, the schema
+// editors are pointed at.
+func ruleTestSchema(t *testing.T, run ruleTestRun) {
+	stdout, stderr, code := run(t, ".", "schema", "ruletest")
+	want, err := os.ReadFile("../docs/schema/ruletest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || stdout != string(want) {
+		t.Errorf("exit %d; the schema printed differs from docs/schema/ruletest.json\n%s", code, stderr)
 	}
 }

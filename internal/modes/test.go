@@ -145,3 +145,15 @@ func TestWriter(format string) (write func(io.Writer, *ruletest.Report) error, o
 
 // TestFormats names test's --output formats, for usage lines.
 const TestFormats = ruletest.Formats
+
+// SchemaNames are the schemas `nfd-fn schema` prints.
+const SchemaNames = "ruletest"
+
+// Schema is the JSON Schema called name (SchemaNames); ok is false for
+// another name.
+func Schema(name string) (schema []byte, ok bool) {
+	if name == "ruletest" {
+		return ruletest.Schema, true
+	}
+	return nil, false
+}

@@ -220,10 +220,11 @@ func (p *parser) node(n *yaml.Node, field string) NodeExpect {
 }
 
 func (p *parser) group(n *yaml.Node, field string) GroupExpect {
-	g := GroupExpect{Line: n.Line, Members: []string{}}
+	g := GroupExpect{Line: n.Line}
 	p.fields(n, field, map[string]func(*yaml.Node, string){
 		"group": func(v *yaml.Node, f string) { p.scalar(v, f, &g.Group) },
 		"members": func(v *yaml.Node, f string) {
+			g.Members = []string{}
 			var es []Entry
 			p.keys(v, f, &es)
 			for _, e := range es {
@@ -233,6 +234,9 @@ func (p *parser) group(n *yaml.Node, field string) GroupExpect {
 	})
 	if g.Group == "" && p.err == nil {
 		p.fail(n, ys.Join(field, "group"), "each group expectation names its group (namespace/name)")
+	}
+	if g.Members == nil && p.err == nil {
+		p.fail(n, ys.Join(field, "members"), "each group expectation lists its exact members ([] for none)")
 	}
 	return g
 }
