@@ -238,6 +238,21 @@ func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: worker, More: nova, IgnoreSource: ignoreSource(rl, s)})
 }
 
+// testList is mode test (modes.TestList): the RuleTests among the items
+// are checked against the render of the list's other objects, and the
+// results say how each fared. Items pass through untouched.
+func testList(rl *krm.ResourceList, s config.Settings, r *report) {
+	suites, items, problems := modes.ListSuites(rl)
+	set := readSet(rl, &s, r)
+	worker, more := modes.ListWorkerConfig(rl)
+	found := append(r.list, more...)
+	r.list = problems
+	if len(suites) == 0 {
+		r.add(diag.Error, nil, "", "mode test: no RuleTest among the items (kind: RuleTest, apiVersion: nfd-fn.dev/v1alpha1)")
+	}
+	r.extend(modes.TestList(set, &s, found, worker, suites, items))
+}
+
 // ignoreSource is where the run's suppressions are written: the
 // functionConfig's ignore field.
 func ignoreSource(rl *krm.ResourceList, s config.Settings) diag.Diagnostic {

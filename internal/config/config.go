@@ -33,7 +33,7 @@ type FunctionConfig struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`
 	Metadata   map[string]any `json:"metadata,omitempty"`
-	// Mode is render (default), validate, discover or plan.
+	// Mode is render (default), validate, discover, plan or test.
 	Mode         string   `json:"mode,omitempty"`
 	NfdNamespace string   `json:"nfdNamespace,omitempty"`
 	Instance     string   `json:"instance,omitempty"`
@@ -197,9 +197,9 @@ func (fc *FunctionConfig) Default() {
 func (fc *FunctionConfig) Validate() diag.List {
 	var problems diag.List
 	switch fc.Mode {
-	case "render", "validate", "discover", "plan":
+	case "render", "validate", "discover", "plan", "test":
 	default:
-		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate, discover or plan", fc.Mode)))
+		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate, discover, plan or test", fc.Mode)))
 	}
 	switch fc.NodeOutput {
 	case NodeOutputPreview, NodeOutputApply, NodeOutputLabels:

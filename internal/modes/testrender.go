@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/nfd-fn/nfd-fn/internal/config"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/explain"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/ruletest"
@@ -139,23 +141,31 @@ func (t *testRun) renderFiles(paths []string, config, worker, version string) *r
 			return r
 		}
 	}
+	r.check(&s, ds, wc, in.Locate)
+	return r
+}
+
+// check checks and renders the set as validate does (Validate) with
+// found, the problems met reading it, taking each node's view, its
+// matched rules and the groups' members from that one render; locate
+// places what was found at file lines.
+func (r *rendered) check(s *config.Settings, found diag.List, wc *lint.WorkerConfig, locate func(diag.List)) {
 	var labels *Labels
 	var st *master.Stream
 	r.matched = map[string]bool{}
 	observe := func(p *master.Pipeline, stream *master.Stream) {
 		r.pipe, st = p, stream
-		labels = CollectLabels(stream, s)
+		labels = CollectLabels(stream, *s)
 		stream.Observe(r.recordMatches)
 	}
-	r.findings = Validate(r.set, &s, ds, ValidateOptions{Worker: wc, Observe: observe})
-	in.Locate(r.findings)
+	r.findings = Validate(r.set, s, found, ValidateOptions{Worker: wc, Observe: observe})
+	locate(r.findings)
 	r.nodes = labels.Sorted()
 	r.groups = map[string][]string{}
 	for _, g := range st.Groups() {
 		r.groups[groupName(g.Group.Obj.Metadata.Namespace, g.Group.Obj.Metadata.Name)] = g.Members
 	}
-	r.rules = ruleList(r.set, in.Locate)
-	return r
+	r.rules = ruleList(r.set, locate)
 }
 
 // recordMatches records the rules and group rules that matched a node

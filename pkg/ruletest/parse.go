@@ -45,13 +45,20 @@ func Parse(data []byte, file string) ([]*Suite, error) {
 		if ys.Scalar(root, "kind") != Kind {
 			continue
 		}
-		p := &parser{file: file}
-		s := p.suite(root)
-		if p.err != nil {
-			return nil, p.err
+		s, err := ParseNode(root, file)
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, s)
 	}
+}
+
+// ParseNode reads one RuleTest document, already parsed (a ResourceList's
+// item under kpt); file names it in errors.
+func ParseNode(root *yaml.Node, file string) (*Suite, error) {
+	p := &parser{file: file}
+	s := p.suite(ys.Resolve(root))
+	return s, p.err
 }
 
 // parser reads one RuleTest document, keeping the first error.
