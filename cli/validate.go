@@ -27,7 +27,8 @@ Flags:
 // runValidate implements `nfd-fn validate`.
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", validateUsage, stderr)
-	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
+	output := fs.String("output", "text", "output format: text, json (a list of KRM results), sarif, github (workflow commands annotating the files) or junit (a testsuite per file, a testcase per check that fired)")
+	fs.StringVar(output, "o", "text", "short for --output")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
@@ -47,7 +48,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	write, ok := writers[*output]
 	if !ok {
-		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif", *output)
+		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json, sarif, github or junit", *output)
 		return 2
 	}
 	files := modes.OpenFiles(paths, stdin, fn.Decoding)
@@ -73,6 +74,8 @@ var writers = map[string]func(io.Writer, diag.List) error{
 	"sarif": func(w io.Writer, l diag.List) error {
 		return diag.WriteSARIF(w, l, Version)
 	},
+	"github": diag.WriteGitHub,
+	"junit":  diag.WriteJUnit,
 }
 
 // validateExit prints a summary to stderr, errors first, then warnings,
