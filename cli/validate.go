@@ -32,6 +32,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
+	catalog := fs.String("feature-catalog", "", "a feature catalogue declaring features producers other than nfd-worker publish (names, types, elements; docs/checks.md NFD010): a misspelt declared feature or element is an error")
 	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap, or Helm values with worker.config): rules consuming features its core.noPublishFeatures withholds, and custom rules its custom source refuses, are errors")
 	nfdVersion := releaseFlag(fs)
 	context := fs.String("context", "", "also read the NFD files under this directory, so references resolve against them, but report only problems in FILE|DIR (pre-commit passes only staged files)")
@@ -39,7 +40,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" {
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" && *catalog == "" {
 		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion}, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
@@ -56,7 +57,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code := files.LoadSettings("validate", *config, *nfdVersion, stderr); code != 0 {
 		return code
 	}
-	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context})
+	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context, FeatureCatalog: *catalog})
 	if err != nil {
 		complain(stderr, "nfd-fn validate: %v", err)
 		return 2

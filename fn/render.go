@@ -103,7 +103,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	}
 	finish = func() {
 		fleet := st.Finish()
-		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker}), fleet.NodeDiagnostics)
+		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker, Catalog: s.FeatureCatalog}), fleet.NodeDiagnostics)
 		findings = append(findings, check.Findings()...)
 		set.Place(findings)
 		findings.SortByPosition()

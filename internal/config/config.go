@@ -14,6 +14,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
@@ -115,6 +116,10 @@ type FunctionConfig struct {
 	// v0.19.0's never does (NFD #2385), so by default, once that namespace
 	// is known, such a group's status is left as it was.
 	GroupStatusAllNamespaces *bool `json:"groupStatusAllNamespaces,omitempty"`
+	// FeatureCatalog declares features producers other than nfd-worker
+	// publish (lint.ReadFeatureCatalog's YAML, as a string): a misspelt
+	// declared feature or element is an error rather than a warning.
+	FeatureCatalog string `json:"featureCatalog,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -153,6 +158,8 @@ type Settings struct {
 	// configured are the master options as the functionConfig sets them,
 	// before a release leaves some out (SetRelease).
 	configured master.Options
+	// FeatureCatalog declares third-party features (nil: none).
+	FeatureCatalog *lint.FeatureCatalog
 }
 
 // cfgError and cfgWarning are problems in the functionConfig at a field
@@ -357,6 +364,13 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	problems = append(problems, novaProblems...)
 	problems = append(problems, fc.resolveDiscover(&s)...)
 	problems = append(problems, fc.resolveRelease(&s)...)
+	if fc.FeatureCatalog != "" {
+		cat, err := lint.ReadFeatureCatalog([]byte(fc.FeatureCatalog), "featureCatalog")
+		if err != nil {
+			problems = append(problems, cfgError(fc.field("featureCatalog"), err.Error()))
+		}
+		s.FeatureCatalog = cat
+	}
 	return s, problems
 }
 

@@ -1,6 +1,7 @@
 package modes
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,7 @@ type ValidateOptions struct {
 // (admission.DropCovered); places what has no position yet; and applies
 // the suppressions: s.Ignore and the objects' ignore annotations.
 func Validate(set *objects.Set, s *config.Settings, found diag.List, o ValidateOptions) diag.List {
-	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker, Observe: o.Observe})...)
+	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker, Observe: o.Observe, Catalog: s.FeatureCatalog})...)
 	ds = append(admission.DropCovered(ds), o.More...)
 	if o.Keep != nil {
 		ds = o.Keep(ds)
@@ -56,6 +57,9 @@ type ValidateFilesOptions struct {
 	Ignore string
 	// WorkerConfig is the --worker-config file, if any.
 	WorkerConfig string
+	// FeatureCatalog is the --feature-catalog file, if any: it declares
+	// third-party features, over the settings' featureCatalog.
+	FeatureCatalog string
 	// Context is a directory whose NFD files are read too, so that
 	// references resolve against them, but whose problems are not
 	// reported (--context).
@@ -78,6 +82,15 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	worker, err := readWorkerConfig(o.WorkerConfig)
 	if err != nil {
 		return nil, 0, err
+	}
+	if o.FeatureCatalog != "" {
+		b, err := readNamed(o.FeatureCatalog)
+		if err == nil {
+			s.FeatureCatalog, err = lint.ReadFeatureCatalog(b, o.FeatureCatalog)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("--feature-catalog: %w", err)
+		}
 	}
 	set := s.NewSet()
 	set.OnlyNFDFiles = true
