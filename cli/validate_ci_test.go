@@ -5,8 +5,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/nfd-fn/nfd-fn/internal/golden"
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
@@ -40,29 +38,14 @@ func TestValidateSARIFPassesTheSARIF210Schema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("sarif.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testkit.CompileSchema(t, schema)
 	for name, args := range map[string][]string{
 		"broken-rule":    {brokenRules},
 		"cluster-export": {"--config", "../testdata/cluster-export/config.yaml", "../testdata/cluster-export"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			stdout, _, _ := testkit.Command(Main, "", append([]string{"validate", "-o", "sarif"}, args...)...)
-			log, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(stdout)))
-			if err != nil {
-				t.Fatalf("not JSON: %v", err)
-			}
-			if err := s.Validate(log); err != nil {
+			if err := testkit.ValidateJSON(s, []byte(stdout)); err != nil {
 				t.Error(err)
 			}
 			if !bytes.Contains([]byte(stdout), []byte(`"helpUri"`)) || !bytes.Contains([]byte(stdout), []byte(`"partialFingerprints"`)) {

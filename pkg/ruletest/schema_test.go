@@ -11,24 +11,13 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/nfd-fn/nfd-fn/internal/golden"
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // compileSchema compiles the embedded RuleTest schema.
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("ruletest.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("ruletest.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return testkit.CompileSchema(t, Schema)
 }
 
 // validateYAML checks every document of a YAML text against s.
@@ -38,11 +27,7 @@ func validateYAML(s *jsonschema.Schema, text []byte) error {
 		if err != nil {
 			return err
 		}
-		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(j))
-		if err != nil {
-			return err
-		}
-		if err := s.Validate(inst); err != nil {
+		if err := testkit.ValidateJSON(s, j); err != nil {
 			return err
 		}
 	}
