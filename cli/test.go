@@ -20,7 +20,8 @@ docs/testing.md describes the format; nfd-fn schema ruletest prints its
 JSON Schema.
 
 --init DIR writes DIR/ruletest.yaml, a RuleTest whose expectations are
-what DIR's rules give its nodes today.
+what DIR's rules give its nodes today (with --config FILE, under that
+functionConfig's settings; with --nfd-version, as that release).
 
 Exit status: 0 when every test passes, 1 when one fails or an input has
 an error, 2 on bad usage.
@@ -37,6 +38,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	coverage := fs.Bool("coverage", false, "report the NodeFeatureRule and NodeFeatureGroup rules no test node matched")
 	minCoverage := fs.Float64("min-coverage", 0, "fail when fewer than this percentage of rules match on a test node (implies --coverage)")
 	initDir := fs.String("init", "", "write DIR/ruletest.yaml from a render of DIR's rules over its NodeFeatures, and exit")
+	config := fs.String("config", "", "with --init: the functionConfig file (nfd-master's settings) the render uses, named in the RuleTest")
 	nfdVersion := releaseFlag(fs)
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
@@ -50,8 +52,10 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		return usageError(fs, "--min-coverage %g: want a percentage from 0 to 100", *minCoverage)
 	case *initDir != "" && len(paths) > 0:
 		return usageError(fs, "--init DIR takes no PATH arguments")
+	case *config != "" && *initDir == "":
+		return usageError(fs, "--config goes with --init (a RuleTest names its own: spec.config)")
 	case *initDir != "":
-		return runTestInit(*initDir, *nfdVersion, stdout, stderr)
+		return runTestInit(*initDir, *config, *nfdVersion, stdout, stderr)
 	case len(paths) == 0:
 		paths = []string{"."}
 	}
@@ -76,8 +80,8 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 }
 
 // runTestInit implements `nfd-fn test --init DIR`.
-func runTestInit(dir, nfdVersion string, stdout, stderr io.Writer) int {
-	path, err := modes.TestInit(dir, modes.TestOptions{Decoding: fn.Decoding, NFDVersion: nfdVersion})
+func runTestInit(dir, config, nfdVersion string, stdout, stderr io.Writer) int {
+	path, err := modes.TestInit(dir, config, modes.TestOptions{Decoding: fn.Decoding, NFDVersion: nfdVersion})
 	if err != nil {
 		complain(stderr, "nfd-fn test --init: %v", err)
 		return 1

@@ -192,8 +192,9 @@ func ruleTestCoverage(t *testing.T, run ruleTestRun) {
 	}
 }
 
-// --init DIR writes a RuleTest from the render of DIR's objects that
-// passes as written, and refuses to overwrite it.
+// --init DIR writes a RuleTest from the render of DIR's objects (under
+// --config's settings, which it names) that passes as written, and
+// refuses to overwrite it.
 func ruleTestInit(t *testing.T, run ruleTestRun) {
 	dir := t.TempDir()
 	for _, d := range []string{"rules", "groups"} {
@@ -206,12 +207,16 @@ func ruleTestInit(t *testing.T, run ruleTestRun) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	testkit.WriteFiles(t, dir, map[string]string{"pkg/snapshot.yaml": string(export)})
-	if stdout, stderr, code := run(t, dir, "test", "--init", "pkg"); code != 0 || !strings.Contains(stdout, "wrote pkg/ruletest.yaml") {
+	config, err := os.ReadFile("../testdata/cluster-export/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.WriteFiles(t, dir, map[string]string{"pkg/snapshot.yaml": string(export), "pkg/config.yaml": string(config)})
+	if stdout, stderr, code := run(t, dir, "test", "--init", "pkg", "--config", "pkg/config.yaml"); code != 0 || !strings.Contains(stdout, "wrote pkg/ruletest.yaml") {
 		t.Fatalf("--init: exit %d\n%s%s", code, stdout, stderr)
 	}
 	text, _ := os.ReadFile(filepath.Join(dir, "pkg", "ruletest.yaml"))
-	for _, want := range []string{"kind: RuleTest", "node: dgx-h100-01", `nvidia.com/gds.capable: "true"`, "members: [dgx-h100-01, mi300x-node-01]", "check: NFD020"} {
+	for _, want := range []string{"kind: RuleTest", "config: config.yaml", "node: dgx-h100-01", `nvidia.com/gds.capable: "true"`, "members: [dgx-h100-01, mi300x-node-01]", "check: NFD020"} {
 		if !strings.Contains(string(text), want) {
 			t.Errorf("ruletest.yaml lacks %q:\n%.2000s", want, text)
 		}

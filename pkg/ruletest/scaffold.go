@@ -19,8 +19,10 @@ type (
 			Name string `yaml:"name"`
 		} `yaml:"metadata"`
 		Spec struct {
-			Inputs []string       `yaml:"inputs"`
-			Expect scaffoldExpect `yaml:"expect"`
+			NFDVersion string         `yaml:"nfdVersion,omitempty"`
+			Config     string         `yaml:"config,omitempty"`
+			Inputs     []string       `yaml:"inputs"`
+			Expect     scaffoldExpect `yaml:"expect"`
 		} `yaml:"spec"`
 	}
 	scaffoldExpect struct {
@@ -50,15 +52,15 @@ type (
 	}
 )
 
-// Scaffold is a starting RuleTest called name over inputs whose
-// expectations are what got holds: every node's labels, annotations,
+// Scaffold is a starting RuleTest with s's name, release, config and
+// inputs, whose expectations are what got holds: every node's labels, annotations,
 // taints and extended resources, every group's members, and every check
 // that fired at error or warning (once per object), so the test passes
 // as written and fails when the answer changes.
-func Scaffold(name string, inputs []string, got *Got) ([]byte, error) {
+func Scaffold(s *Suite, got *Got) ([]byte, error) {
 	var d scaffoldDoc
-	d.APIVersion, d.Kind, d.Metadata.Name = APIVersion, Kind, name
-	d.Spec.Inputs = inputs
+	d.APIVersion, d.Kind, d.Metadata.Name = APIVersion, Kind, s.Name
+	d.Spec.NFDVersion, d.Spec.Config, d.Spec.Inputs = s.NFDVersion, s.Config, s.Inputs
 	for _, n := range got.Nodes {
 		sn := scaffoldNode{Node: n.Name, Labels: n.Labels, Annotations: n.Annotations, ExtendedResources: n.ExtendedResources}
 		for _, t := range n.Taints {
