@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -239,5 +240,25 @@ func ruleTestSchema(t *testing.T, run ruleTestRun) {
 	}
 	if code != 0 || stdout != string(want) {
 		t.Errorf("exit %d; the schema printed differs from docs/schema/ruletest.json\n%s", code, stderr)
+	}
+}
+
+// Suites over different inputs and releases each get their own render
+// and report in file order; one failing fails the run.
+func ruleTestTwoSources(t *testing.T, run ruleTestRun) {
+	stdout, _, code := run(t, ruletestData, "test", "-o", "json", "ruletest")
+	var rep struct {
+		Passed bool
+		Suites []struct {
+			Name   string
+			Passed bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || rep.Passed || len(rep.Suites) != 2 || rep.Suites[0].Name != "vendor-rules-wrong" || rep.Suites[0].Passed ||
+		rep.Suites[1].Name != "vendor-rules" || !rep.Suites[1].Passed {
+		t.Errorf("exit %d, report %+v; want 1, the failing suite (fail/) then the passing one (pass/)", code, rep)
 	}
 }

@@ -31,7 +31,7 @@ type TestOptions struct {
 var ErrNoTests = errors.New("no RuleTest found")
 
 // Test is `nfd-fn test PATH...`: every RuleTest in the files under paths
-// is run (RunSuite) and the outcomes gathered in a report. Suites with
+// is run (testRun.suite) and the outcomes gathered in a report. Suites with
 // the same inputs, settings and release share one render. Only paths
 // that cannot be read, or hold no RuleTest, are an error.
 func Test(paths []string, o TestOptions) (*ruletest.Report, error) {
@@ -48,10 +48,33 @@ func Test(paths []string, o TestOptions) (*ruletest.Report, error) {
 	}
 	run := newTestRun(o, suites)
 	defer run.close()
-	for _, s := range suites {
-		rep.Results = append(rep.Results, run.suite(s, rep.Coverage))
-	}
+	rep.Results = append(rep.Results, run.all(suites, rep.Coverage)...)
 	return rep, nil
+}
+
+// all runs the suites, those of one source together, letting its render
+// go after them: a run holds one fleet at a time, whatever the number of
+// sources. The results keep the suites' order.
+func (t *testRun) all(suites []*ruletest.Suite, cov *ruletest.Coverage) []ruletest.Result {
+	srcs := make([]source, len(suites))
+	groups := map[string][]int{}
+	var keys []string
+	for i, s := range suites {
+		srcs[i] = t.source(s)
+		k := srcs[i].key
+		if _, seen := groups[k]; !seen {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	out := make([]ruletest.Result, len(suites))
+	for _, k := range keys {
+		for _, i := range groups[k] {
+			out[i] = t.suite(suites[i], srcs[i], cov)
+		}
+		t.release(k)
+	}
+	return out
 }
 
 // findSuites parses the RuleTests in the files under paths; a file that
@@ -84,9 +107,9 @@ func findSuites(paths []string) ([]*ruletest.Suite, []ruletest.Result, error) {
 // suite runs one suite: its inputs rendered (shared with other suites
 // of the same inputs), its expectations checked, its snapshot compared
 // or, with Update, written.
-func (t *testRun) suite(s *ruletest.Suite, cov *ruletest.Coverage) ruletest.Result {
+func (t *testRun) suite(s *ruletest.Suite, src source, cov *ruletest.Coverage) ruletest.Result {
 	res := ruletest.Result{Name: s.Name, File: s.File, Line: s.Line}
-	r := t.render(s)
+	r := t.render(src)
 	if r.err != nil {
 		res.Err = r.err.Error()
 		return res

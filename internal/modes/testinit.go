@@ -39,7 +39,7 @@ func TestInit(dir, config string, o TestOptions) (string, error) {
 	}
 	t := newTestRun(o, []*ruletest.Suite{suite})
 	defer t.close()
-	r := t.render(suite)
+	r := t.render(t.source(suite))
 	if r.err != nil {
 		return "", r.err
 	}

@@ -66,25 +66,50 @@ func ruleID(o diag.ObjectRef, field string) string {
 	return o.String() + "\x00" + field
 }
 
-// render renders s's inputs, or returns the render of the same inputs
-// an earlier suite made.
-func (t *testRun) render(s *ruletest.Suite) *rendered {
+// source is what a suite renders: its input files, settings and release;
+// suites with the same key share one render.
+type source struct {
+	paths                   []string
+	config, worker, version string
+	key                     string
+	err                     error
+}
+
+// source resolves s's inputs, config and release.
+func (t *testRun) source(s *ruletest.Suite) source {
 	paths, err := t.inputFiles(s)
 	if err != nil {
-		return &rendered{err: err}
+		return source{err: err}
 	}
-	version := s.NFDVersion
-	if version == "" {
-		version = t.opts.NFDVersion
+	src := source{paths: paths, config: relativeTo(s.File, s.Config), worker: relativeTo(s.File, s.WorkerConfig), version: s.NFDVersion}
+	if src.version == "" {
+		src.version = t.opts.NFDVersion
 	}
-	config, worker := relativeTo(s.File, s.Config), relativeTo(s.File, s.WorkerConfig)
-	key := strings.Join(paths, "\n") + "\x00" + config + "\x00" + worker + "\x00" + version
-	if r, ok := t.cache[key]; ok {
+	src.key = strings.Join(paths, "\n") + "\x00" + src.config + "\x00" + src.worker + "\x00" + src.version
+	return src
+}
+
+// render renders a source, or returns the render of the same source an
+// earlier suite made.
+func (t *testRun) render(src source) *rendered {
+	if src.err != nil {
+		return &rendered{err: src.err}
+	}
+	if r, ok := t.cache[src.key]; ok {
 		return r
 	}
-	r := t.renderFiles(paths, config, worker, version)
-	t.cache[key] = r
+	r := t.renderFiles(src.paths, src.config, src.worker, src.version)
+	t.cache[src.key] = r
 	return r
+}
+
+// release gives back the files of the render of key, once no suite
+// left needs it.
+func (t *testRun) release(key string) {
+	if r := t.cache[key]; r != nil && r.files != nil {
+		r.files.Close()
+	}
+	delete(t.cache, key)
 }
 
 // inputFiles are the files under s's inputs, but for test files and
