@@ -28,6 +28,8 @@ Usage:
   nfd-fn validate [FILE|DIR]...              check rules before they reach a cluster (stdin: a ResourceList)
   nfd-fn explain --node NAME FILE|DIR...     show why each rule matched or not on one node
   nfd-fn plan [--base PATH] PATH...          show what a rule change does to nodes and workloads
+  nfd-fn test [PATH...]                      run the RuleTests under PATHs: what rules must give nodes
+  nfd-fn schema ruletest                     print the JSON Schema of a RuleTest, for editors
   nfd-fn discover [flags]                    print the NodeFeature nfd-worker would publish for this host
   nfd-fn version | --version                 print the version
   nfd-fn COMMAND --help                      a command's flags
@@ -54,6 +56,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPlan(args, stdin, stdout, stderr)
 	case "discover":
 		return runDiscover(args, stdout, stderr)
+	case "test":
+		return runTest(args, stdout, stderr)
+	case "schema":
+		return runSchema(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, Version)
 		return 0

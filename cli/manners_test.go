@@ -44,7 +44,7 @@ func TestBadFlagValuesAreUsageErrors(t *testing.T) {
 		{[]string{"discover", "--sources", "cpu,gpu"}, `unknown source "gpu"`},
 		{[]string{"discover", "--nfd-version", "v0.16.9"}, `--nfd-version: nfd-worker release "v0.16.9" is not modelled (supported: v0.17.x, v0.18.x, v0.19.0, and OpenShift's operand as openshift-4.18 to openshift-5.0)`},
 		{[]string{"render", "--output", "xml", "x.yaml"}, "want resourcelist, apply, apply-status, nova, labels or labels-json"},
-		{[]string{"validate", "--output", "xml", "x.yaml"}, "want text, json or sarif"},
+		{[]string{"validate", "--output", "xml", "x.yaml"}, "want text, json, sarif, github or junit"},
 		{[]string{"render", "--no-such-flag"}, "flag provided but not defined"},
 		{[]string{"render", "--config", "c.yaml"}, "--config needs FILE or DIR arguments"},
 	}

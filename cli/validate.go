@@ -27,10 +27,12 @@ Flags:
 // runValidate implements `nfd-fn validate`.
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", validateUsage, stderr)
-	output := fs.String("output", "text", "output format: text, json (a list of KRM results) or sarif")
+	output := fs.String("output", "text", "output format: text, json (a list of KRM results), sarif, github (workflow commands annotating the files) or junit (a testsuite per file, a testcase per check that fired)")
+	fs.StringVar(output, "o", "text", "short for --output")
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
+	catalog := fs.String("feature-catalog", "", "a feature catalogue declaring features producers other than nfd-worker publish (names, types, elements; docs/checks.md NFD010): a misspelt declared feature or element is an error")
 	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap, or Helm values with worker.config): rules consuming features its core.noPublishFeatures withholds, and custom rules its custom source refuses, are errors")
 	nfdVersion := releaseFlag(fs)
 	crdVersion := crdFlag(fs)
@@ -39,7 +41,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" {
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" && *catalog == "" {
 		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
@@ -48,7 +50,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	write, ok := writers[*output]
 	if !ok {
-		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json or sarif", *output)
+		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json, sarif, github or junit", *output)
 		return 2
 	}
 	files := modes.OpenFiles(paths, stdin, fn.Decoding)
@@ -59,7 +61,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if code := files.UseCRDVersion("validate", *crdVersion, stderr); code != 0 {
 		return code
 	}
-	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context})
+	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context, FeatureCatalog: *catalog})
 	if err != nil {
 		complain(stderr, "nfd-fn validate: %v", err)
 		return 2
@@ -77,6 +79,8 @@ var writers = map[string]func(io.Writer, diag.List) error{
 	"sarif": func(w io.Writer, l diag.List) error {
 		return diag.WriteSARIF(w, l, Version)
 	},
+	"github": diag.WriteGitHub,
+	"junit":  diag.WriteJUnit,
 }
 
 // validateExit prints a summary to stderr, errors first, then warnings,

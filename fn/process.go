@@ -92,6 +92,8 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		discoverList(rl, settings, problems.HasErrors(), opts.Discover, r)
 	case "plan":
 		planList(rl, settings, r)
+	case "test":
+		testList(rl, settings, r)
 	default:
 		sum := modes.NewSummary()
 		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Apply == modes.ApplyNone && opts.Labels == nil)

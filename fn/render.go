@@ -104,7 +104,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	}
 	finish = func() {
 		fleet := st.Finish()
-		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker}), fleet.NodeDiagnostics)
+		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker, Catalog: s.FeatureCatalog}), fleet.NodeDiagnostics)
 		findings = append(findings, check.Findings()...)
 		set.Place(findings)
 		findings.SortByPosition()
@@ -238,6 +238,21 @@ func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
 	worker, problems := modes.ListWorkerConfig(rl)
 	r.extend(problems)
 	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: worker, More: nova, IgnoreSource: ignoreSource(rl, s)})
+}
+
+// testList is mode test (modes.TestList): the RuleTests among the items
+// are checked against the render of the list's other objects, and the
+// results say how each fared. Items pass through untouched.
+func testList(rl *krm.ResourceList, s config.Settings, r *report) {
+	suites, items, problems := modes.ListSuites(rl)
+	set := readSet(rl, &s, r)
+	worker, more := modes.ListWorkerConfig(rl)
+	found := append(r.list, more...)
+	r.list = problems
+	if len(suites) == 0 {
+		r.add(diag.Error, nil, "", "mode test: no RuleTest among the items (kind: RuleTest, apiVersion: nfd-fn.dev/v1alpha1)")
+	}
+	r.extend(modes.TestList(set, &s, found, worker, suites, items))
 }
 
 // ignoreSource is where the run's suppressions are written: the

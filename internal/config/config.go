@@ -14,6 +14,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
@@ -34,7 +35,7 @@ type FunctionConfig struct {
 	APIVersion string         `json:"apiVersion"`
 	Kind       string         `json:"kind"`
 	Metadata   map[string]any `json:"metadata,omitempty"`
-	// Mode is render (default), validate, discover or plan.
+	// Mode is render (default), validate, discover, plan or test.
 	Mode         string   `json:"mode,omitempty"`
 	NfdNamespace string   `json:"nfdNamespace,omitempty"`
 	Instance     string   `json:"instance,omitempty"`
@@ -121,6 +122,10 @@ type FunctionConfig struct {
 	// v0.19.0's never does (NFD #2385), so by default, once that namespace
 	// is known, such a group's status is left as it was.
 	GroupStatusAllNamespaces *bool `json:"groupStatusAllNamespaces,omitempty"`
+	// FeatureCatalog declares features producers other than nfd-worker
+	// publish (lint.ReadFeatureCatalog's YAML, as a string): a misspelt
+	// declared feature or element is an error rather than a warning.
+	FeatureCatalog string `json:"featureCatalog,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -168,6 +173,8 @@ type Settings struct {
 	// configured are the master options as the functionConfig sets them,
 	// before a release leaves some out (SetRelease).
 	configured master.Options
+	// FeatureCatalog declares third-party features (nil: none).
+	FeatureCatalog *lint.FeatureCatalog
 }
 
 // cfgError and cfgWarning are problems in the functionConfig at a field
@@ -212,9 +219,9 @@ func (fc *FunctionConfig) Default() {
 func (fc *FunctionConfig) Validate() diag.List {
 	var problems diag.List
 	switch fc.Mode {
-	case "render", "validate", "discover", "plan":
+	case "render", "validate", "discover", "plan", "test":
 	default:
-		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate, discover or plan", fc.Mode)))
+		problems = append(problems, cfgError(fc.field("mode"), fmt.Sprintf("unknown mode %q: want render, validate, discover, plan or test", fc.Mode)))
 	}
 	switch fc.NodeOutput {
 	case NodeOutputPreview, NodeOutputApply, NodeOutputLabels:
@@ -373,6 +380,13 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	problems = append(problems, novaProblems...)
 	problems = append(problems, fc.resolveDiscover(&s)...)
 	problems = append(problems, fc.resolveRelease(&s)...)
+	if fc.FeatureCatalog != "" {
+		cat, err := lint.ReadFeatureCatalog([]byte(fc.FeatureCatalog), "featureCatalog")
+		if err != nil {
+			problems = append(problems, cfgError(fc.field("featureCatalog"), err.Error()))
+		}
+		s.FeatureCatalog = cat
+	}
 	return s, problems
 }
 

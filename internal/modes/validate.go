@@ -1,6 +1,7 @@
 package modes
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
+	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -27,6 +29,10 @@ type ValidateOptions struct {
 	// IgnoreSource is where the run's suppressions (s.Ignore) are
 	// written, for what is said about them.
 	IgnoreSource diag.Diagnostic
+	// Observe, when set, is given the fleet's pipeline and stream before
+	// the fleet is rendered (lint.Options.Observe): nfd-fn test reads
+	// each node's view from the render validate makes anyway.
+	Observe func(*master.Pipeline, *master.Stream)
 }
 
 // Validate is mode validate over a read set: to found (the problems met
@@ -37,7 +43,7 @@ type ValidateOptions struct {
 // suppressions: s.Ignore and the objects' ignore annotations; and folds a
 // problem many objects share into one (diag.List.FoldObjects).
 func Validate(set *objects.Set, s *config.Settings, found diag.List, o ValidateOptions) diag.List {
-	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker})...)
+	ds := append(found, lint.Run(set, lint.Options{Master: s.Options, Outputs: true, Worker: o.Worker, Observe: o.Observe, Catalog: s.FeatureCatalog})...)
 	ds = append(admission.DropCovered(ds), o.More...)
 	if o.Keep != nil {
 		ds = o.Keep(ds)
@@ -52,6 +58,9 @@ type ValidateFilesOptions struct {
 	Ignore string
 	// WorkerConfig is the --worker-config file, if any.
 	WorkerConfig string
+	// FeatureCatalog is the --feature-catalog file, if any: it declares
+	// third-party features, over the settings' featureCatalog.
+	FeatureCatalog string
 	// Context is a directory whose NFD files are read too, so that
 	// references resolve against them, but whose problems are not
 	// reported (--context).
@@ -74,6 +83,15 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	worker, err := ReadWorkerConfig(o.WorkerConfig)
 	if err != nil {
 		return nil, 0, err
+	}
+	if o.FeatureCatalog != "" {
+		b, err := readNamed(o.FeatureCatalog)
+		if err == nil {
+			s.FeatureCatalog, err = lint.ReadFeatureCatalog(b, o.FeatureCatalog)
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("--feature-catalog: %w", err)
+		}
 	}
 	set := s.NewSet()
 	set.OnlyNFDFiles = true

@@ -18,7 +18,10 @@ const SeverityRule = `Severity is the certainty of the defect, not the size of i
   node of the given fleet, a template part that fails only through some matchers.
 - **When the configuration is given** (` + "`--config`" + `, a functionConfig naming nfd-master settings), what
   it decides is no longer uncertain: denied label namespaces, ` + "`labelWhiteList`" + `, taints with
-  ` + "`enableTaints`" + ` off and outputs ` + "`restrictions.disable*`" + ` switch off are errors.
+  ` + "`enableTaints`" + ` off and outputs ` + "`restrictions.disable*`" + ` switch off are errors. So, with a
+  feature catalogue (` + "`featureCatalog`" + ` in the functionConfig, ` + "`validate --feature-catalog FILE`" + `)
+  declaring third-party features, are a misspelt element of a declared feature and a feature of a
+  declared domain the catalogue does not list (NFD010, NFD011, NFD016).
 - **Info**: notes (a skipped document, an alias read, an explanation).
 
 ` + "`--strict`" + ` (validate) fails on warnings too.`
@@ -29,7 +32,7 @@ const SeverityRule = `Severity is the certainty of the defect, not the size of i
 var Severities = map[string][]Severity{
 	"NFD001": {Error}, "NFD002": {Error}, "NFD003": {Error}, "NFD004": {Error}, "NFD005": {Error},
 	"NFD006": {Error, Warning}, "NFD007": {Warning}, "NFD008": {Error}, "NFD009": {Error, Warning},
-	"NFD010": {Warning}, "NFD011": {Warning}, "NFD012": {Error, Warning}, "NFD013": {Error},
+	"NFD010": {Warning, Error}, "NFD011": {Warning, Error}, "NFD012": {Error, Warning}, "NFD013": {Error},
 	"NFD014": {Error}, "NFD015": {Error}, "NFD016": {Error, Warning}, "NFD017": {Error, Warning},
 	"NFD018": {Error}, "NFD019": {Warning, Info}, "NFD020": {Warning}, "NFD021": {Warning},
 	"NFD022": {Warning}, "NFD023": {Info}, "NFD024": {Error}, "NFD025": {Error}, "NFD026": {Warning},

@@ -11,14 +11,16 @@ import (
 // with control characters and bidi overrides escaped (Escape): names and
 // values come from input nfd-fn did not write.
 func (d Diagnostic) Text() string {
-	text := fmt.Sprintf("%s: %s: %s", d.Pos.text(), d.Severity, d.Describe())
+	text := fmt.Sprintf("%s: %s: %s", d.Pos.String(), d.Severity, d.Describe())
 	if id := d.ID(); id != "" {
 		text += " [" + id + "]"
 	}
 	return Escape(text)
 }
 
-func (p Position) text() string {
+// String is file:line:col, the file alone when the line is not known,
+// "<input>" when neither is.
+func (p Position) String() string {
 	file := p.File
 	if file == "" {
 		file = "<input>"

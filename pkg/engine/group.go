@@ -46,14 +46,21 @@ func CompileGroupAs(rel release.Release, obj *api.NodeFeatureGroup) (*Group, []D
 // Before, they feed nothing back, and rule.matched does not exist for
 // them.
 func (g *Group) Matches(f *api.Features) (bool, []*EvalError) {
+	matched, errs := g.Match(f)
+	return len(matched) > 0, errs
+}
+
+// Match is Matches naming the group rules that matched (their Source),
+// for coverage: the node is a member when any did.
+func (g *Group) Match(f *api.Features) ([]Source, []*EvalError) {
 	local := f
 	if g.backrefs {
 		local = withPrivateBackrefs(f)
 	}
-	member := false
+	var matched []Source
 	var errs []*EvalError
 	for _, r := range g.rules {
-		out, matched, err := r.execute(local)
+		out, ok, err := r.execute(local)
 		if err != nil {
 			errs = append(errs, evalError(g.ref, r, err))
 			continue
@@ -61,9 +68,11 @@ func (g *Group) Matches(f *api.Features) (bool, []*EvalError) {
 		if g.backrefs {
 			insertBackrefs(local, out.Vars)
 		}
-		member = member || matched
+		if ok {
+			matched = append(matched, Source{Object: g.ref, Field: r.field, RuleName: r.name})
+		}
 	}
-	return member, errs
+	return matched, errs
 }
 
 // withPrivateBackrefs returns a shallow copy of f whose rule.matched

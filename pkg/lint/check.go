@@ -20,6 +20,9 @@ func Run(set *objects.Set, opts Options) diag.List {
 	st := p.Stream(master.StreamOptions{})
 	check := NewFleetCheck(set, opts.Master, p.NodeNames())
 	st.Observe(check.Add)
+	if opts.Observe != nil {
+		opts.Observe(p, st)
+	}
 	st.Render(st.All(), nil)
 	fleet := st.Finish()
 	ds := append(diag.List(nil), fleet.Diagnostics...)

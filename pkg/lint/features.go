@@ -95,15 +95,27 @@ func (c *checker) catalogue() {
 	for _, r := range c.allRules() {
 		for _, t := range r.terms() {
 			name := strings.ToLower(t.term.Feature)
-			entry, ok := catalogue[name]
-			if !ok {
+			if entry, ok := catalogue[name]; ok {
+				c.elements(r, t, entry, diag.Warning)
+				continue
+			}
+			entry, declared, declaredDomain := c.catalog.lookup(name)
+			switch {
+			case declared:
+				c.elements(r, t, entry, diag.Error)
+			case declaredDomain:
+				best := suggest.Closest(name, c.catalog.names())
+				msg := fmt.Sprintf("feature %q is not in the feature catalogue, which declares domain %q's features: %s", t.term.Feature, strings.Split(name, ".")[0], strings.Join(c.catalog.names(), ", "))
+				if best != "" {
+					msg = fmt.Sprintf("feature %q is not in the feature catalogue: did you mean %q?", t.term.Feature, best)
+				}
+				c.add(r.doc, r.ref, diag.Error, "unknown-feature", t.field+".feature", false, msg).Suggestion = best
+			default:
 				if msg := unknownFeature(t.term.Feature, known); msg != "" {
 					f := c.add(r.doc, r.ref, diag.Warning, "unknown-feature", t.field+".feature", false, msg)
 					f.Suggestion = suggest.Closest(name, catalogueNames())
 				}
-				continue
 			}
-			c.elements(r, t, entry)
 		}
 	}
 }
@@ -170,8 +182,10 @@ func domainFeatures(domain string) []string {
 	return out
 }
 
-// elements checks matchExpressions keys of features with fixed elements.
-func (c *checker) elements(r ruleAt, t termAt, entry catalogueEntry) {
+// elements checks matchExpressions keys of features with fixed elements,
+// reporting an unknown one at sev (an error for a feature the catalogue
+// declares: its producer's elements are known).
+func (c *checker) elements(r ruleAt, t termAt, entry catalogueEntry, sev diag.Severity) {
 	if entry.elements == nil || t.term.MatchExpressions == nil {
 		return
 	}
@@ -195,6 +209,6 @@ func (c *checker) elements(r ruleAt, t termAt, entry catalogueEntry) {
 		if best != "" {
 			msg = fmt.Sprintf("feature %s has no element %q: did you mean %q?", t.term.Feature, n, best)
 		}
-		c.add(r.doc, r.ref, diag.Warning, "unknown-element", t.field+".matchExpressions."+n, true, msg).Suggestion = best
+		c.add(r.doc, r.ref, sev, "unknown-element", t.field+".matchExpressions."+n, true, msg).Suggestion = best
 	}
 }

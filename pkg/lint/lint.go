@@ -34,11 +34,19 @@ type Options struct {
 	// with: rules consuming features it withholds and custom rules its
 	// custom source refuses are errors.
 	Worker *WorkerConfig
+	// Observe, when set, is called with the pipeline and its stream
+	// before the fleet is rendered, for a caller that wants more of each
+	// node than the checks keep (nfd-fn test's per-node view, matched
+	// rules and group members) from the same render.
+	Observe func(*master.Pipeline, *master.Stream)
+	// Catalog, when set, declares third-party features: rules reading
+	// them are checked as strictly as rules reading nfd-worker's.
+	Catalog *FeatureCatalog
 }
 
 // Static runs every check that needs no fleet.
 func Static(set *objects.Set, opts Options) diag.List {
-	c := &checker{set: set, opts: opts.Master}
+	c := &checker{set: set, opts: opts.Master, catalog: opts.Catalog}
 	c.duplicateObjects()
 	if opts.Outputs {
 		c.rejectedCompile()
@@ -65,6 +73,8 @@ type checker struct {
 	findings diag.List
 	// known caches the feature names of the input's NodeFeatures.
 	known map[string]bool
+	// catalog declares third-party features (nil: none).
+	catalog *FeatureCatalog
 }
 
 // add records a finding, locating the field's node in the object's YAML.

@@ -100,9 +100,14 @@ func (c *checker) reference(r ruleAt, path, value string) {
 	}
 	feature, element := parts[0]+"."+parts[1], parts[2]
 	entry, ok := catalogue[feature]
+	if !ok {
+		entry, ok, _ = c.catalog.lookup(strings.ToLower(feature))
+	}
 	switch {
 	case !ok:
-		if msg := unknownFeature(feature, c.inputFeatures()); msg != "" {
+		if _, _, declaredDomain := c.catalog.lookup(strings.ToLower(feature)); declaredDomain {
+			report(diag.Error, fmt.Sprintf("cannot resolve: %s is not in the feature catalogue, which declares its domain", feature)).Suggestion = suggest.Closest(feature, c.catalog.names())
+		} else if msg := unknownFeature(feature, c.inputFeatures()); msg != "" {
 			report(diag.Warning, "cannot resolve: "+msg)
 		}
 	case !entry.has(attributeFeature):

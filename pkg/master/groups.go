@@ -53,11 +53,12 @@ func matchGroups(groups []compiledGroup, node *NodeResult) []groupMatch {
 	}
 	out := make([]groupMatch, len(groups))
 	for g, cg := range groups {
-		ok, errs := cg.cg.Matches(node.Features)
+		matched, errs := cg.cg.Match(node.Features)
 		node.GroupErrors = append(node.GroupErrors, errs...)
-		if !ok {
+		if len(matched) == 0 {
 			continue
 		}
+		node.GroupRules = append(node.GroupRules, matched...)
 		name := memberName(node.Features)
 		if name == "" {
 			node.Problems = append(node.Problems, unnamedMember(cg.cg.Ref()))

@@ -34,6 +34,10 @@ type NodeResult struct {
 	// Rules are the outputs of the rules that matched, in nfd-master's
 	// order, before filtering and prefixing.
 	Rules []engine.RuleResult
+	// GroupRules are the NodeFeatureGroup rules that matched the node
+	// (recorded the first time the node is rendered, with its group
+	// memberships).
+	GroupRules []engine.Source
 	// LabelOrigins maps each label nfd-master wants on the node to where it
 	// came from; only filled by ExplainNode.
 	LabelOrigins map[string]Origin

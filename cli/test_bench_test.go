@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFleetSuites writes n RuleTests over the fleet at fleet, each with
+// expectations on five of its nodes and the findings the generated fleet
+// has (its rules include templates NFD006 and NFD027 report), into dir.
+func writeFleetSuites(t testing.TB, dir, fleet string, n int) {
+	t.Helper()
+	for i := range n {
+		var nodes strings.Builder
+		for k := range 5 {
+			fmt.Fprintf(&nodes, "      - node: worker-%05d\n        absentLabels: [example.com/never]\n", (i*20+k)%1000)
+		}
+		suite := fmt.Sprintf("apiVersion: nfd-fn.dev/v1alpha1\nkind: RuleTest\nmetadata:\n  name: fleet-%02d\nspec:\n  inputs: [%s]\n  expect:\n    nodes:\n%s    findings:\n      - {check: NFD006}\n      - {check: NFD027}\n",
+			i, fleet, nodes.String())
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("fleet-%02d.ruletest.yaml", i)), []byte(suite), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkTest50SuitesOverFleet runs `nfd-fn test` on 50 RuleTest files
+// over the 1,000-node fleet in $NFD_FN_FLEET (make bench-go sets it):
+// the suites share one render of their common inputs. Issue 36's target
+// is under 2 s a run, whole process (farm-bench on the built binary
+// measures that; this is the in-process figure).
+func BenchmarkTest50SuitesOverFleet(b *testing.B) {
+	fleet := os.Getenv("NFD_FN_FLEET")
+	if fleet == "" {
+		b.Skip("NFD_FN_FLEET names no fleet file (make bench-go sets it)")
+	}
+	dir := b.TempDir()
+	writeFleetSuites(b, dir, fleet, 50)
+	for b.Loop() {
+		if code := Main([]string{"test", dir}, strings.NewReader(""), io.Discard, io.Discard); code != 0 {
+			b.Fatalf("nfd-fn test: exit %d, want 0", code)
+		}
+	}
+}

@@ -1,0 +1,99 @@
+package ruletest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
+)
+
+// checkFindings checks the expected findings, then that nothing
+// unexpected was found: no error (an input with an error fails its
+// suite unless the error is expected) and, with only, no warning.
+func checkFindings(s *Suite, found diag.List) []Case {
+	var out []Case
+	expected := make([]bool, len(found))
+	for _, e := range s.Findings {
+		name := "finding " + e.Check
+		if e.Object != "" {
+			name += " on " + e.Object
+		}
+		c := Case{File: s.File, Line: e.Line, Name: name}
+		check, ok := diag.Lookup(e.Check)
+		if !ok {
+			c.Failure = fmt.Sprintf("finding %s: no such check (docs/checks.md lists them)", e.Check)
+			out = append(out, c)
+			continue
+		}
+		hit := false
+		for i := range found {
+			if e.matches(check, &found[i]) {
+				hit, expected[i] = true, true
+			}
+		}
+		if !hit {
+			c.Failure = fmt.Sprintf("finding %s (%s)%s: expected, got %s", check.ID, check.Name, onObject(e.Object), foundOf(found, check))
+		}
+		out = append(out, c)
+	}
+	var extra []string
+	for i, d := range found {
+		if expected[i] || !(d.Severity == diag.Error || (s.Only && d.Severity == diag.Warning)) {
+			continue
+		}
+		extra = append(extra, d.Text())
+	}
+	c := Case{File: s.File, Line: s.InputsLine, Name: "no unexpected errors"}
+	if s.Only {
+		c.Name = "no unexpected errors or warnings"
+	}
+	if len(extra) > 0 {
+		c.Failure = fmt.Sprintf("inputs: %s not expected", diag.Plural(len(extra), "finding"))
+		c.Detail = strings.Join(extra, "\n")
+	}
+	return append(out, c)
+}
+
+// matches reports whether d is the finding e expects.
+func (e *FindingExpect) matches(check diag.Check, d *diag.Diagnostic) bool {
+	if d.ID() != check.ID {
+		return false
+	}
+	if e.Severity != "" && string(d.Severity) != e.Severity {
+		return false
+	}
+	if e.Message != "" && !strings.Contains(d.Message, e.Message) {
+		return false
+	}
+	return e.Object == "" || e.Object == objectText(d.Object)
+}
+
+// objectText is an object as a finding expectation names it:
+// Kind/name or Kind/namespace/name.
+func objectText(o diag.ObjectRef) string {
+	if o.Namespace != "" {
+		return o.Kind + "/" + o.Namespace + "/" + o.Name
+	}
+	return o.Kind + "/" + o.Name
+}
+
+func onObject(object string) string {
+	if object == "" {
+		return ""
+	}
+	return " on " + object
+}
+
+// foundOf says where the check did fire, if anywhere.
+func foundOf(found diag.List, check diag.Check) string {
+	var on []string
+	for _, d := range found {
+		if d.ID() == check.ID {
+			on = append(on, objectText(d.Object))
+		}
+	}
+	if len(on) == 0 {
+		return "not reported"
+	}
+	return "reported on " + strings.Join(on, ", ")
+}
