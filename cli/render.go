@@ -73,28 +73,32 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 			return 2
 		}
 	}
-	_, labels := modes.LabelWriter(*output)
-	switch {
-	case opts.Shard != nil && *output == "nova":
-		complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
+	// Guarded here, below the --out and held outputs' defers, so that an
+	// input cut short leaves them unwritten (exit 1).
+	return fn.Guard(func() int {
+		_, labels := modes.LabelWriter(*output)
+		switch {
+		case opts.Shard != nil && *output == "nova":
+			complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
+			return 2
+		case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
+			return runFiles(paths, *config, *output == "apply", opts, stdin, stdout, stderr)
+		case labels:
+			return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
+		case *output == "apply":
+			complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
+			return 2
+		case *config != "":
+			complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
+			return 2
+		case *output == "resourcelist":
+			return runFunction("render", nil, opts, stdin, stdout, stderr)
+		case *output == "nova":
+			return runNovaOutput(paths, opts, stdin, stdout, stderr)
+		}
+		complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, nova, labels or labels-json", *output)
 		return 2
-	case (*output == "resourcelist" || *output == "apply") && len(paths) > 0:
-		return runFiles(paths, *config, *output == "apply", opts, stdin, stdout, stderr)
-	case labels:
-		return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
-	case *output == "apply":
-		complain(stderr, "nfd-fn render: --output apply needs FILE or DIR arguments (- for stdin)")
-		return 2
-	case *config != "":
-		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
-		return 2
-	case *output == "resourcelist":
-		return runFunction("render", nil, opts, stdin, stdout, stderr)
-	case *output == "nova":
-		return runNovaOutput(paths, opts, stdin, stdout, stderr)
-	}
-	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, nova, labels or labels-json", *output)
-	return 2
+	}, vanished(stderr))
 }
 
 // failsClosed names the outputs written to stdout only when the run has

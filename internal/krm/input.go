@@ -23,6 +23,9 @@ type Input struct {
 	Data []byte
 	// mapped is set when Data is a memory mapping.
 	mapped bool
+	// lease, when held, keeps other processes from cutting the mapped
+	// file short until Close.
+	lease *fileLease
 	// life holds Data readable between Hold and Unhold; Close waits.
 	life lifetime
 	// sinceSweep counts the bytes released since the last sweep.
@@ -67,7 +70,10 @@ func (in *Input) Close() error {
 		return nil
 	}
 	in.mapped = false
-	return unmap(in.Data)
+	err := unmap(in.Data)
+	in.lease.release()
+	in.lease = nil
+	return err
 }
 
 // Hold keeps Data readable until Unhold: Close waits for it. It returns
@@ -88,7 +94,7 @@ func OpenInput(r io.Reader, limit int) (*Input, error) {
 		limit = DefaultMaxBytes
 	}
 	if f, ok := regularFile(r); ok {
-		if in, err := mapFile(f, limit); in != nil || err != nil {
+		if in, err := mapFile(f, "stdin", true, limit); in != nil || err != nil {
 			return in, err
 		}
 	} else if in, err := spool(r, limit); in != nil || err != nil {
@@ -133,7 +139,7 @@ func spool(r io.Reader, limit int) (*Input, error) {
 	if n > int64(limit) {
 		return nil, fmt.Errorf("%w: the input is larger than %d bytes", ErrLimit, limit)
 	}
-	in, err := mapFile(tmp, limit)
+	in, err := mapFile(tmp, "stdin", false, limit)
 	if in == nil && err == nil {
 		// Mapping is not possible here: read the spooled copy back.
 		if _, err := tmp.Seek(0, io.SeekStart); err != nil {

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHostileInputThroughTheBinary is issue 34 §4: hostile input run
+// through the real binary, one subtest per attack, each named after the
+// behaviour it checks.
+func TestHostileInputThroughTheBinary(t *testing.T) {
+	bin := buildListTestBinary(t)
+	for _, c := range hostileBinaryCases {
+		t.Run(c.name, func(t *testing.T) { c.run(t, bin) })
+	}
+}
+
+// hostileBinaryCases are the subtests of TestHostileInputThroughTheBinary.
+var hostileBinaryCases = []struct {
+	name string
+	run  func(t *testing.T, bin string)
+}{
+	{"file-argument-cut-short-while-read-gives-a-whole-output-not-a-crash", fileCutShortWhileRead(false)},
+	{"stdin-file-cut-short-while-read-gives-a-whole-output-not-a-crash", fileCutShortWhileRead(true)},
+	{"spooled-stdin-cut-short-while-read-is-an-error-naming-stdin", spooledStdinCutShort},
+}
+
+// fleetText is a fleet of n NodeFeatures and a rule labelling them, over
+// 64 KiB from a few hundred nodes: mapped, not read.
+func fleetText(n int) string {
+	var b strings.Builder
+	b.WriteString(`apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: avx
+spec:
+  rules:
+  - name: avx
+    labels:
+      example.com/avx: "true"
+    matchFeatures:
+    - feature: cpu.cpuid
+      matchExpressions:
+        AVX: {op: Exists}
+`)
+	for i := range n {
+		fmt.Fprintf(&b, `---
+apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeature
+metadata:
+  name: node-%05[1]d
+  namespace: node-feature-discovery
+  labels:
+    nfd.node.kubernetes.io/node-name: node-%05[1]d
+spec:
+  features:
+    flags:
+      cpu.cpuid:
+        elements:
+          AVX: {}
+          SSE4: {}
+    attributes:
+      kernel.version:
+        elements:
+          major: "6"
+          minor: "%[1]d"
+    instances:
+      pci.device:
+        elements:
+        - attributes: {vendor: "8086", class: "0300", device: "%04[1]x"}
+`, i)
+	}
+	return b.String()
+}
+
+// startReading starts cmd with its stdout a pipe and returns once it has
+// written its first byte: by then it has read (mapped) its input and is
+// writing the output from it. finish reads the rest and waits.
+func startReading(t *testing.T, cmd *exec.Cmd) (finish func() (stdout, stderr string, code int)) {
+	t.Helper()
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	first := make([]byte, 1)
+	if _, err := io.ReadFull(pipe, first); err != nil {
+		cmd.Wait()
+		t.Fatalf("no output: %v; stderr:\n%s", err, errOut.String())
+	}
+	return func() (string, string, int) {
+		rest, _ := io.ReadAll(pipe)
+		cmd.Wait()
+		return string(first) + string(rest), errOut.String(), cmd.ProcessState.ExitCode()
+	}
+}
+
+// noCrash fails when stderr holds the runtime's crash report.
+func noCrash(t *testing.T, stderr string) {
+	t.Helper()
+	for _, s := range []string{"unexpected fault address", "goroutine ", "fatal error", "panic:"} {
+		if strings.Contains(stderr, s) {
+			t.Fatalf("stderr holds %q, a crash:\n%.3000s", s, stderr)
+		}
+	}
+}
+
+// fileCutShortWhileRead truncates the input file (a file argument, or
+// stdin redirected from it) while nfd-fn writes the output from its
+// mapping. The mapped file is leased: the truncation waits until nfd-fn
+// is done, and the output is whole, the same as an untouched run's.
+func fileCutShortWhileRead(onStdin bool) func(t *testing.T, bin string) {
+	return func(t *testing.T, bin string) {
+		path := filepath.Join(t.TempDir(), "fleet.yaml")
+		mustWrite(t, path, fleetText(600))
+		command := func() *exec.Cmd {
+			if !onStdin {
+				return exec.Command(bin, "render", path)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			cmd := exec.Command(bin, "render", "-")
+			cmd.Stdin = f
+			return cmd
+		}
+		want := runCmd(t, command())
+		finish := startReading(t, command())
+		cut := make(chan error, 1)
+		go func() { cut <- os.Truncate(path, 100) }()
+		stdout, stderr, code := finish()
+		if err := <-cut; err != nil {
+			t.Fatal(err)
+		}
+		noCrash(t, stderr)
+		if code != want.code || stdout != want.stdout {
+			t.Fatalf("exit %d, %d bytes of output; untouched: exit %d, %d bytes; stderr:\n%.3000s", code, len(stdout), want.code, len(want.stdout), stderr)
+		}
+		if info, err := os.Stat(path); err != nil || info.Size() != 100 {
+			t.Fatalf("the truncation did not go through after the run: %v, %v", info, err)
+		}
+	}
+}
+
+// spooledStdinCutShort truncates the unlinked copy a piped stdin is
+// spooled to (through /proc, as only its owner can), which is mapped
+// without a lease, while nfd-fn writes the output from it: the fault is
+// an error naming stdin, not a crash.
+func spooledStdinCutShort(t *testing.T, bin string) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc")
+	}
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "render", "-")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	cmd.Stdin = strings.NewReader(fleetText(600)) // a pipe
+	finish := startReading(t, cmd)
+	spool := spooledMapping(t, cmd.Process.Pid, filepath.Join(tmp, "nfd-fn-input-"))
+	if spool == "" {
+		finish()
+		t.Skip("the spooled copy's mapping cannot be opened here (/proc/PID/map_files needs CAP_SYS_ADMIN)")
+	}
+	if err := os.Truncate(spool, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := finish()
+	noCrash(t, stderr)
+	if code != 1 || !strings.Contains(stderr, "nfd-fn: reading stdin: the file was truncated while nfd-fn read it") {
+		t.Fatalf("exit %d, stderr:\n%.3000s", code, stderr)
+	}
+}
+
+// spooledMapping is the /proc/PID/map_files link of the mapping of the
+// file whose path starts with prefix, "" when there is none or it cannot
+// be opened.
+func spooledMapping(t *testing.T, pid int, prefix string) string {
+	t.Helper()
+	maps, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", pid))
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(maps), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) < 6 || !strings.HasPrefix(fields[5], prefix) {
+			continue
+		}
+		p := fmt.Sprintf("/proc/%d/map_files/%s", pid, fields[0])
+		if f, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+			f.Close()
+			return p
+		}
+	}
+	return ""
+}
+
+// runCmd runs cmd to its end.
+func runCmd(t *testing.T, cmd *exec.Cmd) binRun {
+	t.Helper()
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	cmd.Run()
+	return binRun{stdout: o.String(), stderr: e.String(), code: cmd.ProcessState.ExitCode()}
+}
