@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestHostileInputThroughTheBinary is issue 34 §4: hostile input run
@@ -29,6 +31,8 @@ var hostileBinaryCases = []struct {
 	{"file-argument-cut-short-while-read-gives-a-whole-output-not-a-crash", fileCutShortWhileRead(false)},
 	{"stdin-file-cut-short-while-read-gives-a-whole-output-not-a-crash", fileCutShortWhileRead(true)},
 	{"spooled-stdin-cut-short-while-read-is-an-error-naming-stdin", spooledStdinCutShort},
+	{"stdin-file-reporting-size-zero-is-read-to-its-end", stdinSizeZeroIsRead},
+	{"stdin-a-terminal-is-one-plain-sentence", stdinTerminalMessage},
 }
 
 // fleetText is a fleet of n NodeFeatures and a rule labelling them, over
@@ -212,4 +216,69 @@ func runCmd(t *testing.T, cmd *exec.Cmd) binRun {
 	cmd.Stdout, cmd.Stderr = &o, &e
 	cmd.Run()
 	return binRun{stdout: o.String(), stderr: e.String(), code: cmd.ProcessState.ExitCode()}
+}
+
+// stdinSizeZeroIsRead gives stdin a /proc file, which reports a size of 0
+// but has content: it is read, not taken for an empty input.
+func stdinSizeZeroIsRead(t *testing.T, bin string) {
+	status, err := os.Open("/proc/self/status")
+	if err != nil {
+		t.Skip("needs /proc")
+	}
+	status.Close()
+	for _, args := range [][]string{{"render", "-"}, {"render"}} {
+		f, err := os.Open("/proc/self/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, args...)
+		cmd.Stdin = f
+		got := runCmd(t, cmd)
+		f.Close()
+		// The status file (the test's: self is who opens it) starts with
+		// the process's name.
+		switch {
+		case args[len(args)-1] == "-" && !strings.Contains(got.stdout, "  - Name: "):
+			t.Errorf("nfd-fn %s: the status file is not read as an item; exit %d, stdout:\n%.1000s\nstderr:\n%s", strings.Join(args, " "), got.code, got.stdout, got.stderr)
+		case len(args) == 1 && !strings.Contains(got.stderr, "input has no apiVersion and kind"):
+			t.Errorf("nfd-fn render: the status file is not read as the input; exit %d, stderr:\n%s", got.code, got.stderr)
+		}
+	}
+}
+
+// stdinTerminalMessage runs the KRM function with stdin a terminal: one
+// line, its sentences apart, with no escaped line break in it.
+func stdinTerminalMessage(t *testing.T, bin string) {
+	tty := openPTY(t)
+	cmd := exec.Command(bin, "render")
+	cmd.Stdin = tty
+	got := runCmd(t, cmd)
+	want := "nfd-fn render: waiting for a ResourceList on stdin, but stdin is a terminal. Pipe one in (nfd-fn render < list.yaml), " +
+		"or give files and directories (nfd-fn render FILE|DIR...); nfd-fn render --help says more.\n"
+	if got.code != 2 || got.stderr != want {
+		t.Fatalf("exit %d, stderr %q, want exit 2 and %q", got.code, got.stderr, want)
+	}
+}
+
+// openPTY opens a new pseudo-terminal and returns its terminal end.
+func openPTY(t *testing.T) *os.File {
+	t.Helper()
+	ptmx, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminals here: %v", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	if err := unix.IoctlSetPointerInt(int(ptmx.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Skipf("unlocking the pseudo-terminal: %v", err)
+	}
+	n, err := unix.IoctlGetInt(int(ptmx.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Skipf("naming the pseudo-terminal: %v", err)
+	}
+	tty, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("opening the pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	return tty
 }

@@ -140,8 +140,8 @@ func runFunction(cmd string, args []string, opts fn.RunOptions, stdin io.Reader,
 		return 2
 	}
 	if isTerminal(stdin) {
-		complain(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal."+
-			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.\n", cmd, cmd, cmd, cmd)
+		complain(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal. "+
+			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.", cmd, cmd, cmd, cmd)
 		return 2
 	}
 	out := &stdoutWriter{w: stdout}
