@@ -32,6 +32,7 @@ var hostileBinaryCases = []struct {
 	{"stdin-file-cut-short-while-read-gives-a-whole-output-not-a-crash", fileCutShortWhileRead(true)},
 	{"spooled-stdin-cut-short-while-read-is-an-error-naming-stdin", spooledStdinCutShort},
 	{"stdin-file-reporting-size-zero-is-read-to-its-end", stdinSizeZeroIsRead},
+	{"directory-entries-that-cannot-be-read-are-each-named", unreadableEntriesNamed},
 	{"stdin-a-terminal-is-one-plain-sentence", stdinTerminalMessage},
 }
 
@@ -281,4 +282,45 @@ func openPTY(t *testing.T) *os.File {
 	}
 	t.Cleanup(func() { tty.Close() })
 	return tty
+}
+
+// unreadableEntriesNamed gives validate and render a directory holding a
+// rule file, a symlink to it, and a dangling symlink, a symlink loop and
+// a FIFO named *.yaml: each of the three is named with what it is, and
+// the run fails rather than reading the one file left.
+func unreadableEntriesNamed(t *testing.T, bin string) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "rules.yaml"), "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata:\n  name: r\nspec:\n  rules: []\n")
+	for link, target := range map[string]string{"dangling.yaml": "nowhere.yaml", "loop.yaml": "loop.yaml", "shared.yml": "rules.yaml"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := unix.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o644); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	want := []string{
+		"cannot read 3 files named as manifests",
+		filepath.Join(dir, "dangling.yaml") + " (a dangling symlink: its target does not exist)",
+		filepath.Join(dir, "loop.yaml") + " (a symlink loop)",
+		filepath.Join(dir, "fifo.yaml") + " (a FIFO, not a regular file)",
+	}
+	for _, cmd := range []string{"validate", "render"} {
+		got := runBinary(t, bin, nil, cmd, dir)
+		if got.code == 0 || got.stdout != "" {
+			t.Errorf("nfd-fn %s: exit %d, stdout:\n%.500s", cmd, got.code, got.stdout)
+		}
+		for _, w := range want {
+			if !strings.Contains(got.stderr, w) {
+				t.Errorf("nfd-fn %s: stderr does not say %q:\n%s", cmd, w, got.stderr)
+			}
+		}
+	}
+	// The symlink to a file is read as that file.
+	for _, name := range []string{"dangling.yaml", "loop.yaml", "fifo.yaml"} {
+		os.Remove(filepath.Join(dir, name))
+	}
+	if got := runBinary(t, bin, nil, "render", dir); !strings.Contains(got.stdout, "shared.yml") {
+		t.Errorf("the symlink to a file is not read; stdout:\n%.1500s\nstderr:\n%s", got.stdout, got.stderr)
+	}
 }
