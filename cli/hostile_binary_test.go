@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // TestHostileInputThroughTheBinary is issue 34 §4: hostile input run
@@ -33,6 +35,7 @@ var hostileBinaryCases = []struct {
 	{"spooled-stdin-cut-short-while-read-is-an-error-naming-stdin", spooledStdinCutShort},
 	{"stdin-file-reporting-size-zero-is-read-to-its-end", stdinSizeZeroIsRead},
 	{"directory-entries-that-cannot-be-read-are-each-named", unreadableEntriesNamed},
+	{"missing-or-full-tmpdir-falls-back-to-memory", tmpdirFallsBackToMemory},
 	{"stdin-a-terminal-is-one-plain-sentence", stdinTerminalMessage},
 }
 
@@ -322,5 +325,28 @@ func unreadableEntriesNamed(t *testing.T, bin string) {
 	}
 	if got := runBinary(t, bin, nil, "render", dir); !strings.Contains(got.stdout, "shared.yml") {
 		t.Errorf("the symlink to a file is not read; stdout:\n%.1500s\nstderr:\n%s", got.stdout, got.stderr)
+	}
+}
+
+// tmpdirFallsBackToMemory runs the outputs that spool through TMPDIR
+// (piped stdin; the held outputs -o apply and labels-json) with TMPDIR
+// missing, and with every file write past 32 KiB refused (ulimit -f: as
+// a full TMPDIR refuses them): the same output as with a usable TMPDIR.
+func tmpdirFallsBackToMemory(t *testing.T, bin string) {
+	fleet := []byte(fleetText(600))
+	for _, args := range [][]string{{"render", "-"}, {"render", "-o", "apply", "-"}, {"render", "-o", "labels-json", "-"}} {
+		want := runBinary(t, bin, fleet, args...)
+		if want.code != 0 || len(want.stdout) < 64<<10 {
+			t.Fatalf("nfd-fn %s: exit %d, %d bytes; stderr:\n%s", strings.Join(args, " "), want.code, len(want.stdout), want.stderr)
+		}
+		missing := exec.Command(bin, args...)
+		missing.Env = append(os.Environ(), "TMPDIR="+filepath.Join(t.TempDir(), "missing"))
+		full := exec.Command("/bin/sh", append([]string{"-c", `ulimit -f 64 && exec "$0" "$@"`, bin}, args...)...)
+		for name, cmd := range map[string]*exec.Cmd{"missing": missing, "full": full} {
+			stdout, stderr, code := testkit.Exec(t, cmd, fleet)
+			if code != 0 || stdout != want.stdout {
+				t.Errorf("nfd-fn %s, TMPDIR %s: exit %d, %d bytes (want %d); stderr:\n%s", strings.Join(args, " "), name, code, len(stdout), len(want.stdout), stderr)
+			}
+		}
 	}
 }

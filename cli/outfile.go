@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -75,38 +76,69 @@ func (o *outputFile) finish(code int, stderr io.Writer) int {
 }
 
 // heldOutput holds an output that fails closed on its way to stdout: it
-// is spooled to a temporary file (a fleet's Nodes need not fit in memory)
-// and copied to stdout only when the run ends with exit 0.
+// is spooled to an unnamed temporary file in TMPDIR (a fleet's Nodes need
+// not fit in memory), or held in memory when TMPDIR cannot take it
+// (missing, full), and copied to stdout only when the run ends with exit
+// 0.
 type heldOutput struct {
-	f    *os.File
-	w    io.Writer // stdout
-	what string    // what is withheld, for the stderr line
+	f    *os.File     // the spool file; nil when held in memory
+	mem  bytes.Buffer // the output, when held in memory
+	w    io.Writer    // stdout
+	what string       // what is withheld, for the stderr line
 	err  error
 }
 
 // holdOutput returns stdout held until the run ends (release).
-func holdOutput(stdout io.Writer, what string) (*heldOutput, error) {
-	f, err := os.CreateTemp("", "nfd-fn-output-*")
-	if err != nil {
-		return nil, err
+func holdOutput(stdout io.Writer, what string) *heldOutput {
+	h := &heldOutput{w: stdout, what: what}
+	if f, err := os.CreateTemp("", "nfd-fn-output-*"); err == nil {
+		os.Remove(f.Name()) // unnamed: gone when closed, whatever happens
+		h.f = f
 	}
-	os.Remove(f.Name()) // unnamed: gone when closed, whatever happens
-	return &heldOutput{f: f, w: stdout, what: what}, nil
+	return h
 }
 
 func (h *heldOutput) Write(p []byte) (int, error) {
-	n, err := h.f.Write(p)
-	if err != nil && h.err == nil {
-		h.err = err
+	if h.f == nil {
+		return h.mem.Write(p)
 	}
-	return n, err
+	n, err := h.f.Write(p)
+	if err == nil {
+		return n, nil
+	}
+	// TMPDIR is full: what it holds, and the rest, are held in memory.
+	if err := h.toMemory(); err != nil {
+		h.err = err
+		return n, err
+	}
+	m, _ := h.mem.Write(p[n:])
+	return n + m, nil
+}
+
+// toMemory moves what the spool file holds into memory and closes it.
+func (h *heldOutput) toMemory() error {
+	defer func() { h.f.Close(); h.f = nil }()
+	if _, err := h.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("reading back the output held in %s (TMPDIR): %w", os.TempDir(), err)
+	}
+	if _, err := h.mem.ReadFrom(h.f); err != nil {
+		return fmt.Errorf("reading back the output held in %s (TMPDIR): %w", os.TempDir(), err)
+	}
+	return nil
 }
 
 // release copies the held output to stdout when code is 0, or drops it
 // with one line on stderr when the run has errors; it returns the exit
 // code.
 func (h *heldOutput) release(code int, stderr io.Writer) int {
-	defer h.f.Close()
+	held := io.Reader(&h.mem)
+	if h.f != nil {
+		defer h.f.Close()
+		if _, err := h.f.Seek(0, io.SeekStart); err != nil && h.err == nil {
+			h.err = err
+		}
+		held = h.f
+	}
 	switch {
 	case h.err != nil:
 		complain(stderr, "nfd-fn render: holding the output: %v", h.err)
@@ -117,11 +149,7 @@ func (h *heldOutput) release(code int, stderr io.Writer) int {
 	case code != 0:
 		return code
 	}
-	if _, err := h.f.Seek(0, io.SeekStart); err != nil {
-		complain(stderr, "nfd-fn render: holding the output: %v", err)
-		return 1
-	}
-	if _, err := io.Copy(h.w, h.f); err != nil {
+	if _, err := io.Copy(h.w, held); err != nil {
 		complain(stderr, "nfd-fn: writing stdout: %v", err)
 		return 1
 	}

@@ -58,11 +58,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		defer func() { code = out.finish(code, stderr) }()
 		stdout = out
 	} else if why := failsClosed[*output]; why != "" {
-		held, err := holdOutput(stdout, why)
-		if err != nil {
-			complain(stderr, "nfd-fn render: %v", err)
-			return 1
-		}
+		held := holdOutput(stdout, why)
 		defer func() { code = held.release(code, stderr) }()
 		stdout = held
 	}
