@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -36,6 +38,9 @@ var hostileBinaryCases = []struct {
 	{"stdin-file-reporting-size-zero-is-read-to-its-end", stdinSizeZeroIsRead},
 	{"directory-entries-that-cannot-be-read-are-each-named", unreadableEntriesNamed},
 	{"missing-or-full-tmpdir-falls-back-to-memory", tmpdirFallsBackToMemory},
+	{"out-writes-through-a-symlink-and-keeps-the-mode", outThroughSymlinkKeepsMode},
+	{"out-temporary-removed-on-sigterm-and-sigint", outTemporaryRemovedOnSignal},
+	{"out-on-a-full-filesystem-names-the-write-error", outFullNamesTheWriteError},
 	{"stdin-a-terminal-is-one-plain-sentence", stdinTerminalMessage},
 }
 
@@ -348,5 +353,120 @@ func tmpdirFallsBackToMemory(t *testing.T, bin string) {
 				t.Errorf("nfd-fn %s, TMPDIR %s: exit %d, %d bytes (want %d); stderr:\n%s", strings.Join(args, " "), name, code, len(stdout), len(want.stdout), stderr)
 			}
 		}
+	}
+}
+
+// outThroughSymlinkKeepsMode renders with --out naming a symlink to a
+// file of mode 0600: the file it leads to gets the output and keeps its
+// mode, the symlink stays; a new --out file is 0644.
+func outThroughSymlinkKeepsMode(t *testing.T, bin string) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.yaml")
+	mustWrite(t, in, fleetText(2))
+	want := runBinary(t, bin, nil, "render", in)
+	real, link := filepath.Join(dir, "real.yaml"), filepath.Join(dir, "link.yaml")
+	if err := os.WriteFile(real, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.yaml", link); err != nil {
+		t.Fatal(err)
+	}
+	if got := runBinary(t, bin, nil, "render", "--out", link, in); got.code != 0 {
+		t.Fatalf("exit %d, stderr:\n%s", got.code, got.stderr)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("--out replaced the symlink: %v, %v", info.Mode(), err)
+	}
+	info, err := os.Stat(real)
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the file the symlink leads to is %v, want mode 0600 kept (%v)", info.Mode(), err)
+	}
+	if got := readFile(t, real); got != want.stdout {
+		t.Errorf("the file the symlink leads to holds %d bytes, not the output (%d bytes)", len(got), len(want.stdout))
+	}
+	fresh := filepath.Join(dir, "new.yaml")
+	runBinary(t, bin, nil, "render", "--out", fresh, in)
+	if info, err := os.Stat(fresh); err != nil || info.Mode().Perm() != 0o644 {
+		t.Errorf("a new --out file is %v, want 0644 (%v)", info.Mode(), err)
+	}
+	leftovers(t, dir)
+}
+
+// leftovers fails when dir holds a temporary --out file.
+func leftovers(t *testing.T, dir string) {
+	t.Helper()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// outTemporaryRemovedOnSignal stops a render --out FILE while it waits
+// for stdin, its temporary file made: the signal ends it, the temporary
+// file is gone, FILE is as it was.
+func outTemporaryRemovedOnSignal(t *testing.T, bin string) {
+	for _, sig := range []os.Signal{unix.SIGTERM, os.Interrupt} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "nodes.yaml")
+		mustWrite(t, out, "old\n")
+		cmd := exec.Command(bin, "render", "--out", out, "-")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(stdin, fleetText(1)) // and no end of input
+		waitForTemporary(t, dir)
+		cmd.Process.Signal(sig)
+		cmd.Wait()
+		stdin.Close()
+		status, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+		if !status.Signaled() || status.Signal() != sig {
+			t.Errorf("%v: the process ended with %v, not by the signal; stderr:\n%s", sig, cmd.ProcessState, stderr.String())
+		}
+		leftovers(t, dir)
+		if got := readFile(t, out); got != "old\n" {
+			t.Errorf("%v: FILE holds %q", sig, got)
+		}
+	}
+}
+
+// waitForTemporary returns once dir holds a temporary --out file.
+func waitForTemporary(t *testing.T, dir string) {
+	t.Helper()
+	for range 60000 {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".nodes.yaml.") {
+				return
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("no temporary --out file was made")
+}
+
+// outFullNamesTheWriteError renders with --out when the file system
+// refuses the write (ulimit -f: as a full one does): the message names
+// FILE and the write error, not errors of the run, and FILE is as it was.
+func outFullNamesTheWriteError(t *testing.T, bin string) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in.yaml"), filepath.Join(dir, "nodes.yaml")
+	mustWrite(t, in, fleetText(600))
+	mustWrite(t, out, "old\n")
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -f 64 && exec "$0" "$@"`, bin, "render", "--out", out, in)
+	_, stderr, code := testkit.Exec(t, cmd, nil)
+	if code != 1 || !strings.Contains(stderr, "--out "+out+" left as it was: writing it failed: file too large") || strings.Contains(stderr, "has errors") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	leftovers(t, dir)
+	if got := readFile(t, out); got != "old\n" {
+		t.Errorf("FILE holds %q", got)
 	}
 }

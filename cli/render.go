@@ -122,7 +122,7 @@ func runNovaOutput(args []string, opts fn.RunOptions, stdin io.Reader, stdout, s
 		return 1
 	}
 	if _, err := stdout.Write(file); err != nil {
-		complain(stderr, "nfd-fn: writing stdout: %v", err)
+		complain(stderr, "nfd-fn: writing %s: %v", outputName(stdout), err)
 		return 1
 	}
 	return code
@@ -172,7 +172,7 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 func (s *stdoutWriter) exit(code int, err error, prefix string, stderr io.Writer) int {
 	switch {
 	case s.err != nil:
-		complain(stderr, "nfd-fn: writing stdout: %v", s.err)
+		complain(stderr, "nfd-fn: writing %s: %v", outputName(s.w), s.err)
 		return 1
 	case err != nil:
 		complain(stderr, "%s: %v", prefix, err)
