@@ -41,6 +41,7 @@ var hostileBinaryCases = []struct {
 	{"out-writes-through-a-symlink-and-keeps-the-mode", outThroughSymlinkKeepsMode},
 	{"out-temporary-removed-on-sigterm-and-sigint", outTemporaryRemovedOnSignal},
 	{"out-on-a-full-filesystem-names-the-write-error", outFullNamesTheWriteError},
+	{"json-numbers-pass-through-byte-for-byte", jsonNumbersAsWritten},
 	{"stdin-a-terminal-is-one-plain-sentence", stdinTerminalMessage},
 }
 
@@ -468,5 +469,35 @@ func outFullNamesTheWriteError(t *testing.T, bin string) {
 	leftovers(t, dir)
 	if got := readFile(t, out); got != "old\n" {
 		t.Errorf("FILE holds %q", got)
+	}
+}
+
+// jsonNumbersAsWritten renders a JSON ResourceList (on stdin, and as a
+// file) whose unchanged ConfigMap and labelled Node hold numbers that
+// encoding/json would round (1.2345678901234568e+29) or refuse (+Inf):
+// every one comes back as written, in both items.
+func jsonNumbersAsWritten(t *testing.T, bin string) {
+	input := filepath.Join(hostileDir, "json-numbers-as-written.json")
+	data := []byte(readFile(t, input))
+	for name, got := range map[string]binRun{
+		"stdin": runBinary(t, bin, data, "render"),
+		"file":  runBinary(t, bin, nil, "render", input),
+	} {
+		if got.code != 0 {
+			t.Fatalf("%s: exit %d, stderr:\n%s", name, got.code, got.stderr)
+		}
+		if !strings.Contains(got.stdout, `"example.com/avx": "true"`) {
+			t.Errorf("%s: the Node is not labelled (so not written from its tree):\n%s", name, got.stdout)
+		}
+		for _, num := range []string{`"big": 123456789012345678901234567890`, `"huge": 1e99999999`, `"f": 1.50`} {
+			if n := strings.Count(got.stdout, num); n != 2 {
+				t.Errorf("%s: %s written %d times, want 2 (the ConfigMap's and the Node's):\n%s", name, num, n, got.stdout)
+			}
+		}
+		for _, num := range []string{`"neg": -0`, `"e": 1E5`} {
+			if !strings.Contains(got.stdout, num) {
+				t.Errorf("%s: %s not written as it is", name, num)
+			}
+		}
 	}
 }
