@@ -42,6 +42,7 @@ var hostileBinaryCases = []struct {
 	{"out-temporary-removed-on-sigterm-and-sigint", outTemporaryRemovedOnSignal},
 	{"out-on-a-full-filesystem-names-the-write-error", outFullNamesTheWriteError},
 	{"json-numbers-pass-through-byte-for-byte", jsonNumbersAsWritten},
+	{"slow-template-runs-out-of-time-once-for-the-run", slowTemplateOncePerRun},
 	{"stdin-a-terminal-is-one-plain-sentence", stdinTerminalMessage},
 }
 
@@ -499,5 +500,23 @@ func jsonNumbersAsWritten(t *testing.T, bin string) {
 				t.Errorf("%s: %s not written as it is", name, num)
 			}
 		}
+	}
+}
+
+// slowTemplate is a labelsTemplate that hashes 10 GB within the step,
+// value and allocation budgets: it runs out of time (MaxTemplateTime) on
+// any machine.
+const slowTemplate = `{{ $s := repeat 200000 "a" }}{{ range until 10000 }}{{ range until 5 }}{{ $x := sha256sum $s }}{{ end }}{{ end }}example.com/slow=true`
+
+// slowTemplateOncePerRun renders three nodes with a rule whose template
+// runs out of time: every node fails with the one time budget error,
+// grouped, the template having run once (pkg/engine's
+// TestSlowTemplateRunsOutOfTimeOnceNotOnEveryNode counts the runs).
+func slowTemplateOncePerRun(t *testing.T, bin string) {
+	fleet := strings.Replace(fleetText(3), "    labels:\n      example.com/avx: \"true\"\n", "    labelsTemplate: '"+slowTemplate+"'\n", 1)
+	got := runBinary(t, bin, []byte(fleet), "render", "-o", "labels", "-")
+	want := `3 nodes (node-00000, node-00001, node-00002): rule "avx" matched, then its labelsTemplate failed: template exceeded its time budget`
+	if got.code != 1 || !strings.Contains(got.stderr, want) {
+		t.Fatalf("exit %d, stderr:\n%s", got.code, got.stderr)
 	}
 }
