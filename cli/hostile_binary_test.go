@@ -103,11 +103,7 @@ func startReading(t *testing.T, cmd *exec.Cmd) (finish func() (stdout, stderr st
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	errOut := start(t, cmd)
 	first := make([]byte, 1)
 	if _, err := io.ReadFull(pipe, first); err != nil {
 		cmd.Wait()
@@ -118,6 +114,17 @@ func startReading(t *testing.T, cmd *exec.Cmd) (finish func() (stdout, stderr st
 		cmd.Wait()
 		return string(first) + string(rest), errOut.String(), cmd.ProcessState.ExitCode()
 	}
+}
+
+// start starts cmd, keeping what it writes on stderr.
+func start(t *testing.T, cmd *exec.Cmd) *bytes.Buffer {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return &stderr
 }
 
 // noCrash fails when stderr holds the runtime's crash report.
@@ -418,11 +425,7 @@ func outTemporaryRemovedOnSignal(t *testing.T, bin string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
+		stderr := start(t, cmd)
 		io.WriteString(stdin, fleetText(1)) // and no end of input
 		waitForTemporary(t, dir)
 		cmd.Process.Signal(sig)
