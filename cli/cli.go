@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/suggest"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
@@ -41,6 +42,20 @@ stdout; configuration comes from its functionConfig (see README.md).
 // Main runs nfd-fn with args (without the program name) and returns the
 // process exit code.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return fn.Guard(func() int { return dispatch(args, stdin, stdout, stderr) }, vanished(stderr))
+}
+
+// vanished reports an input cut short while it was read (fn.Guard) and
+// returns exit 1.
+func vanished(stderr io.Writer) func(error) int {
+	return func(err error) int {
+		complain(stderr, "nfd-fn: %v", err)
+		return 1
+	}
+}
+
+// dispatch runs the command args name.
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := "render"
 	if len(args) > 0 {
 		cmd, args = args[0], args[1:]

@@ -38,7 +38,7 @@ func runLabels(paths []string, config, format string, opts fn.RunOptions, stdin 
 		return 1
 	}
 	if err := write(stdout, nodes); err != nil {
-		complain(stderr, "nfd-fn: writing stdout: %v", err)
+		complain(stderr, "nfd-fn: writing %s: %v", outputName(stdout), err)
 		return 1
 	}
 	return code

@@ -73,11 +73,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		defer func() { code = out.finish(code, stderr) }()
 		stdout = out
 	} else if why := failsClosed[*output]; why != "" {
-		held, err := holdOutput(stdout, why)
-		if err != nil {
-			complain(stderr, "nfd-fn render: %v", err)
-			return 1
-		}
+		held := holdOutput(stdout, why)
 		defer func() { code = held.release(code, stderr) }()
 		stdout = held
 	}
@@ -88,30 +84,34 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 			return 2
 		}
 	}
-	_, labels := modes.LabelWriter(*output)
-	switch {
-	case opts.Shard != nil && *output == "nova":
-		complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
+	// Guarded here, below the --out and held outputs' defers, so that an
+	// input cut short leaves them unwritten (exit 1).
+	return fn.Guard(func() int {
+		_, labels := modes.LabelWriter(*output)
+		switch {
+		case opts.Shard != nil && *output == "nova":
+			complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
+			return 2
+		case (*output == "resourcelist" || applyParts[*output] != modes.ApplyNone) && len(paths) > 0:
+			return runFiles(paths, *config, applyParts[*output], opts, stdin, stdout, stderr)
+		case *output == "nova" && len(paths) > 0:
+			return runNovaFiles(paths, *config, opts, stdin, stdout, stderr)
+		case labels:
+			return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
+		case applyParts[*output] != modes.ApplyNone:
+			complain(stderr, "nfd-fn render: --output %s needs FILE or DIR arguments (- for stdin)", *output)
+			return 2
+		case *config != "":
+			complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
+			return 2
+		case *output == "resourcelist":
+			return runFunction("render", nil, opts, stdin, stdout, stderr)
+		case *output == "nova":
+			return runNovaOutput(paths, opts, stdin, stdout, stderr)
+		}
+		complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, apply-status, nova, labels or labels-json", *output)
 		return 2
-	case (*output == "resourcelist" || applyParts[*output] != modes.ApplyNone) && len(paths) > 0:
-		return runFiles(paths, *config, applyParts[*output], opts, stdin, stdout, stderr)
-	case *output == "nova" && len(paths) > 0:
-		return runNovaFiles(paths, *config, opts, stdin, stdout, stderr)
-	case labels:
-		return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
-	case applyParts[*output] != modes.ApplyNone:
-		complain(stderr, "nfd-fn render: --output %s needs FILE or DIR arguments (- for stdin)", *output)
-		return 2
-	case *config != "":
-		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
-		return 2
-	case *output == "resourcelist":
-		return runFunction("render", nil, opts, stdin, stdout, stderr)
-	case *output == "nova":
-		return runNovaOutput(paths, opts, stdin, stdout, stderr)
-	}
-	complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, apply-status, nova, labels or labels-json", *output)
-	return 2
+	}, vanished(stderr))
 }
 
 // applyParts maps the apply outputs to the part of the apply-ready Nodes
@@ -148,7 +148,7 @@ func runNovaOutput(args []string, opts fn.RunOptions, stdin io.Reader, stdout, s
 		return 1
 	}
 	if _, err := stdout.Write(file); err != nil {
-		complain(stderr, "nfd-fn: writing stdout: %v", err)
+		complain(stderr, "nfd-fn: writing %s: %v", outputName(stdout), err)
 		return 1
 	}
 	return code
@@ -179,8 +179,8 @@ func runFunction(cmd string, args []string, opts fn.RunOptions, stdin io.Reader,
 		return 2
 	}
 	if isTerminal(stdin) {
-		complain(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal."+
-			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.\n", cmd, cmd, cmd, cmd)
+		complain(stderr, "nfd-fn %s: waiting for a ResourceList on stdin, but stdin is a terminal. "+
+			"Pipe one in (nfd-fn %s < list.yaml), or give files and directories (nfd-fn %s FILE|DIR...); nfd-fn %s --help says more.", cmd, cmd, cmd, cmd)
 		return 2
 	}
 	out := &stdoutWriter{w: stdout}
@@ -215,7 +215,7 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 func (s *stdoutWriter) exit(code int, err error, prefix string, stderr io.Writer) int {
 	switch {
 	case s.err != nil:
-		complain(stderr, "nfd-fn: writing stdout: %v", s.err)
+		complain(stderr, "nfd-fn: writing %s: %v", outputName(s.w), s.err)
 		return 1
 	case errors.As(err, new(*modes.ReadError)):
 		complain(stderr, "%s: %v", prefix, err)

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -190,21 +188,31 @@ func (fr *Reader) track(it *krm.Item, d Decoded, i int, o *objects.Origin) {
 // tree, which name only their file, the line and column of their field,
 // parsing those objects' text again. It is for what is found after Read
 // (lint's checks, the plan's) and must be called before Close.
+//
+// Each object's text is parsed once, for all of its diagnostics, and its
+// tree let go before the next: a static error on each of 60,000
+// NodeFeatures holds one tree at a time, not 60,000.
 func (fr *Reader) Locate(ds diag.List) {
-	trees := map[*krm.Item]*yaml.Node{}
+	var items []*krm.Item
+	about := map[*krm.Item][]int{} // the diagnostics about each item
 	for i := range ds {
 		d := &ds[i]
 		it := fr.last[d.Object.Key()]
 		if it == nil || d.Pos.Line != 0 || d.Pos.File != it.File || d.Pos.Index != it.Index {
 			continue
 		}
-		tree, ok := trees[it]
-		if !ok {
-			tree, _ = it.ParseTree()
-			trees[it] = tree
+		if _, seen := about[it]; !seen {
+			items = append(items, it)
 		}
-		if tree != nil {
-			d.Pos = objects.Origin{File: it.File, Index: it.Index, Node: tree}.Position(d.Field, false)
+		about[it] = append(about[it], i)
+	}
+	for _, it := range items {
+		tree, _ := it.ParseTree()
+		if tree == nil {
+			continue
+		}
+		for _, i := range about[it] {
+			ds[i].Pos = objects.Origin{File: it.File, Index: it.Index, Node: tree}.Position(ds[i].Field, false)
 		}
 	}
 }

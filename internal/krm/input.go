@@ -1,6 +1,8 @@
 package krm
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +25,9 @@ type Input struct {
 	Data []byte
 	// mapped is set when Data is a memory mapping.
 	mapped bool
+	// lease, when held, keeps other processes from cutting the mapped
+	// file short until Close.
+	lease *fileLease
 	// life holds Data readable between Hold and Unhold; Close waits.
 	life lifetime
 	// sinceSweep counts the bytes released since the last sweep.
@@ -67,7 +72,10 @@ func (in *Input) Close() error {
 		return nil
 	}
 	in.mapped = false
-	return unmap(in.Data)
+	err := unmap(in.Data)
+	in.lease.release()
+	in.lease = nil
+	return err
 }
 
 // Hold keeps Data readable until Unhold: Close waits for it. It returns
@@ -88,7 +96,7 @@ func OpenInput(r io.Reader, limit int) (*Input, error) {
 		limit = DefaultMaxBytes
 	}
 	if f, ok := regularFile(r); ok {
-		if in, err := mapFile(f, limit); in != nil || err != nil {
+		if in, err := mapFile(f, "stdin", true, limit); in != nil || err != nil {
 			return in, err
 		}
 	} else if in, err := spool(r, limit); in != nil || err != nil {
@@ -118,7 +126,9 @@ func regularFile(r io.Reader) (*os.File, bool) {
 
 // spool copies r into an unlinked temporary file and maps it. It returns
 // nil and no error when no temporary file can be made, for the caller to
-// read r into memory instead; r is then untouched.
+// read r into memory instead; r is then untouched. When the temporary
+// directory fills up on the way (or refuses a write), what was spooled is
+// read back and the rest of r read after it, into memory.
 func spool(r io.Reader, limit int) (*Input, error) {
 	tmp, err := os.CreateTemp("", "nfd-fn-input-*")
 	if err != nil {
@@ -126,24 +136,62 @@ func spool(r io.Reader, limit int) (*Input, error) {
 	}
 	defer tmp.Close()
 	os.Remove(tmp.Name())
-	n, err := io.Copy(tmp, io.LimitReader(r, int64(limit)+1))
-	if err != nil {
-		return nil, fmt.Errorf("spooling the input to %s: %w", os.TempDir(), err)
-	}
-	if n > int64(limit) {
+	n, pending, err := copyKeeping(tmp, io.LimitReader(r, int64(limit)+1))
+	switch {
+	case errors.Is(err, errSpoolWrite):
+		return spooledToMemory(tmp, n, pending, r, limit)
+	case err != nil:
+		return nil, fmt.Errorf("spooling the input to %s (TMPDIR): %w", os.TempDir(), err)
+	case n > int64(limit):
 		return nil, fmt.Errorf("%w: the input is larger than %d bytes", ErrLimit, limit)
 	}
-	in, err := mapFile(tmp, limit)
+	in, err := mapFile(tmp, "stdin", false, limit)
 	if in == nil && err == nil {
 		// Mapping is not possible here: read the spooled copy back.
-		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
-			return nil, err
-		}
-		data, err := ReadInput(tmp, limit)
-		if err != nil {
-			return nil, err
-		}
-		return &Input{Data: data}, nil
+		return spooledToMemory(tmp, n, nil, r, limit)
 	}
 	return in, err
+}
+
+// errSpoolWrite marks a write to the spool file that failed.
+var errSpoolWrite = errors.New("writing the spool file")
+
+// spoolBuffer is the size of the chunks spool copies.
+const spoolBuffer = 256 << 10
+
+// copyKeeping copies r to f in chunks, never through the kernel alone
+// (splice), so that a chunk the file refuses is still at hand: pending,
+// with errSpoolWrite. It returns the bytes f holds.
+func copyKeeping(f *os.File, r io.Reader) (n int64, pending []byte, err error) {
+	buf := make([]byte, spoolBuffer)
+	for {
+		k, rerr := r.Read(buf)
+		if k > 0 {
+			w, werr := f.Write(buf[:k])
+			n += int64(w)
+			if werr != nil {
+				return n, buf[w:k], fmt.Errorf("%w: %w", errSpoolWrite, werr)
+			}
+		}
+		if rerr == io.EOF {
+			return n, nil, nil
+		}
+		if rerr != nil {
+			return n, nil, rerr
+		}
+	}
+}
+
+// spooledToMemory reads the n bytes spooled to f back into memory,
+// followed by pending and the rest of r.
+func spooledToMemory(f *os.File, n int64, pending []byte, r io.Reader, limit int) (*Input, error) {
+	head := make([]byte, n, int(n)+len(pending))
+	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading back the input spooled to %s (TMPDIR): %w", os.TempDir(), err)
+	}
+	data, err := ReadInput(io.MultiReader(bytes.NewReader(append(head, pending...)), r), limit)
+	if err != nil {
+		return nil, err
+	}
+	return &Input{Data: data}, nil
 }

@@ -10,10 +10,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// mapFile maps the whole of f read-only. It returns nil and no error when
-// the file cannot be mapped (the caller then reads it), and an error when
-// it is larger than limit. An empty file is an empty, unmapped input.
-func mapFile(f *os.File, limit int) (*Input, error) {
+// mapFile maps the whole of f, the file called name, read-only; shared
+// says other processes can reach it (it is not an unlinked temporary). It
+// returns nil and no error when the file cannot or should not be mapped
+// (the caller then reads it): it reports a size of 0 (empty, or a
+// /proc file whose size is not known before it is read), or another
+// process has it open for writing (it may change while it is read:
+// lease). It returns an error when the file is larger than limit.
+//
+// While the input is mapped, the file's lease (where the system grants
+// one) makes a process that truncates or rewrites it wait until Close; a
+// file cut short all the same faults on its vanished pages, which
+// FaultError turns into ErrVanished naming it.
+func mapFile(f *os.File, name string, shared bool, limit int) (*Input, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return nil, nil
@@ -23,13 +32,22 @@ func mapFile(f *os.File, limit int) (*Input, error) {
 		return nil, fmt.Errorf("%w: the input is larger than %d bytes", ErrLimit, limit)
 	}
 	if size == 0 {
-		return &Input{Data: []byte{}}, nil
+		return nil, nil
+	}
+	var held *fileLease
+	if shared {
+		var mayChange bool
+		if held, mayChange = lease(f); mayChange {
+			return nil, nil
+		}
 	}
 	data, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
 	if err != nil {
+		held.release()
 		return nil, nil
 	}
-	return &Input{Data: data, mapped: true}, nil
+	register(data, name)
+	return &Input{Data: data, mapped: true, lease: held}, nil
 }
 
 // releasePages drops the whole pages inside b (and the mapping's last
@@ -55,4 +73,7 @@ func releasePages(data, b []byte) {
 	_ = unix.Madvise(data[from:to], unix.MADV_DONTNEED)
 }
 
-func unmap(data []byte) error { return unix.Munmap(data) }
+func unmap(data []byte) error {
+	unregister(data)
+	return unix.Munmap(data)
+}

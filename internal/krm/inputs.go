@@ -40,7 +40,7 @@ func OpenFile(path string, limit int) (*Input, error) {
 		return nil, fmt.Errorf("reading %s: %w: %d bytes, more than %d", path, ErrLimit, info.Size(), limit)
 	}
 	if info.Size() >= mapFrom {
-		if in, err := mapFile(f, limit); in != nil || err != nil {
+		if in, err := mapFile(f, path, true, limit); in != nil || err != nil {
 			return in, err
 		}
 	}

@@ -112,13 +112,21 @@ func encodeJSON(enc *jsontext.Encoder, n *yaml.Node) error {
 }
 
 // jsonScalar is a scalar's JSON text as its YAML type says: null,
-// booleans and numbers as such (as encoding/json writes the value YAML
-// decodes); nil for everything else (timestamps included), which is
-// written as the string it was written as.
+// booleans and numbers as such; nil for everything else (timestamps
+// included), which is written as the string it was written as. A number
+// written as JSON writes it (what a JSON input holds) is written as it
+// is, byte for byte, whatever its size or precision; any other (YAML's
+// 0x1F, +1, 1_000, .inf) as encoding/json writes the value YAML decodes.
 func jsonScalar(n *yaml.Node) jsontext.Value {
 	switch n.ShortTag() {
 	case "!!null":
 		return jsontext.Value("null")
+	case "!!int", "!!float":
+		if isJSONNumber(n.Value) {
+			return jsontext.Value(n.Value)
+		}
+	}
+	switch n.ShortTag() {
 	case "!!bool", "!!int", "!!float":
 		var v any
 		if n.Decode(&v) == nil {
@@ -128,6 +136,12 @@ func jsonScalar(n *yaml.Node) jsontext.Value {
 		}
 	}
 	return nil
+}
+
+// isJSONNumber reports text in JSON's number form.
+func isJSONNumber(text string) bool {
+	end, ok := jsonNumber([]byte(text), 0)
+	return ok && end == len(text)
 }
 
 // encodeJSONString writes s as a JSON string. Text that is not UTF-8

@@ -358,7 +358,7 @@ var jsonEntryCases = []struct {
 	// Refused before it is written; the text and the tree edit the first.
 	{"metadata-twice", `{"metadata": {}, "metadata": {"name": "n"}}`, true},
 	{"escaped-key", `{"meta\u0064ata": {"name": "n"}}`, false},
-	{"float", `{"metadata": {"name": "n"}, "x": 1.5}`, false},
+	{"numbers-as-written", `{"metadata": {"name": "n"}, "x": 1.50, "y": -0, "z": 123456789012345678901234567890, "e": 1e99999999}`, true},
 	{"slash-escape", `{"metadata": {"name": "n"}, "x": "a\/b"}`, false},
 }
 
@@ -424,10 +424,11 @@ func FuzzJSONFileEntry(f *testing.F) {
 // TestJSONTextIsIndentedMarshal holds jsonText (a jsontext encoder) to
 // what a tree's JSON was before it: encoding/json's Marshal of the value
 // YAML decodes, HTML escaping off, indented by json.Indent with the same
-// prefix. Keys are in order in each document, as encoding/json sorts them.
+// prefix, for every scalar but a number in JSON's own form
+// (TestJSONNumbersAreWrittenAsTheyAre). Keys are in order in each document, as encoding/json sorts them.
 func TestJSONTextIsIndentedMarshal(t *testing.T) {
 	docs := []string{
-		`{a: 1, b: -2, c: 1.5, d: 1e3, e: 0x10, f: 123456789012345678901, g: true, h: null, i: "", j: "<&> \"q\" \\"}`,
+		`{a: 1, b: -2, c: 1.5, d: +1e3, e: 0x10, f: 1_000, g: true, h: null, i: "", j: "<&> \"q\" \\"}`,
 		"{a: \"\\u2028\\u2029 \\x01\\x1f\\x7f\\b\\f\\n\\r\\t\", b: \"caf\u00e9 \u2603 \U0001F600\", \"k\u00e9y\": v}",
 		`{a: {}, b: [], c: [{}, [], [1, [2, {x: y}]]], d: {e: {f: [null, ~, false]}}}`,
 		`[1, "two", {three: 3}, []]`,
@@ -490,7 +491,7 @@ func canonicalJSON(text []byte) bool {
 			}
 			i = end
 		case c == '-' || ('0' <= c && c <= '9'):
-			end, ok := canonicalInteger(text, i)
+			end, ok := jsonNumber(text, i)
 			if !ok {
 				return false
 			}
@@ -500,4 +501,34 @@ func canonicalJSON(text []byte) bool {
 		}
 	}
 	return true
+}
+
+// TestJSONNumbersAreWrittenAsTheyAre: a number in JSON's form (what a JSON
+// input holds) is written byte for byte, whatever its size or precision,
+// where encoding/json would round it (1.2345678901234568e+29). (yaml.v3
+// takes 1e99999999 for a string, its float being out of range; the JSON
+// reader tags it a float: cli's json-numbers-pass-through-byte-for-byte.)
+// A string that reads as a number stays a string.
+func TestJSONNumbersAreWrittenAsTheyAre(t *testing.T) {
+	if got, _ := jsonText(StrNode("6"), ""); string(got) != `"6"` {
+		t.Errorf("the string 6 is written as %s", got)
+	}
+	for _, num := range []string{"123456789012345678901234567890", "-0", "1.50", "1E5", "-1.0e-7", "0"} {
+		var n yaml.Node
+		if err := yaml.Unmarshal([]byte(`{"x": `+num+`}`), &n); err != nil {
+			t.Fatal(err)
+		}
+		got, err := jsonText(&n, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "{\n  \"x\": " + num + "\n}"; string(got) != want {
+			t.Errorf("%s: written as\n%s", num, got)
+		}
+	}
+	for _, notJSON := range []string{"+1", "01", "1.", ".5", "1e", "0x10", "1_000", "--1", "-"} {
+		if isJSONNumber(notJSON) {
+			t.Errorf("%q taken for a JSON number", notJSON)
+		}
+	}
 }

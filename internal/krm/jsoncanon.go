@@ -12,10 +12,9 @@ import (
 // same tokens. Then an unchanged item is re-indented rather than parsed
 // and encoded. Strings must hold no escape but those the encoder writes
 // for itself (\" \\ \b \f \n \r \t) and no character it escapes (LS, PS,
-// invalid UTF-8); numbers must be integers in the form YAML reads as
-// !!int and the encoder writes back (no sign on zero, no leading zero, no
-// fraction or exponent, 18 digits at most). Anything else is written
-// from the tree.
+// invalid UTF-8); numbers are any in JSON's number form, which the tree
+// writer writes as it is (jsonScalar).
+// Anything else is written from the tree.
 //
 // It stays hand-written on the hot path of a JSON list's output (every
 // unchanged item, the whole 341 MB of the fleet's JSON export): jsontext
@@ -62,7 +61,7 @@ func appendIndented(dst, text []byte, prefix string) (out []byte, ok bool) {
 			i = end
 			continue
 		case c == '-' || ('0' <= c && c <= '9'):
-			end, good := canonicalInteger(text, i)
+			end, good := jsonNumber(text, i)
 			if !good {
 				return dst, false
 			}
@@ -123,25 +122,45 @@ func canonicalString(text []byte, from int) (int, bool) {
 	return 0, false
 }
 
-// canonicalInteger checks the number starting at from and returns the
-// offset past it.
-func canonicalInteger(text []byte, from int) (int, bool) {
+// jsonNumber checks the number starting at from, in JSON's number form
+// (-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][-+]?[0-9]+)?), and returns the offset
+// past it. Any such number is canonical: the tree writer writes it as it
+// is (jsonScalar).
+func jsonNumber(text []byte, from int) (int, bool) {
 	i := from
-	if text[i] == '-' {
+	if i < len(text) && text[i] == '-' {
 		i++
 	}
 	digits := i
+	i = skipDigits(text, i)
+	switch {
+	case i == digits:
+		return 0, false
+	case text[digits] == '0' && i-digits > 1:
+		return 0, false // a leading zero
+	}
+	if i < len(text) && text[i] == '.' {
+		if i = skipDigits(text, i+1); text[i-1] == '.' {
+			return 0, false
+		}
+	}
+	if i < len(text) && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		if i < len(text) && (text[i] == '-' || text[i] == '+') {
+			i++
+		}
+		exp := i
+		if i = skipDigits(text, i); i == exp {
+			return 0, false
+		}
+	}
+	return i, true
+}
+
+// skipDigits returns the offset past the decimal digits from i.
+func skipDigits(text []byte, i int) int {
 	for i < len(text) && '0' <= text[i] && text[i] <= '9' {
 		i++
 	}
-	n := i - digits
-	switch {
-	case n == 0 || n > 18:
-		return 0, false
-	case text[digits] == '0' && (n > 1 || digits > from):
-		return 0, false // a leading zero, or -0
-	case i < len(text) && (text[i] == '.' || text[i] == 'e' || text[i] == 'E'):
-		return 0, false
-	}
-	return i, true
+	return i
 }

@@ -6,7 +6,9 @@ import "runtime"
 // each result in order of i, from the calling goroutine, as soon as it and
 // every result before it are ready. At most a few results per worker wait
 // to be emitted: a slow emit (a writer) holds the workers back rather than
-// letting results pile up, so memory stays bounded whatever n is.
+// letting results pile up, so memory stays bounded whatever n is. A
+// fault in work (a mapped input cut short) stops the emits and is raised
+// again on the caller's goroutine once the workers are done.
 func Ordered[T any](n int, work func(i int) T, emit func(i int, v T)) {
 	workers := min(runtime.GOMAXPROCS(0), n)
 	if workers <= 1 {
@@ -32,16 +34,23 @@ func Ordered[T any](n int, work func(i int) T, emit func(i int, v T)) {
 		}
 		close(next)
 	}()
+	var fs faults
 	for range workers {
 		go func() {
+			worker()
 			for i := range next {
-				slots[i%window] <- work(i)
+				var v T
+				fs.run(func() { v = work(i) })
+				slots[i%window] <- v
 			}
 		}()
 	}
 	for i := range n {
 		v := <-slots[i%window]
 		<-ahead
-		emit(i, v)
+		if !fs.seen.Load() {
+			emit(i, v)
+		}
 	}
+	fs.raise()
 }

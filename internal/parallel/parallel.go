@@ -22,19 +22,22 @@ func For(n int, f func(i int)) {
 // add, in no particular order, as values come: work starts while the
 // caller is still producing. wait, called once after the last add,
 // returns when every f has returned. add blocks while the workers are a
-// few values per goroutine behind.
+// few values per goroutine behind. A fault in f (a mapped input cut
+// short) is raised again by wait, on the caller's goroutine.
 func Stream[T any](f func(T)) (add func(T), wait func()) {
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
+	var fs faults
 	next := make(chan T, workers*16)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			worker()
 			for v := range next {
-				f(v)
+				fs.run(func() { f(v) })
 			}
 		}()
 	}
-	return func(v T) { next <- v }, func() { close(next); wg.Wait() }
+	return func(v T) { next <- v }, func() { close(next); wg.Wait(); fs.raise() }
 }

@@ -32,9 +32,15 @@ const (
 	// execution add up to.
 	MaxTemplateAlloc = 16 << 20
 	// MaxTemplateTime is a wall-clock backstop for one execution. The
-	// other limits are deterministic and normally trip first.
+	// other limits are deterministic and normally trip first. A template
+	// that exceeds it once is not run again in the run: it fails on every
+	// later node at once, with the same error, so that a run's time stays
+	// linear in its nodes with a small constant.
 	MaxTemplateTime = 2 * time.Second
 )
+
+// limitTime is the Limit of a BudgetError for MaxTemplateTime.
+const limitTime = "time"
 
 // BudgetError reports a template execution that exceeded one of its
 // limits.
@@ -101,7 +107,7 @@ func (b *budget) spend(fn string, n int64) error {
 	b.calls++
 	if b.calls%64 == 0 || n > 1000 {
 		if b.now().After(b.deadline) {
-			return b.fail(&BudgetError{Limit: "time", Func: fn, Detail: fmt.Sprintf("more than %v", MaxTemplateTime)})
+			return b.fail(&BudgetError{Limit: limitTime, Func: fn, Detail: fmt.Sprintf("more than %v", MaxTemplateTime)})
 		}
 	}
 	return nil

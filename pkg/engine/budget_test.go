@@ -169,3 +169,40 @@ func TestInstrumentationKeepsOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestSlowTemplateRunsOutOfTimeOnceNotOnEveryNode is issue 34 §4: the
+// time budget is per execution, so a template slow on every node cost a
+// run MaxTemplateTime per node (40 nodes, 82 s). It runs once: the clock
+// is read while the first node's execution runs, never for the other
+// nodes, which all fail with the same time budget error.
+func TestSlowTemplateRunsOutOfTimeOnceNotOnEveryNode(t *testing.T) {
+	reads := 0
+	clock := time.Unix(0, 0)
+	budgetClock = func() time.Time {
+		reads++
+		clock = clock.Add(MaxTemplateTime / 8) // every look at the clock finds it later
+		return clock
+	}
+	defer func() { budgetClock = time.Now }()
+	rs, _ := Compile([]*api.NodeFeatureRule{ruleObject("obj", api.Rule{Name: "slow", VarsTemplate: `{{ range until 10000 }}{{ len "x" }}{{ end }}`,
+		MatchFeatures: api.FeatureMatcher{{Feature: "pci.device", MatchExpressions: &api.MatchExpressionSet{}}}})})
+	var first error
+	readsAfterFirst := 0
+	for node := range 40 {
+		_, errs := rs.Execute(testFeatures())
+		var be *BudgetError
+		if len(errs) != 1 || !errors.As(errs[0], &be) || be.Limit != "time" {
+			t.Fatalf("node %d: %v, want the time budget error", node, errs)
+		}
+		if node == 0 {
+			first, readsAfterFirst = be, reads
+			continue
+		}
+		if be != first {
+			t.Errorf("node %d: %v, not the first node's error", node, be)
+		}
+	}
+	if readsAfterFirst == 0 || reads != readsAfterFirst {
+		t.Errorf("the clock was read %d times by the first node, %d by the 39 others: the template ran again", readsAfterFirst, reads-readsAfterFirst)
+	}
+}

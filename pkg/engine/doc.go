@@ -45,7 +45,8 @@
 //     shared or cyclic structures built with dict, list or set cannot blow
 //     up; printing such a structure is measured against MaxTemplateOutput.
 //   - MaxTemplateAlloc: the sum of all function results.
-//   - MaxTemplateTime: a wall-clock backstop.
+//   - MaxTemplateTime: a wall-clock backstop; a template that exceeds it
+//     once fails at once, unrun, on every later node.
 //
 // Executions of one RuleSet's (or Group's) templates are serialised, since
 // the budget is shared by their function map.

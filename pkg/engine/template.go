@@ -20,6 +20,10 @@ type kvTemplate struct {
 	parseErr error
 	// size is the template text's length.
 	size int
+	// timedOut is the time budget error of the first execution that ran
+	// out of time: later ones (the other nodes) return it without running
+	// (execute). Guarded by env.mu.
+	timedOut error
 }
 
 // errTemplateTooLarge is nfd-master's error for a template over
@@ -188,15 +192,24 @@ func (t *kvTemplate) outputLimit() int {
 }
 
 // execute runs the template on data within a fresh budget. A budget error
-// wins over the error it may have caused downstream.
+// wins over the error it may have caused downstream. A template that has
+// once run out of time (MaxTemplateTime) is not run again: every later
+// execution fails at once with the same error, so that a slow template
+// costs a run MaxTemplateTime once, not once per node.
 func (t *kvTemplate) execute(data any) (string, error) {
 	env := t.env
 	env.mu.Lock()
 	defer env.mu.Unlock()
+	if t.timedOut != nil {
+		return "", t.timedOut
+	}
 	env.b.reset()
 	buf := cappedBuffer{limit: t.outputLimit()}
 	err := t.tmpl.Execute(&buf, data)
 	if env.b.err != nil {
+		if be, ok := env.b.err.(*BudgetError); ok && be.Limit == limitTime {
+			t.timedOut = env.b.err
+		}
 		return "", env.b.err
 	}
 	if err != nil {

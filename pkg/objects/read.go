@@ -98,9 +98,13 @@ func ReadFile(path string) ([]byte, error) {
 }
 
 // CollectFiles expands directories into their YAML and JSON files, sorted;
-// hidden directories such as .git are skipped.
+// hidden directories such as .git are skipped. A symlink named as one is
+// followed to its file; one that leads nowhere (dangling, a loop) or to
+// something other than a regular file (a FIFO, a device, a socket, a
+// directory), and any such entry itself, is an error naming each of them
+// (unreadableEntry), for nothing in a directory is skipped unsaid.
 func CollectFiles(paths []string) ([]string, error) {
-	var files []string
+	var files, unreadable []string
 	seen := map[string]bool{}
 	add := func(p string) {
 		if !seen[p] {
@@ -124,14 +128,23 @@ func CollectFiles(paths []string) ([]string, error) {
 			if d.IsDir() && path != p && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir
 			}
-			if d.Type().IsRegular() && isManifest(path) {
-				add(path)
+			if !isManifest(path) || d.IsDir() {
+				return nil
 			}
+			if why := unreadableEntry(path, d); why != "" {
+				unreadable = append(unreadable, path+" ("+why+")")
+				return nil
+			}
+			add(path)
 			return nil
 		})
 		if err != nil {
 			return nil, err
 		}
+	}
+	if len(unreadable) > 0 {
+		return nil, fmt.Errorf("cannot read %s named as manifests in the directories given: %s",
+			diag.Plural(len(unreadable), "file"), strings.Join(unreadable, "; "))
 	}
 	sort.Strings(files)
 	return files, nil
