@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --dirty --match "v[0-9]*" 2>/dev/null || 
 LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
 IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
 
-.PHONY: all build test vet conformance conformance-versions bench bench-go bench-fleet clean image e2e fuzz
+.PHONY: all build test vet conformance conformance-versions bench bench-go bench-fleet clean image e2e fuzz release-snapshot
 
 all: vet test build
 
@@ -109,5 +109,13 @@ image:
 e2e:
 	PATH="$$(bash hack/install-e2e-tools.sh):$$PATH" NFD_FN_E2E=1 go test -count=1 ./e2e
 
+# The release (docs/releasing.md): `goreleaser release --snapshot --clean`
+# offline into dist/ (archives, checksums.txt, SBOMs, krew manifest,
+# Homebrew cask), signed with a throwaway key when cosign is there, then
+# checked by tools/distcheck. Installs goreleaser and cyclonedx-gomod
+# first (hack/install-release-tools.sh, cached between runs).
+release-snapshot:
+	PATH="$$(bash hack/install-release-tools.sh):$$PATH" bash hack/release-snapshot.sh
+
 clean:
-	rm -rf $(BIN) nfd-fn
+	rm -rf $(BIN) nfd-fn dist
