@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // maxSymlinks bounds symlink resolution, as the kernel's MAXSYMLINKS does.
@@ -82,7 +81,7 @@ func (h host) readFileMax(rel string, max int64) ([]byte, error) {
 // readRegular opens p without following a final symlink and without
 // blocking, checks that it is a regular file and reads at most max bytes.
 func readRegular(p string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
