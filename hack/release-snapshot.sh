@@ -18,13 +18,11 @@ for tool in goreleaser cyclonedx-gomod; do
   command -v "$tool" >/dev/null || { echo "make release-snapshot: $tool is not on PATH (export PATH=\"\$(bash hack/install-release-tools.sh):\$PATH\")" >&2; exit 1; }
 done
 
-# goreleaser hands the SBOM command only HOME and PATH; the config names
-# these (.Env.*), and the tap token is read even when nothing is uploaded.
-GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE)
+# The tap token is read even when nothing is uploaded.
 # The snapshot's version is the release the tree prepares.
 NFD_FN_RELEASE=$(sed -n 's/^const Release = "\(v[^"]*\)"$/\1/p' pkg/version/version.go)
 [ -n "$NFD_FN_RELEASE" ] || { echo "make release-snapshot: no Release in pkg/version/version.go" >&2; exit 1; }
-export GOMODCACHE GOCACHE NFD_FN_RELEASE GOTOOLCHAIN=local GOPROXY=off HOMEBREW_TAP_TOKEN=${HOMEBREW_TAP_TOKEN:-}
+export NFD_FN_RELEASE GOTOOLCHAIN=local GOPROXY=off HOMEBREW_TAP_TOKEN=${HOMEBREW_TAP_TOKEN:-}
 start=$SECONDS
 goreleaser release --snapshot --clean --skip=docker,sign
 echo "release-snapshot: goreleaser took $((SECONDS - start))s" >&2

@@ -15,10 +15,11 @@ import (
 // module is the module path the SBOMs describe.
 const module = "github.com/nfd-fn/nfd-fn"
 
-// checkSBOM checks the archive's CycloneDX SBOM: there, named in
+// checkSBOM checks the CycloneDX SBOM of the archive's binary (named as
+// the archive, .cdx.json for .tar.gz or .zip): there, named in
 // checksums.txt, describing the module.
 func checkSBOM(dist string, a archive, sums map[string]string) []string {
-	name := a.name + ".cdx.json"
+	name := fmt.Sprintf("nfd-fn_%s_%s_%s.cdx.json", a.version, a.os, a.arch)
 	b, err := os.ReadFile(filepath.Join(dist, name))
 	if err != nil {
 		return []string{fmt.Sprintf("%s has no SBOM: %v", a.name, err)}
