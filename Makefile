@@ -99,13 +99,15 @@ fuzz:
 	done
 
 # The container image as an OCI archive, built offline with umoci (no
-# Docker engine): static nfd-fn, user 65534:65534. Load it with
-# `podman load -i $(IMAGE_ARCHIVE)` or `skopeo copy oci-archive:...`.
+# Docker engine): one index named ghcr.io/nfd-fn/nfd-fn:$(VERSION) with a
+# linux/amd64 and a linux/arm64 image, static nfd-fn, user 65534:65534.
+# Load it with `podman load -i $(IMAGE_ARCHIVE)` or `skopeo copy --all oci-archive:...`.
 image:
 	bash hack/image.sh $(IMAGE_ARCHIVE) $(VERSION)
 
-# Every example under the real kpt and kustomize, twice, and the image
-# test; installs kustomize and umoci first (hack/install-e2e-tools.sh).
+# Every example under the real kpt and kustomize, twice, and the image and
+# container tests; installs kustomize, umoci, podman and runc first
+# (hack/install-e2e-tools.sh).
 e2e:
 	PATH="$$(bash hack/install-e2e-tools.sh):$$PATH" NFD_FN_E2E=1 go test -count=1 ./e2e
 

@@ -94,11 +94,12 @@ func checkKrew(dist string, archives []archive, sums map[string]string) []string
 	return problems
 }
 
-// caskField finds a cask's url and sha256 lines.
-var caskField = regexp.MustCompile(`^\s*(url|sha256)\s+"([^"]+)"`)
+// caskField finds a cask's version, url and sha256 lines.
+var caskField = regexp.MustCompile(`^\s*(version|url|sha256)\s+"([^"]+)"`)
 
-// checkCask checks the Homebrew cask goreleaser wrote: each url has the
-// sha256 of its archive, and every darwin and linux archive has a url.
+// checkCask checks the Homebrew cask goreleaser wrote: each url (with the
+// cask's #{version} filled in) has the sha256 of its archive, and every
+// darwin and linux archive has a url.
 func checkCask(dist string, archives []archive, sums map[string]string) []string {
 	const name = "homebrew/Casks/nfd-fn.rb"
 	b, err := os.ReadFile(filepath.Join(dist, name))
@@ -107,15 +108,18 @@ func checkCask(dist string, archives []archive, sums map[string]string) []string
 	}
 	var problems []string
 	covered := map[string]bool{}
-	var url, sum string
+	var version, url, sum string
 	for _, line := range strings.Split(string(b), "\n") {
 		m := caskField.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
-		if m[1] == "url" {
-			url = path.Base(m[2])
-		} else {
+		switch m[1] {
+		case "version":
+			version = m[2]
+		case "url":
+			url = strings.ReplaceAll(path.Base(m[2]), "#{version}", version)
+		default:
 			sum = m[2]
 		}
 		if url == "" || sum == "" {
