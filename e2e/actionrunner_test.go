@@ -22,7 +22,7 @@ type compositeAction struct {
 		Value string `yaml:"value"`
 	} `yaml:"outputs"`
 	Runs struct {
-		Using string        `yaml:"using"`
+		Using string       `yaml:"using"`
 		Steps []actionStep `yaml:"steps"`
 	} `yaml:"runs"`
 }
