@@ -23,6 +23,7 @@ done
 NFD_FN_RELEASE=$(sed -n 's/^const Release = "\(v[^"]*\)"$/\1/p' pkg/version/version.go)
 [ -n "$NFD_FN_RELEASE" ] || { echo "make release-snapshot: no Release in pkg/version/version.go" >&2; exit 1; }
 export NFD_FN_RELEASE GOTOOLCHAIN=local GOPROXY=off HOMEBREW_TAP_TOKEN=${HOMEBREW_TAP_TOKEN:-}
+goreleaser check # the configuration, deprecated fields included
 start=$SECONDS
 goreleaser release --snapshot --clean --skip=docker,sign
 echo "release-snapshot: goreleaser took $((SECONDS - start))s" >&2
