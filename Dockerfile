@@ -1,6 +1,7 @@
 # nfd-fn as a KRM function image (kpt fn render / eval --image, kustomize's
 # container: form). `make image` builds the same image without a Docker
-# engine (hack/image.sh, with umoci): keep the two in step.
+# engine (hack/image.sh, with umoci), and releases build it with goreleaser
+# (hack/image/Dockerfile.release): keep the three in step.
 #
 #   docker build --build-arg VERSION=v0.1.0 -t ghcr.io/nfd-fn/nfd-fn:v0.1.0 .
 FROM golang:1.26 AS build

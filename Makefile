@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --dirty --match "v[0-9]*" 2>/dev/null || 
 LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
 IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
 
-.PHONY: all build test vet conformance conformance-versions bench bench-go bench-fleet bench-hostile clean image e2e fuzz
+.PHONY: all build test vet conformance conformance-versions bench bench-go bench-fleet bench-hostile clean image e2e fuzz release-snapshot
 
 all: vet test build
 
@@ -109,15 +109,25 @@ fuzz:
 	done
 
 # The container image as an OCI archive, built offline with umoci (no
-# Docker engine): static nfd-fn, user 65534:65534. Load it with
-# `podman load -i $(IMAGE_ARCHIVE)` or `skopeo copy oci-archive:...`.
+# Docker engine): one index named ghcr.io/nfd-fn/nfd-fn:$(VERSION) with a
+# linux/amd64 and a linux/arm64 image, static nfd-fn, user 65534:65534.
+# Load it with `podman load -i $(IMAGE_ARCHIVE)` or `skopeo copy --all oci-archive:...`.
 image:
 	bash hack/image.sh $(IMAGE_ARCHIVE) $(VERSION)
 
-# Every example under the real kpt and kustomize, twice, and the image
-# test; installs kustomize and umoci first (hack/install-e2e-tools.sh).
+# Every example under the real kpt and kustomize, twice, and the image and
+# container tests; installs kustomize, umoci, podman and runc first
+# (hack/install-e2e-tools.sh).
 e2e:
 	PATH="$$(bash hack/install-e2e-tools.sh):$$PATH" NFD_FN_E2E=1 go test -count=1 ./e2e
 
+# The release (docs/releasing.md): `goreleaser release --snapshot --clean`
+# offline into dist/ (archives, checksums.txt, SBOMs, krew manifest,
+# Homebrew cask), signed with a throwaway key when cosign is there, then
+# checked by tools/distcheck. Installs goreleaser and cyclonedx-gomod
+# first (hack/install-release-tools.sh, cached between runs).
+release-snapshot:
+	PATH="$$(bash hack/install-release-tools.sh):$$PATH" bash hack/release-snapshot.sh
+
 clean:
-	rm -rf $(BIN) nfd-fn
+	rm -rf $(BIN) nfd-fn dist

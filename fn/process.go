@@ -145,14 +145,14 @@ func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, fini
 			*opts.Labels = r.labels.Sorted()
 			return nil
 		}
-		r.extend(r.labels.Diagnostics())
+		r.extend(r.labels.Diagnostics(InfoResultCap))
 	}
 	if opts.Apply == modes.ApplyNone {
 		return rl.WriteThen(out, func() []*sdk.Result {
 			if finish != nil {
 				finish()
 			}
-			return Results(r.list)
+			return Results(capNotes(r.list))
 		})
 	}
 	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, opts.Apply.Shape)

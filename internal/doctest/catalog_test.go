@@ -20,6 +20,7 @@ type catalogMetadata struct {
 	SourceURL          string   `json:"sourceURL,omitempty"`
 	ExamplePackageURLs []string `json:"examplePackageURLs,omitempty"`
 	License            string   `json:"license,omitempty"`
+	Emails             []string `json:"emails,omitempty"`
 	Hidden             bool     `json:"hidden,omitempty"`
 }
 
@@ -77,8 +78,8 @@ func TestMetadataFollowsTheCatalogSchema(t *testing.T) {
 	if !strings.HasPrefix(documentedImage, m.Image+":") {
 		t.Errorf("image %q is not the image the docs run, %s", m.Image, documentedImage)
 	}
-	if m.Description == "" || len(m.Tags) == 0 {
-		t.Errorf("description and tags are required: %+v", m)
+	if m.Description == "" || len(m.Tags) == 0 || len(m.Emails) == 0 {
+		t.Errorf("description, tags and emails (whom the catalog's users write to) are required: %+v", m)
 	}
 	for _, tag := range m.Tags {
 		if !catalogTags[tag] {
@@ -97,6 +98,31 @@ func TestMetadataFollowsTheCatalogSchema(t *testing.T) {
 	sort.Strings(listed)
 	if want := exampleDirs(t, root); strings.Join(listed, " ") != strings.Join(want, " ") {
 		t.Errorf("examplePackageURLs name %v, the examples are %v", listed, want)
+	}
+}
+
+// TestReadmeHasTheCatalogsLongSection checks the section the kpt function
+// catalog's docs generator (mdtogo) reads from a function's README: one
+// <!--mdtogo:Long--> ... <!--mdtogo--> pair, around the functionConfig
+// reference, every key of which it holds.
+func TestReadmeHasTheCatalogsLongSection(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	if strings.Count(text, "<!--mdtogo:Long-->") != 1 {
+		t.Fatalf("README.md should hold one <!--mdtogo:Long--> marker, holds %d", strings.Count(text, "<!--mdtogo:Long-->"))
+	}
+	_, long, _ := strings.Cut(text, "<!--mdtogo:Long-->")
+	long, _, closed := strings.Cut(long, "<!--mdtogo-->")
+	if !closed {
+		t.Fatal("README.md's <!--mdtogo:Long--> section is not closed by <!--mdtogo-->")
+	}
+	for _, key := range []string{"kind: ConfigMap", "kind: NFDFunctionConfig", "nfdVersion:", "nodeOutput:", "enableTaints:", "### Feature gates"} {
+		if !strings.Contains(long, key) {
+			t.Errorf("README.md's mdtogo Long section lacks %q", key)
+		}
 	}
 }
 

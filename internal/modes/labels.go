@@ -47,10 +47,24 @@ func (c *Labels) Sorted() []labelview.Node {
 
 // Diagnostics are one info diagnostic per node, on the node, saying what
 // it gets: nodeOutput labels in a ResourceList, where the results are the
-// output people read (kpt prints them).
-func (c *Labels) Diagnostics() diag.List {
+// output people read (kpt prints them). Above max nodes they are one
+// diagnostic counting the nodes instead, as newer kpt commits every
+// result to the Kptfile.
+func (c *Labels) Diagnostics(max int) diag.List {
+	nodes := c.Sorted()
+	if len(nodes) > max {
+		empty := 0
+		for _, n := range nodes {
+			if n.IsEmpty() {
+				empty++
+			}
+		}
+		return diag.List{{Severity: diag.Info, Message: fmt.Sprintf(
+			"%s rendered, %d getting something from NFD and %d nothing; what each gets is left out of the results above %d nodes (kpt commits them to the Kptfile): nfd-fn render -o labels prints it for every node",
+			diag.Plural(len(nodes), "node"), len(nodes)-empty, empty, max)}}
+	}
 	var out diag.List
-	for _, n := range c.Sorted() {
+	for _, n := range nodes {
 		out = append(out, diag.Diagnostic{Severity: diag.Info, Object: diag.ObjectRef{APIVersion: "v1", Kind: "Node", Name: n.Name}, Message: "gets " + summarize(n)})
 	}
 	return out

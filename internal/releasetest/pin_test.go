@@ -24,11 +24,13 @@ const untagged = "not tagged yet"
 // comment above a command, the sentence closing a paragraph).
 const pinNear = 4
 
-// TestEveryPinSaysNoReleaseIsTaggedYet is issue 26's point 7: while the
-// repository has no tag for pkg/version.Release, every documented
-// `rev:`, image tag, `go install ...@vX` and `kpt pkg get` line has a note
-// near it saying the release is not tagged yet (and the README says what
-// to pin instead: a commit). Once the tag exists, the notes must go.
+// TestEveryPinSaysNoReleaseIsTaggedYet is issue 26's point 7, with issue
+// 38's README rule: while the repository has no tag for
+// pkg/version.Release, every documented `rev:`, image tag, `go install
+// ...@vX` and `kpt pkg get` line of docs/ and the examples has a note near
+// it saying the release is not tagged yet; the README says so once, in
+// one place, and shows the commit form beside every such line instead.
+// Once the tag exists, the notes must go.
 func TestEveryPinSaysNoReleaseIsTaggedYet(t *testing.T) {
 	root := "../.."
 	if _, err := exec.LookPath("git"); err != nil {
@@ -52,6 +54,10 @@ func TestEveryPinSaysNoReleaseIsTaggedYet(t *testing.T) {
 		}
 		lines := strings.Split(string(data), "\n")
 		rel, _ := filepath.Rel(root, f)
+		if rel == "README.md" {
+			pins += checkReadmePins(t, lines, tagged)
+			continue
+		}
 		for i, l := range lines {
 			if !pinRefs.MatchString(l) || strings.Contains(l, "<commit>") {
 				continue
@@ -76,4 +82,35 @@ func TestEveryPinSaysNoReleaseIsTaggedYet(t *testing.T) {
 	if !tagged && !strings.Contains(string(readme), "pre-commit autoupdate --bleeding-edge --freeze") {
 		t.Error("README.md does not say how to pin a commit for pre-commit")
 	}
+}
+
+// commitForm is what shows the way in from a commit beside a release pin.
+var commitForm = regexp.MustCompile(`<commit>|@main|COMMIT|make image`)
+
+// checkReadmePins checks README.md's pins: one note in all while the
+// release is untagged (none once it is), and the commit form near every
+// pin. It returns how many pins it saw.
+func checkReadmePins(t *testing.T, lines []string, tagged bool) int {
+	t.Helper()
+	notes, pins := 0, 0
+	for i, l := range lines {
+		if strings.Contains(l, untagged) {
+			notes++
+		}
+		if !pinRefs.MatchString(l) {
+			continue
+		}
+		pins++
+		near := strings.Join(lines[max(0, i-pinNear):min(len(lines), i+pinNear+1)], "\n")
+		if !tagged && !commitForm.MatchString(near) {
+			t.Errorf("README.md:%d: %q: %s is not tagged, and no line near shows the commit form (%s)", i+1, strings.TrimSpace(l), version.Release, commitForm)
+		}
+	}
+	switch {
+	case !tagged && notes != 1:
+		t.Errorf("README.md says %q %d times; it should say so once, in one place (Install and pin a version)", untagged, notes)
+	case tagged && notes != 0:
+		t.Errorf("README.md: %s is tagged now: drop the %q note", version.Release, untagged)
+	}
+	return pins
 }

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 )
 
 // maxSymlinks bounds symlink resolution, as the kernel's MAXSYMLINKS does.
@@ -107,7 +106,7 @@ func (h host) readFileMax(rel string, max int64) ([]byte, error) {
 // without blocking, checks that it is a regular file and reads at most max
 // bytes.
 func readRegular(dir *os.Root, name string, max int64) ([]byte, error) {
-	f, err := dir.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	f, err := dir.OpenFile(name, os.O_RDONLY|openFlags, 0)
 	if err != nil {
 		return nil, unwrapPathError(err)
 	}
