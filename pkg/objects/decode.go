@@ -304,6 +304,19 @@ func notObject(o Origin) diag.Diagnostic {
 	return diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: o.Position("", false), Message: msg}
 }
 
+// FileDocumentNote is the diagnostic for a document of a file that is not
+// an object: a list or a scalar (an Ansible playbook, a docs list that
+// mentions NFD), or a mapping under a tag of its own, with no apiVersion
+// or kind, is skipped with a note; one that has an apiVersion or kind
+// meant to be an object, and is an error (notObject). n is the document.
+func FileDocumentNote(n *yaml.Node, o Origin) diag.Diagnostic {
+	if n.Kind == yaml.MappingNode && (ys.Value(n, "apiVersion") != nil || ys.Value(n, "kind") != nil) {
+		return notObject(o)
+	}
+	return diag.Diagnostic{Severity: diag.Info, Check: "other-kind", Pos: o.Position("", false),
+		Message: fmt.Sprintf("document is %s, not an object (a mapping with apiVersion and kind): skipped", ys.Describe(n))}
+}
+
 // OtherNote is the info diagnostic for a document nfd-fn skips, for
 // callers that read files (where skipping deserves a word).
 func OtherNote(d *Decoded, o Origin) diag.Diagnostic {

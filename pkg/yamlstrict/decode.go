@@ -49,11 +49,23 @@ type Hints interface {
 
 // Decoder decodes YAML nodes into typed values.
 type Decoder struct {
-	hints Hints
+	hints  Hints
+	yaml11 bool
 }
 
 // NewDecoder returns a Decoder using hints (which may be nil).
 func NewDecoder(hints Hints) *Decoder { return &Decoder{hints: hints} }
+
+// RefusingYAML11Booleans returns a copy of d that also refuses, where a
+// string is expected, the plain scalars YAML 1.1 reads as booleans (yes,
+// no, on, off, y, n; see IsYAML11Bool). yaml.v3 reads them as strings, but
+// kubectl and Helm convert YAML with sigs.k8s.io/yaml, a YAML 1.1 reader,
+// and send a boolean that the API server's string schema refuses.
+func (d *Decoder) RefusingYAML11Booleans() *Decoder {
+	c := *d
+	c.yaml11 = true
+	return &c
+}
 
 // Decode decodes n into out (a non-nil pointer). Paths in the returned errors
 // start with base. It returns every problem found.
@@ -303,9 +315,15 @@ func (s *state) decodeString(n *yaml.Node, v reflect.Value, path string) {
 		s.wrongKind(n, v.Type(), path, "a string")
 		return
 	}
-	if n.Tag != "!!str" && n.Tag != "!" && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
+	if n.Tag != "!!str" && n.Tag != "!" && !quoted {
 		s.fail(n, path, "expected a string, got %s %s: quote it (\"%s\")",
 			strings.TrimPrefix(n.Tag, "!!"), n.Value, n.Value)
+		return
+	}
+	if s.d.yaml11 && n.Tag == "!!str" && n.Style&^yaml.FlowStyle == 0 && IsYAML11Bool(n.Value) {
+		s.fail(n, path, "expected a string, got the unquoted %s, which kubectl and Helm (YAML 1.1) send as a boolean: quote it (\"%s\")",
+			n.Value, n.Value)
 		return
 	}
 	v.SetString(n.Value)
