@@ -134,3 +134,32 @@ func TestHelmTemplateWithQuotedPlaceholdersIsNotedNotChecked(t *testing.T) {
 		t.Errorf("render reports a problem in the template:\n%s", run.stderr)
 	}
 }
+
+// TestNoCascadesAfterAValueFailsToDecode: once a value fails to decode
+// (`class: [0300]`, an int; `device: [1]`; a rule name `no`, a boolean)
+// or a misspelt key is refused (`values:`), its decoding error is the one
+// finding there, in validate and render: no NFD056 or NFD005 about the ""
+// left in its place, no "op In needs at least one value", no NFD008.
+func TestNoCascadesAfterAValueFailsToDecode(t *testing.T) {
+	bin := buildListTestBinary(t)
+	want := []string{
+		"no-cascades/rules.yaml:15:37 error NFD002",
+		"no-cascades/rules.yaml:16:30 error NFD003",
+		"no-cascades/rules.yaml:23:43 error NFD002",
+		"no-cascades/rules.yaml:24:38 error NFD002",
+		"no-cascades/rules.yaml:33:13 error NFD002",
+	}
+	for _, cmd := range []string{"validate", "render"} {
+		run := runBinary(t, bin, nil, cmd, linterCases+"no-cascades")
+		out := run.stdout
+		if cmd == "render" {
+			out = run.stderr
+		}
+		if run.code != 1 {
+			t.Errorf("%s: exit %d, want 1; stderr:\n%s", cmd, run.code, run.stderr)
+		}
+		if diff := cmp.Diff(want, findings(out)); diff != "" {
+			t.Errorf("%s findings (-want +got):\n%s\noutput:\n%s", cmd, diff, out)
+		}
+	}
+}

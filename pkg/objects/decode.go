@@ -185,10 +185,10 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj.Names, Origin: o, Rejected: rejected, Lean: obj})
 		case *api.NodeFeatureRule:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Rules))...)
-			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{Obj: obj, Origin: o, Rejected: rejected})
+			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{Obj: obj, Origin: o, Rejected: rejected, Undecoded: undecoded(d.Errs)})
 		case *api.NodeFeatureGroup:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Groups))...)
-			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{Obj: obj, Origin: o, Rejected: rejected})
+			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{Obj: obj, Origin: o, Rejected: rejected, Undecoded: undecoded(d.Errs)})
 		}
 		ds = append(ds, fieldErrors(d, o)...)
 	}
@@ -245,6 +245,32 @@ func aliasNote(d *Decoded, o Origin) diag.Diagnostic {
 }
 
 // fieldErrors turns strict decoding errors into diagnostics.
+// undecoded lists the paths of the values errs say did not decode, and
+// of the fields misspelt keys meant.
+func undecoded(errs []*ys.FieldError) []string {
+	var paths []string
+	for _, e := range errs {
+		paths = append(paths, e.Path)
+		if e.Meant != "" {
+			paths = append(paths, e.Meant)
+		}
+	}
+	return paths
+}
+
+// Undecodes reports whether a finding at field judges a value decoding
+// left empty (one of paths, or a list or mapping holding one, whose
+// element is missing) or inside one.
+func Undecodes(paths []string, field string) bool {
+	for _, p := range paths {
+		if field == p || strings.HasPrefix(field, p+".") || strings.HasPrefix(field, p+"[") ||
+			strings.HasPrefix(p, field+"[") {
+			return true
+		}
+	}
+	return false
+}
+
 func fieldErrors(d *Decoded, o Origin) diag.List {
 	out := make(diag.List, 0, len(d.Errs))
 	for _, e := range d.Errs {

@@ -29,6 +29,9 @@ type FieldError struct {
 	Line, Column int
 	// Msg says what is wrong.
 	Msg string
+	// Meant is, for an unknown field that is the misspelling of a known
+	// one, that field's path: the value the user wrote is missing there.
+	Meant string
 }
 
 func (e *FieldError) Error() string {
@@ -196,6 +199,9 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 				msg += ": " + h
 			}
 			s.fail(k, sub, "%s", msg)
+			if best := closestField(key, fields); best != "" {
+				s.errs[len(s.errs)-1].Meant = Join(path, best)
+			}
 			continue
 		}
 		s.decode(val, v.Field(idx), sub)
@@ -226,14 +232,19 @@ func (s *state) unknownFieldHint(t reflect.Type, key string, fields map[string]i
 			return h
 		}
 	}
+	if best := closestField(key, fields); best != "" {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	return ""
+}
+
+// closestField is the known field a key is likely a misspelling of, or "".
+func closestField(key string, fields map[string]int) string {
 	names := make([]string, 0, len(fields))
 	for name := range fields {
 		names = append(names, name)
 	}
-	if best := suggest.Closest(key, names); best != "" {
-		return fmt.Sprintf("did you mean %q?", best)
-	}
-	return ""
+	return suggest.Closest(key, names)
 }
 
 var fieldCache sync.Map // reflect.Type -> map[string]int
