@@ -163,3 +163,48 @@ func TestNoCascadesAfterAValueFailsToDecode(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplatesThatCanNeverWorkAreErrorsWithOrWithoutAFleet: `{{ .vendr }}`
+// over pci.device (whose element keys are fixed) and
+// `.kernel.version.major` (an attribute feature is a list of Name/Value
+// maps in templates) fail on every node: NFD006 errors from the rules
+// alone, and still with NodeFeatures (beside the nodes' NFD027), in
+// validate and render. The template that ranges and compares .Name is
+// fine.
+func TestTemplatesThatCanNeverWorkAreErrorsWithOrWithoutAFleet(t *testing.T) {
+	bin := buildListTestBinary(t)
+	static := []string{
+		"templates/rules/templates.yaml:10:23 error NFD006",
+		"templates/rules/templates.yaml:18:23 error NFD006",
+	}
+	withFleet := append(slices.Clone(static),
+		"templates/rules/templates.yaml:10:23 error NFD027",
+		"templates/rules/templates.yaml:18:23 error NFD027")
+	slices.Sort(withFleet)
+	for _, tc := range []struct {
+		cmd, dir string
+		want     []string
+	}{
+		{"validate", "templates/rules", static},
+		{"render", "templates/rules", static},
+		{"validate", "templates", withFleet},
+		{"render", "templates", withFleet},
+	} {
+		run := runBinary(t, bin, nil, tc.cmd, linterCases+tc.dir)
+		out := run.stdout
+		if tc.cmd == "render" {
+			out = run.stderr
+		}
+		if run.code != 1 {
+			t.Errorf("%s %s: exit %d, want 1; stderr:\n%s", tc.cmd, tc.dir, run.code, run.stderr)
+		}
+		if diff := cmp.Diff(tc.want, findings(out)); diff != "" {
+			t.Errorf("%s %s findings (-want +got):\n%s\noutput:\n%s", tc.cmd, tc.dir, diff, out)
+		}
+		for _, want := range []string{"did you mean .vendor?", "feature kernel.version is a list of elements in templates"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s %s: no %q in:\n%s", tc.cmd, tc.dir, want, out)
+			}
+		}
+	}
+}

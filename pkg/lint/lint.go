@@ -46,7 +46,7 @@ func Static(set *objects.Set, opts Options) diag.List {
 	c.catalogue()
 	c.mistakes()
 	c.templatePaths()
-	c.templateLabels()
+	c.templateLabels(c.templateShapes())
 	c.groups()
 	if opts.Outputs {
 		c.outputs()
