@@ -70,8 +70,8 @@ func TestWorkerCustomRuleRefusesGeLeAndType(t *testing.T) {
 `
 	got := workerFindings(t, conf, "worker-custom-rule")
 	want := []string{
-		`error sources.custom[0].matchFeatures[0].matchExpressions.major.op: op "GeLe" is not an operator of nfd-worker's custom source`,
-		`error sources.custom[0].matchAny[0].matchFeatures[0].matchExpressions.full.type: nfd-worker's custom source has no type field`,
+		`error sources.custom[0].matchFeatures[0].matchExpressions.major.op: invalid Op "GeLe" (nfd-worker's custom rules know In,`,
+		`error sources.custom[0].matchAny[0].matchFeatures[0].matchExpressions.full.type: unknown field "type": nfd-worker v0.19 ignores it; the custom source has no type field`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("findings = %q", got)
@@ -120,7 +120,7 @@ func TestWorkerConfigMapInTheInputIsTheWorkersConfiguration(t *testing.T) {
 	}
 	want := []string{
 		`error r r.yaml:8:31 spec.rules[0].matchFeatures[0].feature: the nfd-worker configuration in ConfigMap nfd-worker-conf withholds pci.device`,
-		`error nfd-worker-conf nfd/worker.yaml:15:25 data[nfd-worker.conf].sources.custom[0].matchFeatures[0].matchExpressions.major.op: op "Ge" is not an operator`,
+		`error nfd-worker-conf nfd/worker.yaml:15:25 data[nfd-worker.conf].sources.custom[0].matchFeatures[0].matchExpressions.major.op: invalid Op "Ge"`,
 	}
 	slices.Sort(got)
 	slices.Sort(want)
