@@ -208,3 +208,100 @@ func TestTemplatesThatCanNeverWorkAreErrorsWithOrWithoutAFleet(t *testing.T) {
 		}
 	}
 }
+
+// configFinding matches validate's finding in a worker configuration:
+// file:line:col: severity: field: message [NFDnnn].
+var configFinding = regexp.MustCompile(`^\S+?:(\d+):\d+: (?:error|warning): (.*) \[NFD\d+\]$`)
+
+// discoverConfigLine matches discover's word on its configuration: a
+// "config" warning or the error that stops it, "line N: field: message".
+var discoverConfigLine = regexp.MustCompile(`^(?:warning: config|nfd-fn discover: parsing worker config): (line \d+: .*)$`)
+
+// TestValidateWorkerConfigReportsWhatDiscoverReports: validate
+// --worker-config and discover --config read the three forms of an
+// nfd-worker configuration (the file, the ConfigMap NFD's chart makes,
+// Helm values) and report the same problems at the same lines: an
+// unquoted 0200 read as "128", a misspelt matchFeatures that leaves a
+// custom rule matching every node, and a Ge nfd-worker refuses, whose
+// line discover now names too.
+func TestValidateWorkerConfigReportsWhatDiscoverReports(t *testing.T) {
+	bin := buildListTestBinary(t)
+	host := t.TempDir()
+	dir := linterCases + "worker-config/"
+	for _, tc := range []struct {
+		file string
+		want []string // what both say, "line N: field: message" (a part of it)
+	}{
+		{"nfd-worker.conf", []string{`line 7: sources.pci.deviceClassWhitelist[0]: nfd-worker reads the unquoted value 0200 as "128"`,
+			`line 11: sources.custom[0].matchFeature: unknown field "matchFeature"`}},
+		{"configmap.yaml", []string{`line 17: sources.pci.deviceClassWhitelist[0]:`, `line 21: sources.custom[0].matchFeature:`}},
+		{"values.yaml", []string{`line 9: sources.pci.deviceClassWhitelist[0]:`, `line 13: sources.custom[0].matchFeature:`}},
+		{"refused.conf", []string{`line 13: sources.custom[0].matchFeatures[0].matchExpressions.e1000e.op: invalid Op "Ge"`}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			v := runBinary(t, bin, nil, "validate", "--worker-config", dir+tc.file, dir+"rules.yaml")
+			if v.code != 1 {
+				t.Errorf("validate: exit %d, want 1; stderr:\n%s", v.code, v.stderr)
+			}
+			var validate []string
+			for _, line := range strings.Split(v.stdout, "\n") {
+				if m := configFinding.FindStringSubmatch(line); m != nil && strings.HasPrefix(line, dir+tc.file) {
+					validate = append(validate, "line "+m[1]+": "+m[2])
+				}
+			}
+			d := runBinary(t, bin, nil, "discover", "--host-root", host, "--node-name", "n", "--config", dir+tc.file)
+			refused := tc.file == "refused.conf"
+			if (d.code == 1) != refused {
+				t.Errorf("discover: exit %d; stderr:\n%s", d.code, d.stderr)
+			}
+			var discover []string
+			for _, line := range strings.Split(d.stderr, "\n") {
+				if m := discoverConfigLine.FindStringSubmatch(line); m != nil {
+					discover = append(discover, m[1])
+				}
+			}
+			if !refused && !slices.Equal(validate, discover) {
+				t.Errorf("validate reports\n%s\ndiscover reports\n%s", strings.Join(validate, "\n"), strings.Join(discover, "\n"))
+			}
+			for _, want := range tc.want {
+				if !slices.ContainsFunc(validate, func(s string) bool { return strings.HasPrefix(s, want) }) {
+					t.Errorf("validate lacks %q:\n%s", want, v.stdout)
+				}
+				if !slices.ContainsFunc(discover, func(s string) bool { return strings.HasPrefix(s, want) }) {
+					t.Errorf("discover lacks %q:\n%s", want, d.stderr)
+				}
+			}
+		})
+	}
+}
+
+// TestNamedWorkerConfigThatIsMissingOrNotOneIsAnError is issue 34 §3's
+// second point: a worker configuration named by --config or by the
+// functionConfig's workerConfig that does not exist, or is not a worker
+// configuration (a NodeFeatureRule), stops discover with an error naming
+// it; nothing named means nfd-worker's defaults.
+func TestNamedWorkerConfigThatIsMissingOrNotOneIsAnError(t *testing.T) {
+	bin := buildListTestBinary(t)
+	host := t.TempDir()
+	for _, tc := range []struct{ config, want string }{
+		{host + "/missing.conf", host + "/missing.conf does not exist"},
+		{linterCases + "worker-config/rules.yaml", "not an nfd-worker configuration: none of its 4 top-level keys is core or sources"},
+	} {
+		run := runBinary(t, bin, nil, "discover", "--host-root", host, "--node-name", "n", "--config", tc.config)
+		if run.code != 1 || run.stdout != "" || !strings.Contains(run.stderr, tc.want) {
+			t.Errorf("discover --config %s: exit %d, %d bytes out, want 1, nothing, and %q; stderr:\n%s", tc.config, run.code, len(run.stdout), tc.want, run.stderr)
+		}
+	}
+	if run := runBinary(t, bin, nil, "discover", "--host-root", host, "--node-name", "n"); run.code != 0 {
+		t.Errorf("discover without --config: exit %d, want 0 (nfd-worker's defaults); stderr:\n%s", run.code, run.stderr)
+	}
+	list := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n" +
+		"  metadata: {name: fn-config}\n  data:\n    mode: discover\n    hostRoot: " + host + "\n    nodeName: n\n" +
+		"    workerConfig: /etc/kubernetes/node-feature-discovery/nfd-worker.conf\n"
+	run := runBinary(t, bin, []byte(list))
+	results := testkit.Read(t, []byte(run.stdout)).Results
+	if run.code != 1 || len(results) == 0 || results[0].Severity != "error" ||
+		!strings.Contains(results[0].Message, "/etc/kubernetes/node-feature-discovery/nfd-worker.conf does not exist") {
+		t.Errorf("functionConfig workerConfig missing: exit %d, results %+v; stderr:\n%s", run.code, results, run.stderr)
+	}
+}
