@@ -139,7 +139,7 @@ func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 			// Not an object (a scalar, a list, a mapping under a tag of
 			// its own): it cannot be an item of the output list.
 			o := objects.Origin{File: f.Name, Index: d.Index, Item: -1, Node: d.Node}
-			found = append(found, objects.FileDocumentNote(d.Node, o))
+			found = append(found, objects.FileDocumentNote(d.Node, o, d.InList))
 			continue
 		}
 		docs = append(docs, krm.Doc{Node: d.Node, File: f.Name, Index: d.Index})

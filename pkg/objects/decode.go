@@ -333,10 +333,11 @@ func notObject(o Origin) diag.Diagnostic {
 // FileDocumentNote is the diagnostic for a document of a file that is not
 // an object: a list or a scalar (an Ansible playbook, a docs list that
 // mentions NFD), or a mapping under a tag of its own, with no apiVersion
-// or kind, is skipped with a note; one that has an apiVersion or kind
-// meant to be an object, and is an error (notObject). n is the document.
-func FileDocumentNote(n *yaml.Node, o Origin) diag.Diagnostic {
-	if n.Kind == yaml.MappingNode && (ys.Value(n, "apiVersion") != nil || ys.Value(n, "kind") != nil) {
+// or kind, is skipped with a note; one that has an apiVersion or kind, or
+// is an item of a v1 List (inList), was meant to be an object, and is an
+// error (notObject). n is the document.
+func FileDocumentNote(n *yaml.Node, o Origin, inList bool) diag.Diagnostic {
+	if inList || (n.Kind == yaml.MappingNode && (ys.Value(n, "apiVersion") != nil || ys.Value(n, "kind") != nil)) {
 		return notObject(o)
 	}
 	return diag.Diagnostic{Severity: diag.Info, Check: "other-kind", Pos: o.Position("", false),

@@ -61,8 +61,11 @@ func TemplateNote(data []byte, file string) (diag.Diagnostic, bool) {
 // templateFields are the fields whose values are templates nfd-master
 // runs, and so may hold {{ }} in a file that is not itself a template.
 // annotationsTemplate is no NFD field, but one written in a chart is
-// still NFD's kind of template, not Helm's.
-var templateFields = map[string]bool{"labelsTemplate": true, "varsTemplate": true, "annotationsTemplate": true}
+// still NFD's kind of template, not Helm's. kubectl's
+// last-applied-configuration annotation is the object's own JSON, its
+// templates included (a cluster export holds it).
+var templateFields = map[string]bool{"labelsTemplate": true, "varsTemplate": true, "annotationsTemplate": true,
+	"kubectl.kubernetes.io/last-applied-configuration": true}
 
 // templateSource reports text that does not parse as YAML, or holds {{
 // in a key or value other than a template field's value.
@@ -192,6 +195,8 @@ func isManifest(path string) bool {
 type Doc struct {
 	Node  *yaml.Node
 	Index int
+	// InList marks an item of a v1 List: meant to be an object.
+	InList bool
 }
 
 // ReadDocuments splits one file's text into its documents (v1 Lists
@@ -222,8 +227,9 @@ func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 				Pos: diag.Position{File: file, Index: i, Line: n.Content[0].Line, Column: n.Content[0].Column}}
 			return docs, &d
 		}
-		for _, doc := range Documents(n.Content[0]) {
-			docs = append(docs, Doc{Node: doc, Index: i})
+		items := Documents(n.Content[0])
+		for _, doc := range items {
+			docs = append(docs, Doc{Node: doc, Index: i, InList: doc != n.Content[0]})
 		}
 	}
 }
