@@ -28,6 +28,9 @@ type WorkerConfig struct {
 	NoPublish []string
 	// problems are the configuration's own problems.
 	problems []discover.ConfigProblem
+	// file is the configuration, read again as the release checked
+	// reads it (forRelease).
+	file *discover.WorkerConfigFile
 }
 
 // ReadWorkerConfig reads an nfd-worker configuration file as discover
@@ -82,8 +85,20 @@ func checked(f *discover.WorkerConfigFile, wc *WorkerConfig) (*WorkerConfig, err
 	if err != nil {
 		return nil, err
 	}
-	wc.NoPublish, wc.problems = noPublish, problems
+	wc.NoPublish, wc.problems, wc.file = noPublish, problems, f
 	return wc, nil
+}
+
+// forRelease is the configuration's noPublishFeatures and problems as the
+// nfd-worker of release reads it (no noPublishFeatures before v0.19);
+// nfd-worker v0.19's reading for a release discover does not model.
+func (wc *WorkerConfig) forRelease(release string) ([]string, []discover.ConfigProblem) {
+	if wc.file != nil {
+		if noPublish, problems, err := discover.CheckWorkerConfig(wc.file, release); err == nil {
+			return noPublish, problems
+		}
+	}
+	return wc.NoPublish, wc.problems
 }
 
 // WorkerConfigInFile finds, among the documents of a YAML file, the
@@ -132,11 +147,11 @@ func entry(m *yaml.Node, key string) (k, v *yaml.Node) {
 	return nil, nil
 }
 
-// withholds reports whether the configuration's noPublishFeatures leaves
-// feature out of the published NodeFeature: a pattern matches the key
-// exactly, or as a prefix when it ends in "*".
-func (wc *WorkerConfig) withholds(feature string) (string, bool) {
-	for _, p := range wc.NoPublish {
+// withholds reports whether the noPublishFeatures patterns leave feature
+// out of the published NodeFeature: a pattern matches the key exactly, or
+// as a prefix when it ends in "*".
+func withholds(noPublish []string, feature string) (string, bool) {
+	for _, p := range noPublish {
 		if prefix, ok := strings.CutSuffix(p, "*"); (ok && strings.HasPrefix(feature, prefix)) || (!ok && feature == p) {
 			return p, true
 		}
@@ -149,8 +164,9 @@ func (wc *WorkerConfig) withholds(feature string) (string, bool) {
 // configuration's own problems: in its custom rules worker-custom-rule,
 // elsewhere worker-config; errors where nfd-worker refuses the
 // configuration or ignores or misreads what is written, warnings for its
-// notes.
+// notes. The configuration is read as the release rendered as reads it.
 func (c *checker) workerChecks(wc *WorkerConfig) {
+	noPublish, problems := wc.forRelease(c.opts.NFDRelease().Name)
 	known := c.inputFeatures()
 	for _, r := range c.allRules() {
 		for _, t := range r.terms() {
@@ -158,13 +174,13 @@ func (c *checker) workerChecks(wc *WorkerConfig) {
 			if strings.HasPrefix(name, "rule.") || known[name] {
 				continue
 			}
-			if p, ok := wc.withholds(name); ok {
+			if p, ok := withholds(noPublish, name); ok {
 				c.add(r.doc, r.ref, diag.Error, "no-publish-feature", t.field+".feature", false,
 					fmt.Sprintf("the nfd-worker configuration %s withholds %s (core.noPublishFeatures %q): nfd-master never sees it, so this term never matches", wc.name(), t.term.Feature, p))
 			}
 		}
 	}
-	for _, p := range wc.problems {
+	for _, p := range problems {
 		c.workerFinding(wc, p)
 	}
 }
