@@ -111,7 +111,7 @@ func TestStrictFieldValidationRejectsPrunedFields(t *testing.T) {
 }
 
 func TestNamelessRuleNeverReachesNFDMaster(t *testing.T) {
-	nameless := strings.Replace(strings.Replace(releaseList("", ""), "op: Ge", "op: Exists", 1), "- name: ge\n", "- labels: {x: y}\n", 1)
+	nameless := strings.Replace(strings.Replace(releaseList("", ""), "op: Ge", "op: Exists", 1), "- name: ge\n", "- labels: {x: \"y\"}\n", 1)
 	nameless = strings.Replace(nameless, "      labels: {k6: \"true\"}\n", "", 1)
 	got := runRelease(t, nameless, RunOptions{})
 	if nodeLabel(got, "a", "feature.node.kubernetes.io/x") != "" || !strings.Contains(results(got), "spec.rules[0].name: Required value") {

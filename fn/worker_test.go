@@ -42,7 +42,7 @@ func TestWorkerConfigMapInTheInputChecksRulesInKRMMode(t *testing.T) {
 		res := results(runRelease(t, workerList(mode), RunOptions{}))
 		for _, want := range []string{
 			"error: the nfd-worker configuration in ConfigMap nfd-worker-conf withholds pci.device",
-			`error: op "Ge" is not an operator of nfd-worker's custom source`,
+			`error: invalid Op "Ge" (nfd-worker's custom rules know In,`,
 		} {
 			if !strings.Contains(res, want) {
 				t.Errorf("mode %s: no %q in the results:\n%s", mode, want, res)

@@ -6,6 +6,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // decodeFast decodes a NodeFeature straight from its text, without a YAML
@@ -76,7 +77,8 @@ func (s *fieldSet) once(i uint) bool {
 	return true
 }
 
-// isStr reports a value str reads.
+// isStr reports a value str reads: not a plain YAML 1.1 boolean (yes,
+// on, ...), which the strict decoder refuses as kubectl sends a boolean.
 func isStr(v value) bool {
 	switch v.kind {
 	case vNull:
@@ -86,7 +88,7 @@ func isStr(v value) bool {
 			return true
 		}
 		null, str := plainTag(v.tok)
-		return null || str
+		return null || (str && !yamlstrict.IsYAML11Bool(string(v.tok)))
 	}
 	return false
 }

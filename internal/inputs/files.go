@@ -21,7 +21,7 @@ const StdinPath = "-"
 // not read are parsed whole (parseFile); their problems are returned.
 // config (may be nil) is the list's functionConfig.
 func ReadFiles(files []krm.File, config *yaml.Node, dec Decoding, keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, diag.List, error) {
-	var found diag.List
+	files, found := leaveTemplatesOut(files)
 	rl, err := krm.ReadFiles(files, config, dec.ReadOptions(keep, held, release), func(f int) ([]krm.Doc, error) {
 		docs, more, err := parseFile(files[f])
 		found = append(found, more...)
@@ -37,6 +37,22 @@ type ReadError struct{ Err error }
 
 func (e *ReadError) Error() string { return e.Err.Error() }
 func (e *ReadError) Unwrap() error { return e.Err }
+// leaveTemplatesOut returns the files that are not template sources (Helm's
+// {{ }} outside a rule's template fields, objects.TemplateNote), and one
+// info note for each that is: not YAML until rendered, so neither an
+// error nor objects.
+func leaveTemplatesOut(files []krm.File) ([]krm.File, diag.List) {
+	var notes diag.List
+	kept := make([]krm.File, 0, len(files))
+	for _, f := range files {
+		if note, ok := objects.TemplateNote(f.Data, f.Name); ok {
+			notes = append(notes, note)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept, notes
+}
 
 // Open opens every file under paths, in order ("-" is stdin, named
 // "stdin"); the caller closes the inputs. A path that cannot be read is a
@@ -117,8 +133,7 @@ func argFiles(paths []string) ([]string, error) {
 // parseFile parses a file the cutter does not read (flow style, a
 // document that is not a mapping, an object that does not parse on its
 // own) whole: its objects, and diagnostics for the documents that are not
-// objects and for a syntax error (the documents before it count). A
-// template that is not YAML (Helm's {{ }}) is one info note, no objects.
+// objects and for a syntax error (the documents before it count).
 func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 	if len(f.Data) > objects.MaxFileSize {
 		return nil, nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn parses whole from one file: only block-style YAML and JSON "+
@@ -127,19 +142,12 @@ func parseFile(f krm.File) ([]krm.Doc, diag.List, error) {
 	var docs []krm.Doc
 	var found diag.List
 	ds, bad := objects.ReadDocuments(f.Data, f.Name)
-	if bad != nil {
-		if note, ok := objects.TemplateNote(f.Data, f.Name); ok {
-			// A Helm template beside the rules: not YAML until rendered,
-			// so neither an error nor objects; noted and left out.
-			return nil, diag.List{note}, nil
-		}
-	}
 	for _, d := range ds {
 		if d.Node.Kind != yaml.MappingNode || d.Node.ShortTag() != "!!map" {
 			// Not an object (a scalar, a list, a mapping under a tag of
 			// its own): it cannot be an item of the output list.
 			o := objects.Origin{File: f.Name, Index: d.Index, Item: -1, Node: d.Node}
-			found = append(found, objects.OtherNote(&objects.Decoded{Class: objects.NotObject}, o))
+			found = append(found, objects.FileDocumentNote(d.Node, o, d.InList))
 			continue
 		}
 		docs = append(docs, krm.Doc{Node: d.Node, File: f.Name, Index: d.Index})

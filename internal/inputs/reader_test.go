@@ -113,7 +113,7 @@ func TestReaderReportsWhereTheFilesSay(t *testing.T) {
 	}, {
 		name:  "helm-template-noted-and-left-out",
 		files: map[string]string{"templates/rule.yaml": strings.Replace(rule, "name: cpu", "name: {{ .Release.Name }}\n  labels:\n    {{- include \"labels\" . | nindent 4 }}", 1)},
-		want:  []string{"templates/rule.yaml: info: a template ({{ }}) that is YAML only once rendered: not checked (validate what helm template renders instead) [NFD036]"},
+		want:  []string{"templates/rule.yaml: info: a template ({{ }} outside labelsTemplate and varsTemplate) that is YAML only once rendered: not checked (validate what helm template renders instead) [NFD036]"},
 		read:  1,
 	}}
 	for _, tt := range tests {

@@ -39,7 +39,7 @@ var certainDefects = []struct{ name, content, want string }{
 	{"misspelt-kind", strings.Replace(ruleWith("a", "      labels: {x: \"1\"}\n"+kernelMatch), "kind: NodeFeatureRule", "kind: NodeFeatureRules", 1), `did you mean "NodeFeatureRule"`},
 	{"helm-key", ruleWith("a", "      labels:\n        {{ .Values.label }}: \"true\"\n"+kernelMatch), "a key here must be a string"},
 	{"unknown-field", ruleWith("a", "      lables: {x: \"1\"}\n"+kernelMatch), `did you mean "labels"`},
-	{"worker-custom-ge", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nfd-worker-conf\ndata:\n  nfd-worker.conf: |\n    sources:\n      custom:\n        - name: k\n          labels: {k: \"true\"}\n          matchFeatures:\n            - feature: kernel.version\n              matchExpressions:\n                major: {op: Ge, value: [\"6\"]}\n", "is not an operator of nfd-worker's custom source"},
+	{"worker-custom-ge", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: nfd-worker-conf\ndata:\n  nfd-worker.conf: |\n    sources:\n      custom:\n        - name: k\n          labels: {k: \"true\"}\n          matchFeatures:\n            - feature: kernel.version\n              matchExpressions:\n                major: {op: Ge, value: [\"6\"]}\n", "invalid Op \"Ge\" (nfd-worker's custom rules know"},
 }
 
 // TestHookBlocksEveryCertainDefectAndShowsWarnings runs the real

@@ -51,11 +51,7 @@ var wantBad = []string{
 }
 
 func TestPreCommitHookPassesGoodAndFailsBadRules(t *testing.T) {
-	requirePreCommit(t)
-	hookRepo := snapshotSource(t)
-	work := t.TempDir()
-	git(t, work, "init", "-q")
-	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hookRepo+"\n    rev: "+git(t, hookRepo, "rev-parse", "HEAD")+"\n    hooks:\n      - id: nfd-fn-validate\n")
+	work := hookRepository(t, "nfd-fn-validate")
 	writeFile(t, work, "good.yaml", goodRule)
 	writeFile(t, work, "bad.yaml", badRule)
 	git(t, work, "add", ".")
@@ -72,6 +68,19 @@ func TestPreCommitHookPassesGoodAndFailsBadRules(t *testing.T) {
 			t.Errorf("hook output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// hookRepository is a fresh git repository whose .pre-commit-config.yaml
+// installs the hook id from a snapshot of this source tree; it skips the
+// test when pre-commit is not installed.
+func hookRepository(t *testing.T, id string) string {
+	t.Helper()
+	requirePreCommit(t)
+	hookRepo := snapshotSource(t)
+	work := t.TempDir()
+	git(t, work, "init", "-q")
+	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hookRepo+"\n    rev: "+git(t, hookRepo, "rev-parse", "HEAD")+"\n    hooks:\n      - id: "+id+"\n")
+	return work
 }
 
 // preCommit runs the hook on one file and returns its output and exit code.

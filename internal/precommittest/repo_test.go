@@ -1,6 +1,7 @@
 package precommittest
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -59,11 +60,7 @@ spec:
 // refers to a rule in an unchanged file passes, every other kind of file is
 // skipped silently, and only a broken rule file fails the commit.
 func TestHookSkipsOtherFilesAndResolvesAcrossTheRepo(t *testing.T) {
-	requirePreCommit(t)
-	hookRepo := snapshotSource(t)
-	work := t.TempDir()
-	git(t, work, "init", "-q")
-	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hookRepo+"\n    rev: "+git(t, hookRepo, "rev-parse", "HEAD")+"\n    hooks:\n      - id: nfd-fn-validate-strict\n")
+	work := hookRepository(t, "nfd-fn-validate-strict")
 	for name, content := range mixedRepo {
 		writeFile(t, work, name, content)
 	}
@@ -107,4 +104,44 @@ func preCommitStaged(t *testing.T, dir string) (string, int) {
 func preCommitAll(t *testing.T, dir string) (string, int) {
 	t.Helper()
 	return runPreCommit(t, dir, "run", "--all-files")
+}
+
+// TestHookNotesHelmTemplatesWithQuotedPlaceholders is issue 34 §1's Helm
+// point through the real pre-commit: a chart kept in a GitOps repository
+// (Chart.yaml, values.yaml, templates/) whose NodeFeatureRule template
+// parses as YAML because its placeholders are quoted
+// (name: "{{ .Release.Name }}-gpu", "{{ .Values.gpuLabel }}": "true") does
+// not fail the strict hook with NFD047 or NFD012: it is noted (NFD036) and
+// left unchecked, while the rule file beside it is still checked.
+func TestHookNotesHelmTemplatesWithQuotedPlaceholders(t *testing.T) {
+	work := hookRepository(t, "nfd-fn-validate-strict")
+	chart := "../../testdata/linter/helm-chart/"
+	for _, name := range []string{"Chart.yaml", "values.yaml", "templates/nodefeaturerule.yaml"} {
+		data, err := os.ReadFile(chart + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, work, "charts/gpu-rules/"+name, string(data))
+	}
+	writeFile(t, work, "charts/gpu-rules/templates/_helpers.tpl", "{{- define \"gpu-rules.name\" -}}{{ .Chart.Name }}{{- end }}\n")
+	writeFile(t, work, "rules/a-gpu.yaml", mixedRepo["rules/a-gpu.yaml"])
+	git(t, work, "add", ".")
+	out, code := preCommitAll(t, work)
+	if code != 0 {
+		t.Fatalf("the strict hook failed on a chart with quoted placeholders (exit %d):\n%s", code, out)
+	}
+	if !strings.Contains(out, "charts/gpu-rules/templates/nodefeaturerule.yaml: info: a template ({{ }} outside labelsTemplate and varsTemplate)") {
+		t.Errorf("no note that the template is left unchecked:\n%s", out)
+	}
+	for _, wrong := range []string{"NFD047", "NFD012", "error:"} {
+		if strings.Contains(out, wrong) {
+			t.Errorf("the hook reports %s:\n%s", wrong, out)
+		}
+	}
+
+	writeFile(t, work, "rules/a-gpu.yaml", badRule)
+	git(t, work, "add", "rules/a-gpu.yaml")
+	if out, code := preCommitStaged(t, work); code == 0 || !strings.Contains(out, "rules/a-gpu.yaml:13:26: error:") {
+		t.Errorf("the rule beside the chart is not checked (exit %d):\n%s", code, out)
+	}
 }

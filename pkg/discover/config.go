@@ -1,7 +1,7 @@
 package discover
 
 import (
-	"fmt"
+	"errors"
 	"regexp"
 	"strings"
 
@@ -116,56 +116,38 @@ func defaultWorkerConfig() workerConfig {
 }
 
 // parseWorkerConfig parses an nfd-worker configuration file over the
-// defaults (empty data gives the defaults). Anything nfd-worker would fail
-// on is an error; fields it would ignore are warnings. With confine, no
-// error or warning quotes the file.
+// defaults (empty data gives the defaults): the configuration itself, or
+// the ConfigMap or Helm values holding it (FindWorkerConfig). Anything
+// nfd-worker would fail on is an error, and so is a file that is not a
+// configuration; what it would ignore or read otherwise are warnings
+// (CheckWorkerConfig's problems). With confine, no error or warning
+// quotes the file.
 func parseWorkerConfig(data []byte, rel release, confine bool) (workerConfig, []string, error) {
 	c := defaultWorkerConfig()
-	var warnings []string
-	if len(strings.TrimSpace(string(data))) > 0 {
-		if err := decodeWorkerConfig(data, &c, rel); err != nil {
-			if confine {
-				return c, nil, fmt.Errorf("not a valid nfd-worker configuration%s (details withheld: run nfd-fn discover --config on the host)", lineOf(err))
-			}
-			return c, nil, err
+	f, err := FindWorkerConfig(data)
+	if err != nil {
+		return c, nil, err
+	}
+	var warnings, refusals []string
+	for _, p := range f.check(&c, rel) {
+		text := p.String()
+		if confine {
+			text = p.Brief()
 		}
-		warnings = unknownConfigFields(data, rel, confine)
+		if p.Kind == Refused {
+			refusals = append(refusals, text)
+		} else {
+			warnings = append(warnings, text)
+		}
+	}
+	if len(refusals) > 0 {
+		return c, nil, errors.New(strings.Join(refusals, "; "))
 	}
 	if c.Core.Sources != nil {
 		c.Core.LabelSources = *c.Core.Sources
 	}
 	c.labelWhiteList = c.Core.LabelWhiteList.re
-	if c.Core.NoPublish {
-		warnings = append(warnings, "core.noPublish is true: nfd-worker would publish nothing; nfd-fn prints the object it would have published")
-	}
-	warnings = append(warnings, labelFieldWarnings("sources.pci.deviceLabelFields", c.Sources.PCI.DeviceLabelFields, pciLabelAttrs(), confine)...)
-	warnings = append(warnings, labelFieldWarnings("sources.usb.deviceLabelFields", c.Sources.USB.DeviceLabelFields, usbLabelAttrs(), confine)...)
 	return c, warnings, nil
-}
-
-// unknownConfigFields reports the keys of a worker configuration that
-// nfd-worker ignores and the unquoted values it reads otherwise than they
-// are written.
-func unknownConfigFields(data []byte, rel release, confine bool) []string {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil
-	}
-	if n, foreign := foreignKeys(&doc, rel); foreign {
-		// Likely the wrong file (--config /etc/shadow): its keys are its
-		// content, and are not repeated.
-		return []string{fmt.Sprintf("this is not an nfd-worker configuration: none of its %d top-level keys is core or sources, "+
-			"so nfd-worker would ignore all of it (the keys are not shown)", n)}
-	}
-	var out []string
-	for _, p := range checkFields(&doc, workerConfigShape(rel), "", "nfd-worker "+rel.name) {
-		if confine {
-			out = append(out, p.brief())
-		} else {
-			out = append(out, p.String())
-		}
-	}
-	return out
 }
 
 // foreignKeys reports a document that is a mapping none of whose keys
@@ -199,31 +181,6 @@ func isSourceName(key string) bool {
 		}
 	}
 	return false
-}
-
-// labelFieldWarnings reports configured device label fields nfd-worker
-// ignores, and the fall back to the defaults when none is valid.
-func labelFieldWarnings(field string, configured, valid []string, confine bool) []string {
-	var bad []string
-	good := 0
-	for _, f := range configured {
-		if contains(valid, f) {
-			good++
-		} else {
-			bad = append(bad, f)
-		}
-	}
-	var out []string
-	switch {
-	case len(bad) > 0 && confine:
-		out = append(out, fmt.Sprintf("%s: ignoring %d invalid field(s) (valid: %s)", field, len(bad), strings.Join(valid, ", ")))
-	case len(bad) > 0:
-		out = append(out, fmt.Sprintf("%s: ignoring invalid fields %q (valid: %s)", field, bad, strings.Join(valid, ", ")))
-	}
-	if good == 0 {
-		out = append(out, fmt.Sprintf("%s: no valid fields, using the defaults", field))
-	}
-	return out
 }
 
 // parseCustomFile decodes a custom.d file as nfd-worker v0.19 does, with

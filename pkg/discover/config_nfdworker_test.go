@@ -320,15 +320,17 @@ func TestWorkerConfigAcceptsWhatNfdWorkerAccepts(t *testing.T) {
 	}
 }
 
-func TestMissingWorkerConfigFileMeansTheDefaults(t *testing.T) {
+// TestNamedWorkerConfigThatDoesNotExistIsAnError: a configuration named
+// (--config, workerConfig) must be read; only when none is named do
+// nfd-worker's defaults stand in.
+func TestNamedWorkerConfigThatDoesNotExistIsAnError(t *testing.T) {
 	o := fixtureOptions(t, "bare-host")
-	o.WorkerConfigPath = filepath.Join(t.TempDir(), "nfd-worker.conf")
-	nf, warnings, err := Discover(context.Background(), o)
-	if err != nil {
-		t.Fatal(err)
+	if _, _, err := Discover(context.Background(), o); err != nil {
+		t.Fatalf("no configuration named: %v, want nfd-worker's defaults", err)
 	}
-	if nf == nil || len(warnings) == 0 || !strings.Contains(warnings[0].Message, "does not exist") {
-		t.Errorf("warnings = %v, want a first one saying the file does not exist", warnings)
+	o.WorkerConfigPath = filepath.Join(t.TempDir(), "nfd-worker.conf")
+	if _, _, err := Discover(context.Background(), o); err == nil || !strings.Contains(err.Error(), o.WorkerConfigPath+" does not exist") {
+		t.Errorf("a named configuration that does not exist: %v, want an error naming it", err)
 	}
 	if err := os.Mkdir(o.WorkerConfigPath, 0o755); err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func rereadProblem(n *yaml.Node, kind scalarKind, path string) (fieldProblem, bo
 	}
 	if kind != scalarKey && isYAML11Null(n.Value) {
 		msg := fmt.Sprintf("nfd-worker reads the unquoted value %s as null, which leaves the value as it was (empty, or the default it overlays); quote it to mean %q", n.Value, n.Value)
-		return fieldProblem{path: path, line: n.Line, msg: msg, reread: true}, true
+		return fieldProblem{path: path, line: n.Line, column: n.Column, msg: msg, reread: true}, true
 	}
 	what := "a number"
 	if got == "true" || got == "false" {
@@ -52,7 +52,7 @@ func rereadProblem(n *yaml.Node, kind scalarKind, path string) (fieldProblem, bo
 		subject = "the unquoted key"
 	}
 	msg := fmt.Sprintf("nfd-worker reads %s %s as %q (YAML 1.1 takes it for %s); quote it to mean %q", subject, n.Value, got, what, n.Value)
-	return fieldProblem{path: path, line: n.Line, msg: msg, reread: true}, true
+	return fieldProblem{path: path, line: n.Line, column: n.Column, msg: msg, reread: true}, true
 }
 
 // isYAML11Null reports whether a plain scalar is null to YAML 1.1.

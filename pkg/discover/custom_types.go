@@ -154,7 +154,7 @@ func (o *customOp) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	if !customOps()[v1alpha1.MatchOp(s)] {
-		return fmt.Errorf("invalid Op %q (nfd-worker's custom rules know In, NotIn, InRegexp, Exists, DoesNotExist, Gt, Lt, GtLt, IsTrue and IsFalse)", s)
+		return invalidOpError(s)
 	}
 	*o = customOp(s)
 	return nil

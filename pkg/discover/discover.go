@@ -70,9 +70,10 @@ type Options struct {
 	WorkerConfig []byte
 	// WorkerConfigPath, when WorkerConfig is empty, names the worker
 	// configuration file to read: below HostRoot with Confine, else a path
-	// of this machine. Only a regular file is read (symlinks followed); a
-	// file that does not exist means nfd-worker's defaults, with a warning,
-	// as nfd-worker runs without it.
+	// of this machine: the configuration, or the ConfigMap or Helm values
+	// holding it (FindWorkerConfig). Only a regular file is read (symlinks
+	// followed); one that does not exist, or is not a configuration, is an
+	// error. Unset, nfd-worker's defaults apply.
 	WorkerConfigPath string
 	// NFDVersion is the nfd-worker release whose NodeFeature is reproduced:
 	// "v0.17.x", "v0.18.x" or "v0.19.0" (SupportedNFDVersions);
@@ -209,7 +210,7 @@ func newEnv(o Options) (*env, []string, error) {
 		return nil, nil, err
 	}
 	h := newHost(o.HostRoot)
-	raw, missing, err := workerConfigBytes(o, h)
+	raw, err := workerConfigBytes(o, h)
 	if err != nil {
 		h.close()
 		return nil, nil, err
@@ -218,9 +219,6 @@ func newEnv(o Options) (*env, []string, error) {
 	if err != nil {
 		h.close()
 		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
-	}
-	if missing {
-		warnings = append([]string{"the nfd-worker configuration file does not exist: nfd-worker runs with its defaults, and so does nfd-fn"}, warnings...)
 	}
 	if arch != runtime.GOARCH && filepath.Clean(o.HostRoot) == "/" {
 		warnings = append(warnings, fmt.Sprintf("reproducing nfd-worker on %s from the files of this %s machine", arch, runtime.GOARCH))
@@ -303,11 +301,11 @@ func optionPath(o Options, h host, p, def string) hostPath {
 // workerConfigBytes returns the worker configuration's content: the bytes
 // given, or the file WorkerConfigPath names, read as a regular file
 // (through symlinks, such as a kubelet ConfigMap mount's ..data link). A
-// file that does not exist is no configuration (missing is true), as
-// nfd-worker keeps its defaults then; any other read error stops it.
-func workerConfigBytes(o Options, h host) (data []byte, missing bool, err error) {
+// file named and missing is an error: nfd-worker's defaults stand in only
+// when no configuration is named.
+func workerConfigBytes(o Options, h host) ([]byte, error) {
 	if len(o.WorkerConfig) > 0 || o.WorkerConfigPath == "" {
-		return o.WorkerConfig, false, nil
+		return o.WorkerConfig, nil
 	}
 	p := optionPath(o, h, o.WorkerConfigPath, "")
 	if p.host.dir != h.dir {
@@ -315,12 +313,12 @@ func workerConfigBytes(o Options, h host) (data []byte, missing bool, err error)
 	}
 	b, err := p.host.readFile(p.rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, true, nil
+		return nil, fmt.Errorf("the nfd-worker configuration %s does not exist (without a configuration named, nfd-fn uses nfd-worker's defaults)", o.WorkerConfigPath)
 	}
 	if err != nil {
-		return nil, false, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+		return nil, fmt.Errorf("reading the nfd-worker configuration: %w", err)
 	}
-	return b, false, nil
+	return b, nil
 }
 
 // resolveArch defaults the architecture to the running one and checks it

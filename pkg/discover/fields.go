@@ -43,10 +43,10 @@ type shape struct {
 // fieldProblem is an unknown key, or a scalar nfd-worker reads otherwise
 // than it is written (reread), at a field path.
 type fieldProblem struct {
-	path   string
-	line   int
-	msg    string
-	reread bool
+	path         string
+	line, column int
+	msg          string
+	reread       bool
 	// who is the reader, "nfd-worker v0.19".
 	who string
 }
@@ -145,14 +145,14 @@ func (w *fieldWalker) mapping(n *yaml.Node, s *shape, path string) {
 			if child, ok := s.fields[k.Value]; ok {
 				w.walk(v, child, sub)
 			} else {
-				w.add(fieldProblem{path: sub, line: k.Line, msg: unknownSourceMsg(w.who, k.Value, s.fields)})
+				w.add(fieldProblem{path: sub, line: k.Line, column: k.Column, msg: unknownSourceMsg(w.who, k.Value, s.fields)})
 			}
 		case s.fields != nil:
 			sub := yamlstrict.JoinKey(path, k.Value)
 			if child, ok := lookupField(s.fields, k.Value); ok {
 				w.walk(v, child, sub)
 			} else {
-				w.add(fieldProblem{path: sub, line: k.Line, msg: unknownFieldMsg(w.who, k.Value, s)})
+				w.add(fieldProblem{path: sub, line: k.Line, column: k.Column, msg: unknownFieldMsg(w.who, k.Value, s)})
 			}
 		}
 	}
@@ -294,6 +294,9 @@ func customRuleShape() *shape {
 		case "matchon", "value":
 			return "legacy matchOn rules were removed in NFD v0.15, so this rule has no matcher and makes no label from its name"
 		}
+		if best := suggest.Closest(key, []string{"matchFeatures", "matchAny"}); best != "" {
+			return fmt.Sprintf("did you mean %q? Without matchFeatures and matchAny the rule matches every node, so nfd-worker sets its labels on all of them", best)
+		}
 		return ""
 	}
 	return rule
@@ -307,7 +310,14 @@ func termShape() *shape {
 	expr := &shape{pick: func(n *yaml.Node) *shape {
 		switch n.Kind {
 		case yaml.MappingNode:
-			return fieldsOf(map[string]*shape{"op": nil, "value": value})
+			e := fieldsOf(map[string]*shape{"op": nil, "value": value})
+			e.hint = func(key string) string {
+				if strings.EqualFold(key, "type") {
+					return "the custom source has no type field: it compares the values of Gt, Lt and GtLt as integers"
+				}
+				return ""
+			}
+			return e
 		case yaml.ScalarNode:
 			return value
 		}

@@ -54,7 +54,7 @@ func Static(set *objects.Set, opts Options) diag.List {
 	c.catalogue()
 	c.mistakes()
 	c.templatePaths()
-	c.templateLabels()
+	c.templateLabels(c.templateShapes())
 	c.groups()
 	if opts.Outputs {
 		c.outputs()
@@ -64,7 +64,37 @@ func Static(set *objects.Set, opts Options) diag.List {
 		c.workerChecks(opts.Worker)
 	}
 	c.releaseNeeds()
-	return c.findings
+	return c.withoutCascades()
+}
+
+// withoutCascades drops the findings about values that did not decode:
+// the decoding error already says what is wrong there, and the checks saw
+// the zero value left in its place (an "" the user never wrote, an empty
+// value list), not what the file holds.
+func (c *checker) withoutCascades() diag.List {
+	undecoded := map[diag.ObjectRef][]string{}
+	for _, r := range c.set.Rules {
+		if len(r.Undecoded) > 0 {
+			ref := objects.RuleRef(r.Obj)
+			undecoded[ref] = append(undecoded[ref], r.Undecoded...)
+		}
+	}
+	for _, g := range c.set.Groups {
+		if len(g.Undecoded) > 0 {
+			ref := objects.GroupRef(g.Obj)
+			undecoded[ref] = append(undecoded[ref], g.Undecoded...)
+		}
+	}
+	if len(undecoded) == 0 {
+		return c.findings
+	}
+	out := c.findings[:0:0]
+	for _, d := range c.findings {
+		if !objects.Undecodes(undecoded[d.Object.Key()], d.Field) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 type checker struct {

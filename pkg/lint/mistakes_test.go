@@ -67,7 +67,7 @@ func TestUnknownFeatureNamesTheDomainsAndTheClosestFeature(t *testing.T) {
 		{"catalogue-feature-is-fine", "  - name: a\n    labels: {a: \"1\"}\n" + matchKernel, ""},
 	})
 	got := findingsOf(staticOn(t, "  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: kubernetes.label, matchExpressions: {x: {op: Exists}}}]\n",
-		"apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata: {name: n, labels: {nfd.node.kubernetes.io/node-name: n}}\nspec: {features: {attributes: {kubernetes.label: {elements: {x: \"1\"}}}}}"), "unknown-feature")
+		"apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata: {name: n1, labels: {nfd.node.kubernetes.io/node-name: n1}}\nspec: {features: {attributes: {kubernetes.label: {elements: {x: \"1\"}}}}}"), "unknown-feature")
 	if len(got) != 0 {
 		t.Errorf("a NodeFeature in the input publishes kubernetes.label, yet: %q", got)
 	}
@@ -243,7 +243,9 @@ func TestPCIIDsInTheFormNfdWorkerPublishes(t *testing.T) {
 
 func TestTemplateThatFailsOnFeaturesMadeFromItsMatcher(t *testing.T) {
 	runMistakeCases(t, "template", []mistakeCase{
-		{"field-of-an-element-list", "  - name: a\n    labelsTemplate: 'x={{ .kernel.version.major.Value }}'\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n",
+		{"field-of-an-element-list-fails-on-every-node", "  - name: a\n    labelsTemplate: 'x={{ .kernel.version.major.Value }}'\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n",
+			"error spec.rules[0].labelsTemplate: template reads .kernel.version.major.Value: feature kernel.version is a list of elements in templates, which has no field major"},
+		{"index-past-the-sample-elements", "  - name: a\n    labelsTemplate: 'x={{ (index .kernel.version 9).Value }}'\n    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Exists}}}]\n",
 			"warning spec.rules[0].labelsTemplate: on features made from its matcher (kernel.version), the template fails"},
 		{"element-a-node-may-have", "  - name: a\n    labelsTemplate: '{{ range .local.feature }}x={{ .Value }}{{ end }}'\n    matchFeatures: [{feature: local.feature, matchExpressions: {foo: {op: Exists}}}]\n", ""},
 	})

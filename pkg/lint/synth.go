@@ -18,10 +18,11 @@ import (
 // elements of fixed features with sample values. What the template writes
 // there must be labels nfd-master keeps; a line that is not key=value or
 // a label nfd-master refuses is a warning (the sample may differ from a
-// node's values; with a fleet, render reports each node).
-func (c *checker) templateLabels() {
+// node's values; with a fleet, render reports each node). The templates
+// in failed (reads that fail on every node: templateShapes) are not run.
+func (c *checker) templateLabels(failed map[templateAt]bool) {
 	for _, r := range c.allRules() {
-		if r.ref.Kind != api.KindNodeFeatureRule || r.rule.LabelsTemplate == "" {
+		if r.ref.Kind != api.KindNodeFeatureRule || r.rule.LabelsTemplate == "" || failed[templateAt{r.ref.Key(), r.field + ".labelsTemplate"}] {
 			continue
 		}
 		for _, m := range matcherVariants(r.rule) {

@@ -3,18 +3,20 @@ package lint
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/discover"
 	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // WorkerConfig is what lint reads of an nfd-worker configuration:
-// core.noPublishFeatures and the sources.custom rules, with where they
-// are. Read it with ReadWorkerConfig.
+// core.noPublishFeatures, and the configuration's own problems as
+// discover finds them (discover.CheckWorkerConfig: what nfd-worker
+// refuses, ignores or reads otherwise), at their lines. Read it with
+// ReadWorkerConfig or ReadWorkerConfigMap.
 type WorkerConfig struct {
 	// File is where the configuration was read from.
 	File string
@@ -27,58 +29,37 @@ type WorkerConfig struct {
 	// Text is the configuration as nfd-worker reads it (nfd-worker.conf's
 	// content), for pkg/discover's Labeler.
 	Text []byte
-	// custom is sources.custom, the custom rules.
-	custom *yaml.Node
-	// lineOffset and indent are added to the lines and columns of the
-	// configuration's text when it sits in a ConfigMap's block scalar.
-	lineOffset, indent int
+	// problems are the configuration's own problems.
+	problems []discover.ConfigProblem
+	// file is the configuration, read again as the release checked
+	// reads it (forRelease).
+	file *discover.WorkerConfigFile
 }
 
-// ReadWorkerConfig reads an nfd-worker configuration file: the
-// configuration itself (nfd-worker.conf), a ConfigMap holding it under
-// data["nfd-worker.conf"], or Helm values holding it under worker.config.
-// Keys are matched case-insensitively, as nfd-worker's decoding does.
+// ReadWorkerConfig reads an nfd-worker configuration file as discover
+// --config does (discover.FindWorkerConfig): the configuration itself
+// (nfd-worker.conf), a ConfigMap holding it under data["nfd-worker.conf"],
+// or Helm values holding it under worker.config. A file that is not a
+// configuration is an error.
 func ReadWorkerConfig(data []byte, file string) (*WorkerConfig, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: not YAML: %w", file, err)
+	f, err := discover.FindWorkerConfig(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	wc := &WorkerConfig{File: file}
-	root := first(&doc)
-	if conf := lookup(lookup(root, "data"), "nfd-worker.conf"); conf != nil && conf.Kind == yaml.ScalarNode {
-		var inner yaml.Node
-		if err := yaml.Unmarshal([]byte(conf.Value), &inner); err != nil {
-			return nil, fmt.Errorf("%s: data[\"nfd-worker.conf\"] is not YAML: %w", file, err)
-		}
-		root, wc.lineOffset = first(&inner), conf.Line
-		wc.indent = blockIndent(data, conf.Line)
-		wc.Text = []byte(conf.Value)
-	} else if conf := lookup(lookup(root, "worker"), "config"); conf != nil {
-		root = conf
-		wc.Text, _ = yaml.Marshal(conf)
-	} else {
-		wc.Text = data
-	}
-	if root == nil || root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("%s: not an nfd-worker configuration (a mapping with core and sources)", file)
-	}
-	wc.read(root)
-	return wc, nil
+	return checked(f, &WorkerConfig{File: file})
 }
 
 // WorkerConfigKey is the ConfigMap data key nfd-worker reads its
 // configuration from: NFD's Helm chart (<release>-worker-conf) and its
 // kustomize deployment (nfd-worker-conf) both mount it.
-const WorkerConfigKey = "nfd-worker.conf"
+const WorkerConfigKey = discover.WorkerConfigKey
 
 // ReadWorkerConfigMap reads the nfd-worker configuration an object of the
 // input holds: a ConfigMap with data["nfd-worker.conf"], as NFD's Helm
 // chart and kustomize deployment make it. It returns nil, nil for any
 // other object; ref names the object and file is where it is.
 func ReadWorkerConfigMap(obj *yaml.Node, ref diag.ObjectRef, file string) (*WorkerConfig, error) {
-	if obj != nil && obj.Kind == yaml.DocumentNode {
-		obj = first(obj)
-	}
+	obj = ys.Resolve(obj)
 	if ref.Kind != "ConfigMap" || obj == nil {
 		return nil, nil
 	}
@@ -90,18 +71,37 @@ func ReadWorkerConfigMap(obj *yaml.Node, ref diag.ObjectRef, file string) (*Work
 	if conf.Kind != yaml.ScalarNode {
 		return nil, fmt.Errorf("%s is not a string: nfd-worker reads its configuration from it", where)
 	}
-	var inner yaml.Node
-	if err := yaml.Unmarshal([]byte(conf.Value), &inner); err != nil {
+	var probe yaml.Node
+	if err := yaml.Unmarshal([]byte(conf.Value), &probe); err != nil {
 		return nil, fmt.Errorf("%s is not YAML: %w", where, err)
 	}
-	wc := &WorkerConfig{File: file, Object: ref, lineOffset: conf.Line, indent: key.Column + 1, Text: []byte(conf.Value)}
-	if root := first(&inner); root != nil {
-		if root.Kind != yaml.MappingNode {
-			return nil, fmt.Errorf("%s is not an nfd-worker configuration (a mapping with core and sources)", where)
-		}
-		wc.read(root)
+	f, err := discover.EmbeddedWorkerConfig(conf.Value, conf.Line, key.Column+1, where)
+	if err != nil {
+		return nil, err
 	}
+	return checked(f, &WorkerConfig{File: file, Object: ref})
+}
+
+// checked fills wc from the configuration f holds.
+func checked(f *discover.WorkerConfigFile, wc *WorkerConfig) (*WorkerConfig, error) {
+	noPublish, problems, err := discover.CheckWorkerConfig(f, "")
+	if err != nil {
+		return nil, err
+	}
+	wc.NoPublish, wc.problems, wc.file, wc.Text = noPublish, problems, f, f.Text
 	return wc, nil
+}
+
+// forRelease is the configuration's noPublishFeatures and problems as the
+// nfd-worker of release reads it (no noPublishFeatures before v0.19);
+// nfd-worker v0.19's reading for a release discover does not model.
+func (wc *WorkerConfig) forRelease(release string) ([]string, []discover.ConfigProblem) {
+	if wc.file != nil {
+		if noPublish, problems, err := discover.CheckWorkerConfig(wc.file, release); err == nil {
+			return noPublish, problems
+		}
+	}
+	return wc.NoPublish, wc.problems
 }
 
 // WorkerConfigInFile finds, among the documents of a YAML file, the
@@ -118,7 +118,7 @@ func WorkerConfigInFile(data []byte, file string) (*WorkerConfig, error) {
 		if err := dec.Decode(&doc); err != nil {
 			return nil, nil
 		}
-		obj := first(&doc)
+		obj := ys.Resolve(&doc)
 		md := ys.Mapping(obj, "metadata")
 		ref := diag.ObjectRef{APIVersion: ys.Scalar(obj, "apiVersion"), Kind: ys.Scalar(obj, "kind"),
 			Name: ys.Scalar(md, "name"), Namespace: ys.Scalar(md, "namespace")}
@@ -126,18 +126,6 @@ func WorkerConfigInFile(data []byte, file string) (*WorkerConfig, error) {
 			return wc, err
 		}
 	}
-}
-
-// read takes noPublishFeatures and the custom rules from a configuration.
-func (wc *WorkerConfig) read(root *yaml.Node) {
-	if np := lookup(lookup(root, "core"), "noPublishFeatures"); np != nil {
-		for _, n := range np.Content {
-			if n.Kind == yaml.ScalarNode {
-				wc.NoPublish = append(wc.NoPublish, n.Value)
-			}
-		}
-	}
-	wc.custom = sourceSection(lookup(root, "sources"), "custom")
 }
 
 // name says where the configuration is: its file, or the ConfigMap
@@ -162,50 +150,11 @@ func entry(m *yaml.Node, key string) (k, v *yaml.Node) {
 	return nil, nil
 }
 
-// sourceSection finds a source's section under sources. Unlike the other
-// keys, nfd-worker matches these exactly: sources is a map keyed by source
-// name, so sources.Custom is ignored (pkg/discover reads it the same way).
-func sourceSection(sources *yaml.Node, name string) *yaml.Node {
-	return ys.Value(sources, name)
-}
-
-// blockIndent is the indentation of the first non-blank line after line
-// (1-based) of data: where a block scalar's text starts.
-func blockIndent(data []byte, line int) int {
-	lines := strings.Split(string(data), "\n")
-	for i := line; i < len(lines); i++ {
-		if t := strings.TrimLeft(lines[i], " "); t != "" {
-			return len(lines[i]) - len(t)
-		}
-	}
-	return 0
-}
-
-func first(doc *yaml.Node) *yaml.Node {
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
-		return doc.Content[0]
-	}
-	return nil
-}
-
-// lookup finds key in mapping m, case-insensitively.
-func lookup(m *yaml.Node, key string) *yaml.Node {
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if strings.EqualFold(m.Content[i].Value, key) {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
-// withholds reports whether the configuration's noPublishFeatures leaves
-// feature out of the published NodeFeature: a pattern matches the key
-// exactly, or as a prefix when it ends in "*".
-func (wc *WorkerConfig) withholds(feature string) (string, bool) {
-	for _, p := range wc.NoPublish {
+// withholds reports whether the noPublishFeatures patterns leave feature
+// out of the published NodeFeature: a pattern matches the key exactly, or
+// as a prefix when it ends in "*".
+func withholds(noPublish []string, feature string) (string, bool) {
+	for _, p := range noPublish {
 		if prefix, ok := strings.CutSuffix(p, "*"); (ok && strings.HasPrefix(feature, prefix)) || (!ok && feature == p) {
 			return p, true
 		}
@@ -213,13 +162,14 @@ func (wc *WorkerConfig) withholds(feature string) (string, bool) {
 	return "", false
 }
 
-// customOps are the operators nfd-worker v0.19's custom source accepts.
-var customOps = []string{"In", "NotIn", "InRegexp", "Exists", "DoesNotExist", "Gt", "Lt", "GtLt", "IsTrue", "IsFalse"}
-
-// workerChecks checks the rules against the worker configuration: rules
-// consuming a withheld feature (no-publish-feature), and custom rules the
-// custom source refuses or misreads (worker-custom-rule).
+// workerChecks checks the rules against the worker configuration (rules
+// consuming a withheld feature: no-publish-feature) and reports the
+// configuration's own problems: in its custom rules worker-custom-rule,
+// elsewhere worker-config; errors where nfd-worker refuses the
+// configuration or ignores or misreads what is written, warnings for its
+// notes. The configuration is read as the release rendered as reads it.
 func (c *checker) workerChecks(wc *WorkerConfig) {
+	noPublish, problems := wc.forRelease(c.opts.NFDRelease().Name)
 	known := c.inputFeatures()
 	for _, r := range c.allRules() {
 		for _, t := range r.terms() {
@@ -227,69 +177,30 @@ func (c *checker) workerChecks(wc *WorkerConfig) {
 			if strings.HasPrefix(name, "rule.") || known[name] {
 				continue
 			}
-			if p, ok := wc.withholds(name); ok {
+			if p, ok := withholds(noPublish, name); ok {
 				c.add(r.doc, r.ref, diag.Error, "no-publish-feature", t.field+".feature", false,
 					fmt.Sprintf("the nfd-worker configuration %s withholds %s (core.noPublishFeatures %q): nfd-master never sees it, so this term never matches", wc.name(), t.term.Feature, p))
 			}
 		}
 	}
-	if wc.custom == nil {
-		return
-	}
-	for i, rule := range wc.custom.Content {
-		path := fmt.Sprintf("sources.custom[%d]", i)
-		for _, m := range matchers(rule, path) {
-			c.customTerms(wc, m.node, m.path)
-		}
+	for _, p := range problems {
+		c.workerFinding(wc, p)
 	}
 }
 
-type pathNode struct {
-	node *yaml.Node
-	path string
-}
-
-// matchers are a custom rule's matchFeatures and matchAny[].matchFeatures.
-func matchers(rule *yaml.Node, path string) []pathNode {
-	var out []pathNode
-	if m := lookup(rule, "matchFeatures"); m != nil {
-		out = append(out, pathNode{m, path + ".matchFeatures"})
+// workerFinding is a finding at a problem of the worker configuration.
+func (c *checker) workerFinding(wc *WorkerConfig, p discover.ConfigProblem) {
+	check, sev := "worker-config", diag.Error
+	if strings.HasPrefix(p.Path, "sources.custom") {
+		check = "worker-custom-rule"
 	}
-	if any := lookup(rule, "matchAny"); any != nil {
-		for j, e := range any.Content {
-			if m := lookup(e, "matchFeatures"); m != nil {
-				out = append(out, pathNode{m, fmt.Sprintf("%s.matchAny[%d].matchFeatures", path, j)})
-			}
-		}
+	if p.Kind == discover.Noted {
+		sev = diag.Warning
 	}
-	return out
-}
-
-// customTerms checks the expressions of one custom-rule matcher.
-func (c *checker) customTerms(wc *WorkerConfig, terms *yaml.Node, path string) {
-	for k, term := range terms.Content {
-		exprs := lookup(term, "matchExpressions")
-		if exprs == nil || exprs.Kind != yaml.MappingNode {
-			continue
-		}
-		for i := 0; i+1 < len(exprs.Content); i += 2 {
-			name, e := exprs.Content[i].Value, exprs.Content[i+1]
-			field := fmt.Sprintf("%s[%d].matchExpressions.%s", path, k, name)
-			if op := lookup(e, "op"); op != nil && !slices.Contains(customOps, op.Value) {
-				c.workerFinding(wc, op, field+".op", fmt.Sprintf("op %q is not an operator of nfd-worker's custom source (%s): nfd-worker refuses the configuration", op.Value, strings.Join(customOps, ", ")))
-			}
-			if typ := lookup(e, "type"); typ != nil {
-				c.workerFinding(wc, typ, field+".type", fmt.Sprintf("nfd-worker's custom source has no type field: it ignores type %q and compares the values as integers", typ.Value))
-			}
-		}
-	}
-}
-
-// workerFinding is an error at a node of the worker configuration.
-func (c *checker) workerFinding(wc *WorkerConfig, n *yaml.Node, field, msg string) {
-	pos := diag.Position{File: wc.File, Line: n.Line + wc.lineOffset, Column: n.Column + wc.indent}
+	field := p.Path
 	if wc.Object.Kind != "" {
-		field = fmt.Sprintf("data[%s].%s", WorkerConfigKey, field)
+		field = strings.TrimSuffix(fmt.Sprintf("data[%s].%s", WorkerConfigKey, field), ".")
 	}
-	c.findings = append(c.findings, diag.Diagnostic{Severity: diag.Error, Check: "worker-custom-rule", Object: wc.Object, Field: field, Pos: pos, Message: msg})
+	c.findings = append(c.findings, diag.Diagnostic{Severity: sev, Check: check, Object: wc.Object, Field: field,
+		Pos: diag.Position{File: wc.File, Line: p.Line, Column: p.Column}, Message: p.Message})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
 
 func workerFindings(t *testing.T, conf, check string) []string {
@@ -70,8 +71,8 @@ func TestWorkerCustomRuleRefusesGeLeAndType(t *testing.T) {
 `
 	got := workerFindings(t, conf, "worker-custom-rule")
 	want := []string{
-		`error sources.custom[0].matchFeatures[0].matchExpressions.major.op: op "GeLe" is not an operator of nfd-worker's custom source`,
-		`error sources.custom[0].matchAny[0].matchFeatures[0].matchExpressions.full.type: nfd-worker's custom source has no type field`,
+		`error sources.custom[0].matchFeatures[0].matchExpressions.major.op: invalid Op "GeLe" (nfd-worker's custom rules know In,`,
+		`error sources.custom[0].matchAny[0].matchFeatures[0].matchExpressions.full.type: unknown field "type": nfd-worker v0.19 ignores it; the custom source has no type field`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("findings = %q", got)
@@ -120,7 +121,7 @@ func TestWorkerConfigMapInTheInputIsTheWorkersConfiguration(t *testing.T) {
 	}
 	want := []string{
 		`error r r.yaml:8:31 spec.rules[0].matchFeatures[0].feature: the nfd-worker configuration in ConfigMap nfd-worker-conf withholds pci.device`,
-		`error nfd-worker-conf nfd/worker.yaml:15:25 data[nfd-worker.conf].sources.custom[0].matchFeatures[0].matchExpressions.major.op: op "Ge" is not an operator`,
+		`error nfd-worker-conf nfd/worker.yaml:15:25 data[nfd-worker.conf].sources.custom[0].matchFeatures[0].matchExpressions.major.op: invalid Op "Ge"`,
 	}
 	slices.Sort(got)
 	slices.Sort(want)
@@ -164,5 +165,38 @@ func TestWorkerConfigInFileFindsTheConfigMapAmongDocuments(t *testing.T) {
 	}
 	if wc, err := WorkerConfigInFile([]byte("kind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n"), "x.yaml"); wc != nil || err != nil {
 		t.Errorf("a file without nfd-worker.conf: %v, %v", wc, err)
+	}
+}
+
+// TestWorkerConfigIsReadAsTheReleaseRenderedAs: the worker configuration
+// is read as that release's nfd-worker reads it, as discover
+// --nfd-version does: v0.18 has no core.noPublishFeatures (ignored, so
+// it withholds nothing), v0.19 withholds the feature.
+func TestWorkerConfigIsReadAsTheReleaseRenderedAs(t *testing.T) {
+	wc, err := ReadWorkerConfig([]byte("core:\n  noPublishFeatures: [pci.device]\n"), "worker.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := &objects.Set{}
+	testkit.ReadText(set, []byte("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: a\n    labels: {a: \"1\"}\n    matchFeatures: [{feature: pci.device, matchExpressions: {vendor: {op: In, value: [\"8086\"]}}}]\n"), "r.yaml", false)
+	for _, tc := range []struct{ release, want string }{
+		{"v0.19.0", "no-publish-feature error spec.rules[0].matchFeatures[0].feature"},
+		{"v0.18.3", `worker-config error core.noPublishFeatures: unknown field "noPublishFeatures": nfd-worker v0.18 ignores it`},
+	} {
+		opts := master.DefaultOptions()
+		rel, err := release.Parse(tc.release)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Release = rel
+		var got []string
+		for _, d := range Static(set, Options{Master: opts, Worker: wc}) {
+			if d.Check == "no-publish-feature" || d.Check == "worker-config" {
+				got = append(got, fmt.Sprintf("%s %s %s: %s", d.Check, d.Severity, d.Field, d.Message))
+			}
+		}
+		if len(got) != 1 || !strings.HasPrefix(got[0], tc.want) {
+			t.Errorf("%s: findings %q, want one starting %q", tc.release, got, tc.want)
+		}
 	}
 }

@@ -74,7 +74,7 @@ func TestFailedStatusPatchLeavesTheNodeAsItWas(t *testing.T) {
 func TestDropsNoSettingAllowsAreErrorsLabelPolicyIsCertainOnlyWhenGiven(t *testing.T) {
 	rules := `  - name: r
     labels: {kubernetes.io/role: gpu}
-    annotations: {kubernetes.io/owner: me, nfd.node.kubernetes.io/x: y}
+    annotations: {kubernetes.io/owner: me, nfd.node.kubernetes.io/x: "y"}
     extendedResources: {kubernetes.io/gpus: "1"}
     taints: [{key: dedicated, effect: NoSchedule}, {key: node.kubernetes.io/x, effect: NoSchedule}, {key: example.com/bad, effect: Sometimes}]
 `

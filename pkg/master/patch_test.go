@@ -76,7 +76,7 @@ func TestPatchLabelsAndAnnotationsAsNFDMasterDoes(t *testing.T) {
 
 func TestPatchFeatureAnnotations(t *testing.T) {
 	node := kubeNode("a", `annotations: {`+an+`feature-annotations: "stale,example.com/gone", `+fl+`stale: s, example.com/gone: g, example.com/user: u}`, "", "")
-	a := renderExisting(t, DefaultOptions(), node, `  - {name: r, annotations: {note: n, example.com/x: "1"}}`+"\n")
+	a := renderExisting(t, DefaultOptions(), node, `  - {name: r, annotations: {note: "n", example.com/x: "1"}}`+"\n")
 	want := map[string]string{
 		"example.com/user":         "u",
 		fl + "note":                "n",

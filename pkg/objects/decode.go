@@ -185,10 +185,10 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj.Names, Origin: o, Rejected: rejected, Lean: obj})
 		case *api.NodeFeatureRule:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Rules))...)
-			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{Obj: obj, Origin: o, Rejected: rejected})
+			s.Rules = append(s.Rules, Object[*api.NodeFeatureRule]{Obj: obj, Origin: o, Rejected: rejected, Undecoded: undecoded(d.Errs)})
 		case *api.NodeFeatureGroup:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Groups))...)
-			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{Obj: obj, Origin: o, Rejected: rejected})
+			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{Obj: obj, Origin: o, Rejected: rejected, Undecoded: undecoded(d.Errs)})
 		}
 		ds = append(ds, fieldErrors(d, o)...)
 	}
@@ -245,6 +245,32 @@ func aliasNote(d *Decoded, o Origin) diag.Diagnostic {
 }
 
 // fieldErrors turns strict decoding errors into diagnostics.
+// undecoded lists the paths of the values errs say did not decode, and
+// of the fields misspelt keys meant.
+func undecoded(errs []*ys.FieldError) []string {
+	var paths []string
+	for _, e := range errs {
+		paths = append(paths, e.Path)
+		if e.Meant != "" {
+			paths = append(paths, e.Meant)
+		}
+	}
+	return paths
+}
+
+// Undecodes reports whether a finding at field judges a value decoding
+// left empty (one of paths, or a list or mapping holding one, whose
+// element is missing) or inside one.
+func Undecodes(paths []string, field string) bool {
+	for _, p := range paths {
+		if field == p || strings.HasPrefix(field, p+".") || strings.HasPrefix(field, p+"[") ||
+			strings.HasPrefix(p, field+"[") {
+			return true
+		}
+	}
+	return false
+}
+
 func fieldErrors(d *Decoded, o Origin) diag.List {
 	out := make(diag.List, 0, len(d.Errs))
 	for _, e := range d.Errs {
@@ -302,6 +328,20 @@ func notObject(o Origin) diag.Diagnostic {
 		msg = fmt.Sprintf("items[%d]: %s", o.Item, msg)
 	}
 	return diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: o.Position("", false), Message: msg}
+}
+
+// FileDocumentNote is the diagnostic for a document of a file that is not
+// an object: a list or a scalar (an Ansible playbook, a docs list that
+// mentions NFD), or a mapping under a tag of its own, with no apiVersion
+// or kind, is skipped with a note; one that has an apiVersion or kind, or
+// is an item of a v1 List (inList), was meant to be an object, and is an
+// error (notObject). n is the document.
+func FileDocumentNote(n *yaml.Node, o Origin, inList bool) diag.Diagnostic {
+	if inList || (n.Kind == yaml.MappingNode && (ys.Value(n, "apiVersion") != nil || ys.Value(n, "kind") != nil)) {
+		return notObject(o)
+	}
+	return diag.Diagnostic{Severity: diag.Info, Check: "other-kind", Pos: o.Position("", false),
+		Message: fmt.Sprintf("document is %s, not an object (a mapping with apiVersion and kind): skipped", ys.Describe(n))}
 }
 
 // OtherNote is the info diagnostic for a document nfd-fn skips, for

@@ -10,7 +10,9 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
-var decoder = yamlstrict.NewDecoder(hints{})
+// decoder refuses YAML 1.1 booleans where a string is expected: kubectl and
+// Helm send them as booleans, which the API server refuses.
+var decoder = yamlstrict.NewDecoder(hints{}).RefusingYAML11Booleans()
 
 // hints explain the mistakes people commonly copy from old NFD
 // documentation when the strict decoder meets them.

@@ -196,7 +196,7 @@ metadata:
   name: good
 spec:
   rules:
-  - name: y
+  - name: w
     labels: {a: "1"}
 `), "rules.yaml", false)
 	want := diag.List{

@@ -44,25 +44,70 @@ func NotText(data []byte) bool {
 	return bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data)
 }
 
-// TemplateNote recognises a template (Helm's {{ }}) that is not YAML until
-// rendered: it is noted and not checked, rather than reported as broken.
+// TemplateNote recognises a template source (Helm's {{ }}), which is
+// YAML only once rendered: a file that holds {{ and does not parse, or
+// holds {{ anywhere but in the value of a rule's template field
+// (labelsTemplate, varsTemplate: nfd-master runs those). It is noted and
+// not checked, rather than reported as broken. A file over MaxFileSize is
+// an export, streamed, never a chart's template: it is not parsed here.
 func TemplateNote(data []byte, file string) (diag.Diagnostic, bool) {
-	if !bytes.Contains(data, []byte("{{")) {
+	if len(data) > MaxFileSize || !bytes.Contains(data, []byte("{{")) || !templateSource(data) {
 		return diag.Diagnostic{}, false
 	}
-	var probe yaml.Node
+	return diag.Diagnostic{Severity: diag.Info, Check: "template-file", Pos: diag.Position{File: file},
+		Message: "a template ({{ }} outside labelsTemplate and varsTemplate) that is YAML only once rendered: not checked (validate what helm template renders instead)"}, true
+}
+
+// templateFields are the fields whose values are templates nfd-master
+// runs, and so may hold {{ }} in a file that is not itself a template.
+// annotationsTemplate is no NFD field, but one written in a chart is
+// still NFD's kind of template, not Helm's. kubectl's
+// last-applied-configuration annotation is the object's own JSON, its
+// templates included (a cluster export holds it).
+var templateFields = map[string]bool{"labelsTemplate": true, "varsTemplate": true, "annotationsTemplate": true,
+	"kubectl.kubernetes.io/last-applied-configuration": true}
+
+// templateSource reports text that does not parse as YAML, or holds {{
+// in a key or value other than a template field's value.
+func templateSource(data []byte) bool {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
-		err := dec.Decode(&probe)
+		var doc yaml.Node
+		err := dec.Decode(&doc)
 		if errors.Is(err, io.EOF) {
-			return diag.Diagnostic{}, false
+			return false
 		}
-		if err != nil {
-			break
+		if err != nil || helmOutsideTemplates(&doc) {
+			return true
 		}
 	}
-	return diag.Diagnostic{Severity: diag.Info, Check: "template-file", Pos: diag.Position{File: file},
-		Message: "a template ({{ }}) that is YAML only once rendered: not checked (validate what helm template renders instead)"}, true
+}
+
+// helmOutsideTemplates walks the tree n (without following aliases, whose
+// anchors are walked where they stand) for a scalar holding {{ that is
+// not the value of a template field.
+func helmOutsideTemplates(n *yaml.Node) bool {
+	stack := []*yaml.Node{n}
+	for len(stack) > 0 {
+		n, stack = stack[len(stack)-1], stack[:len(stack)-1]
+		switch n.Kind {
+		case yaml.ScalarNode:
+			if strings.Contains(n.Value, "{{") {
+				return true
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.Kind == yaml.ScalarNode && templateFields[k.Value] && v.Kind == yaml.ScalarNode {
+					continue
+				}
+				stack = append(stack, k, v)
+			}
+		default:
+			stack = append(stack, n.Content...)
+		}
+	}
+	return false
 }
 
 // largeFileHint says what to do with a file over MaxFileSize: a list that
@@ -163,6 +208,8 @@ func isManifest(path string) bool {
 type Doc struct {
 	Node  *yaml.Node
 	Index int
+	// InList marks an item of a v1 List: meant to be an object.
+	InList bool
 }
 
 // ReadDocuments splits one file's text into its documents (v1 Lists
@@ -193,8 +240,9 @@ func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 				Pos: diag.Position{File: file, Index: i, Line: n.Content[0].Line, Column: n.Content[0].Column}}
 			return docs, &d
 		}
-		for _, doc := range Documents(n.Content[0]) {
-			docs = append(docs, Doc{Node: doc, Index: i})
+		items := Documents(n.Content[0])
+		for _, doc := range items {
+			docs = append(docs, Doc{Node: doc, Index: i, InList: doc != n.Content[0]})
 		}
 	}
 }

@@ -64,6 +64,11 @@ type Object[T any] struct {
 	// Rejected marks an object that did not decode cleanly: the API
 	// server would refuse it, so it is checked but never rendered.
 	Rejected bool
+	// Undecoded are the field paths of a rejected object whose values did
+	// not decode (a number where a string is expected, the field a
+	// misspelt key meant): they hold zero values the user never wrote,
+	// which checks must not judge.
+	Undecoded []string
 	// Superseded marks an object a later one of the same kind, namespace
 	// and name replaces, as applying the input in order would.
 	Superseded bool

@@ -31,6 +31,9 @@ type FieldError struct {
 	Line, Column int
 	// Msg says what is wrong.
 	Msg string
+	// Meant is, for an unknown field that is the misspelling of a known
+	// one, that field's path: the value the user wrote is missing there.
+	Meant string
 }
 
 func (e *FieldError) Error() string {
@@ -51,11 +54,23 @@ type Hints interface {
 
 // Decoder decodes YAML nodes into typed values.
 type Decoder struct {
-	hints Hints
+	hints  Hints
+	yaml11 bool
 }
 
 // NewDecoder returns a Decoder using hints (which may be nil).
 func NewDecoder(hints Hints) *Decoder { return &Decoder{hints: hints} }
+
+// RefusingYAML11Booleans returns a copy of d that also refuses, where a
+// string is expected, the plain scalars YAML 1.1 reads as booleans (yes,
+// no, on, off, y, n; see IsYAML11Bool). yaml.v3 reads them as strings, but
+// kubectl and Helm convert YAML with sigs.k8s.io/yaml, a YAML 1.1 reader,
+// and send a boolean that the API server's string schema refuses.
+func (d *Decoder) RefusingYAML11Booleans() *Decoder {
+	c := *d
+	c.yaml11 = true
+	return &c
+}
 
 // Decode decodes n into out (a non-nil pointer). Paths in the returned errors
 // start with base. It returns every problem found.
@@ -186,6 +201,9 @@ func (s *state) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 				msg += ": " + h
 			}
 			s.fail(k, sub, "%s", msg)
+			if best := closestField(key, fields); best != "" {
+				s.errs[len(s.errs)-1].Meant = Join(path, best)
+			}
 			continue
 		}
 		if IsNull(val) && required(v.Type(), idx) {
@@ -232,14 +250,19 @@ func (s *state) unknownFieldHint(t reflect.Type, key string, fields map[string]i
 			return h
 		}
 	}
+	if best := closestField(key, fields); best != "" {
+		return fmt.Sprintf("did you mean %q?", best)
+	}
+	return ""
+}
+
+// closestField is the known field a key is likely a misspelling of, or "".
+func closestField(key string, fields map[string]int) string {
 	names := make([]string, 0, len(fields))
 	for name := range fields {
 		names = append(names, name)
 	}
-	if best := suggest.Closest(key, names); best != "" {
-		return fmt.Sprintf("did you mean %q?", best)
-	}
-	return ""
+	return suggest.Closest(key, names)
 }
 
 var fieldCache sync.Map // reflect.Type -> map[string]int
@@ -321,9 +344,15 @@ func (s *state) decodeString(n *yaml.Node, v reflect.Value, path string) {
 		s.wrongKind(n, v.Type(), path, "a string")
 		return
 	}
-	if n.Tag != "!!str" && n.Tag != "!" && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
+	if n.Tag != "!!str" && n.Tag != "!" && !quoted {
 		s.fail(n, path, "expected a string, got %s %s: quote it (\"%s\")",
 			strings.TrimPrefix(n.Tag, "!!"), n.Value, n.Value)
+		return
+	}
+	if s.d.yaml11 && n.Tag == "!!str" && n.Style&^yaml.FlowStyle == 0 && IsYAML11Bool(n.Value) {
+		s.fail(n, path, "expected a string, got the unquoted %s, which kubectl and Helm (YAML 1.1) send as a boolean: quote it (\"%s\")",
+			n.Value, n.Value)
 		return
 	}
 	v.SetString(n.Value)
