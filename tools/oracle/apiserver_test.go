@@ -38,6 +38,9 @@ type serverVerdict struct {
 	// Errors are the refusals (field: detail); any refuses the object
 	// under every fieldValidation.
 	Errors []string
+	// Fields are the fields of the refusals the validator names (none
+	// for a refusal while decoding).
+	Fields []string
 	// Pruned are the unknown fields: warned about and dropped under Warn,
 	// dropped under Ignore, refusing the object under Strict.
 	Pruned []string
@@ -150,6 +153,7 @@ func (s *served) create(data []byte) serverVerdict {
 	s.beforeCreate(u)
 	for _, e := range s.validate(u) {
 		v.Errors = append(v.Errors, e.Error())
+		v.Fields = append(v.Fields, e.Field)
 	}
 	return v
 }

@@ -61,11 +61,22 @@ func TestAdmissionAgreesWithTheAPIServer(t *testing.T) {
 
 // compare names how nfd-fn's verdict differs from the API server's: its
 // schema verdict (pkg/admission) with the metadata errors its object
-// reader (pkg/objects) reports for every object it reads.
+// reader (pkg/objects) reports for every object it reads; where both
+// refuse an object for its schema, they must name the same fields.
 func compare(want serverVerdict, got admission.Verdict, metadata []string) string {
 	var diffs []string
 	if w, g := len(want.Errors) > 0, got.Rejected() || len(metadata) > 0; w != g {
 		diffs = append(diffs, fmt.Sprintf("API server refuses=%v (%s), nfd-fn refuses=%v (%s)", w, strings.Join(want.Errors, "; "), g, problems(got, metadata)))
+	}
+	if len(metadata) == 0 && len(want.Errors) > 0 && got.Rejected() {
+		wantFields := slices.Compact(slices.Sorted(slices.Values(want.Fields)))
+		var gotFields []string
+		for _, p := range got.Problems {
+			gotFields = append(gotFields, p.Field)
+		}
+		if gotFields = slices.Compact(slices.Sorted(slices.Values(gotFields))); !slices.Equal(wantFields, gotFields) {
+			diffs = append(diffs, fmt.Sprintf("API server refuses fields %q (%s), nfd-fn refuses %q", wantFields, strings.Join(want.Errors, "; "), gotFields))
+		}
 	}
 	gotPruned := slices.Sorted(slices.Values(got.Pruned))
 	if !slices.Equal(want.Pruned, gotPruned) {
