@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
@@ -81,46 +80,7 @@ func metadataErrors(n *yaml.Node, kind string) []*ys.FieldError {
 			errs = append(errs, fieldError(ns, "metadata.namespace", fmt.Sprintf("%s is not a valid namespace name: %s", ShowName(ns.Value), why)))
 		}
 	}
-	return append(errs, labelErrors(md)...)
-}
-
-// labelErrors checks metadata.labels and metadata.annotations as the API
-// server's ObjectMeta validation does (qualified keys, label values, the
-// annotations' total size): it refuses an object with one wrong. Keys and
-// values are quoted short (ShowName), never whole.
-func labelErrors(md *yaml.Node) []*ys.FieldError {
-	var errs []*ys.FieldError
-	if labels := ys.Value(md, "labels"); labels != nil && labels.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(labels.Content); i += 2 {
-			key, value := labels.Content[i], ys.Resolve(labels.Content[i+1])
-			if why := validation.IsQualifiedName(key.Value); len(why) > 0 {
-				errs = append(errs, refusedLabel(key, "labels", "key "+ShowName(key.Value), why))
-			}
-			if why := validation.IsValidLabelValue(value.Value); value.Kind == yaml.ScalarNode && len(why) > 0 {
-				errs = append(errs, refusedLabel(value, "labels", ShowName(key.Value)+"'s value "+ShowName(value.Value), why))
-			}
-		}
-	}
-	if notes := ys.Value(md, "annotations"); notes != nil && notes.Kind == yaml.MappingNode {
-		size := 0
-		for i := 0; i+1 < len(notes.Content); i += 2 {
-			key := notes.Content[i]
-			size += len(key.Value) + len(ys.Resolve(notes.Content[i+1]).Value)
-			if why := validation.IsQualifiedName(strings.ToLower(key.Value)); len(why) > 0 {
-				errs = append(errs, refusedLabel(key, "annotations", "key "+ShowName(key.Value), why))
-			}
-		}
-		if size > apivalidation.TotalAnnotationSizeLimitB {
-			errs = append(errs, refusedLabel(notes, "annotations", fmt.Sprintf("size %d bytes", size),
-				[]string{fmt.Sprintf("must have at most %d bytes", apivalidation.TotalAnnotationSizeLimitB)}))
-		}
-	}
 	return errs
-}
-
-func refusedLabel(at *yaml.Node, field, what string, why []string) *ys.FieldError {
-	return fieldError(at, "metadata."+field, fmt.Sprintf("metadata.%s: %s is not valid: %s; the API server refuses the object",
-		field, what, strings.Join(why, "; ")))
 }
 
 func fieldError(at *yaml.Node, path, msg string) *ys.FieldError {

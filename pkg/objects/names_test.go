@@ -130,32 +130,3 @@ func TestSafeButInvalidNamesAreErrorsAndStillUsed(t *testing.T) {
 		}
 	}
 }
-
-// TestObjectsWithLabelsTheAPIServerRefusesAreRejected: the API server's
-// ObjectMeta validation refuses an object whose label key or value, or
-// annotation key, is not valid, or whose annotations pass 256 KiB; the
-// in-process oracle (tools/oracle) found nfd-fn used such objects.
-func TestObjectsWithLabelsTheAPIServerRefusesAreRejected(t *testing.T) {
-	rule := func(md string) string {
-		return "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r, " + md + "}\nspec: {rules: []}\n"
-	}
-	tests := []struct{ name, yaml, field, keyword string }{
-		{"label-value-with-slashes", rule("labels: {a: ../x}"), "metadata.labels", `"a"'s value "../x" is not valid`},
-		{"label-value-of-64-bytes", rule("labels: {a: " + strings.Repeat("v", 64) + "}"), "metadata.labels", "must be no more than 63"},
-		{"label-key-with-two-slashes", rule("labels: {a/b/c: x}"), "metadata.labels", `key "a/b/c" is not valid`},
-		{"annotation-key-with-a-space", rule("annotations: {'a b': x}"), "metadata.annotations", `key "a b" is not valid`},
-		{"annotations-over-256-kib", rule("annotations: {a: " + strings.Repeat("v", 256*1024) + "}"), "metadata.annotations", "must have at most 262144 bytes"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := &Set{}
-			ds := s.Add(Decode(doc(t, tc.yaml)), Origin{File: "in.yaml", Item: -1})
-			if len(ds) != 1 || ds[0].Severity != "error" || ds[0].Field != tc.field || !strings.Contains(ds[0].Message, tc.keyword) {
-				t.Fatalf("Add() = %q, want one error at %s saying %q", ds.Error(), tc.field, tc.keyword)
-			}
-			if used := usedObjects(s); used != 0 {
-				t.Errorf("%d objects the API server refuses are used", used)
-			}
-		})
-	}
-}
