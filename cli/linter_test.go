@@ -113,7 +113,7 @@ func TestHelmTemplateWithQuotedPlaceholdersIsNotedNotChecked(t *testing.T) {
 		t.Errorf("validate: exit %d, want 1 (the broken op); stderr:\n%s", run.code, run.stderr)
 	}
 	want := []string{
-		"helm-chart/templates/labels-template.yaml:16:26 error NFD004",
+		"helm-chart/templates/labels-template.yaml:16:26 error NFD300",
 		template + " info NFD036",
 	}
 	if diff := cmp.Diff(want, findings(run.stdout)); diff != "" {
