@@ -75,3 +75,11 @@ func TestExecGivesStdoutStderrAndTheExitCode(t *testing.T) {
 		t.Errorf("Exec = %q, %q, %d", out, errOut, code)
 	}
 }
+
+func TestNoHangReturnsWhenTheCallDoes(t *testing.T) {
+	ran := false
+	NoHang(t, "a quick call", func() { ran = true })
+	if !ran {
+		t.Error("NoHang returned before running the call")
+	}
+}
