@@ -60,7 +60,7 @@ spec:
 // skipped silently, and only a broken rule file fails the commit.
 func TestHookSkipsOtherFilesAndResolvesAcrossTheRepo(t *testing.T) {
 	requirePreCommit(t)
-	hookRepo := snapshotSource(t)
+	hookRepo := hookRepo(t)
 	work := t.TempDir()
 	git(t, work, "init", "-q")
 	writeFile(t, work, ".pre-commit-config.yaml", "repos:\n  - repo: "+hookRepo+"\n    rev: "+git(t, hookRepo, "rev-parse", "HEAD")+"\n    hooks:\n      - id: nfd-fn-validate-strict\n")
