@@ -83,8 +83,11 @@ $(BIN)/export-1000.json: $(BIN)/export-1000.yaml
 	go -C tools run ./jsonexport < $< > $@.tmp
 	mv $@.tmp $@
 
-# Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time);
-# crashers land in the package's testdata/fuzz and become regression tests.
+# Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time),
+# or N times FUZZTIME for a target written PKG:Target@N; every target runs
+# even when one fails, then the run fails and says how many executions
+# each target reached (hack/fuzz.sh). Crashers land in the package's
+# testdata/fuzz and become regression tests.
 # FUZZMINIMIZETIME bounds the minimisation of each new interesting input
 # (go's default, 60s, stalls the run on large seeds).
 FUZZTIME ?= 1m
@@ -93,10 +96,7 @@ FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter 
 	./internal/inputs:FuzzReader ./cli:FuzzValidateFiles ./pkg/engine:FuzzTemplate ./pkg/discover:FuzzWorkerConfigDecodesAsNfdWorkerDecodes
 
 fuzz:
-	@set -e; for t in $(FUZZ_TARGETS); do \
-		echo "fuzzing $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
-		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZETIME) "$${t%%:*}"; \
-	done
+	FUZZTIME=$(FUZZTIME) FUZZMINIMIZETIME=$(FUZZMINIMIZETIME) bash hack/fuzz.sh $(FUZZ_TARGETS)
 
 # The container image as an OCI archive, built offline with umoci (no
 # Docker engine): static nfd-fn, user 65534:65534. Load it with
