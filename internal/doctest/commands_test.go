@@ -236,13 +236,19 @@ func lookTool(name, gopath string) (string, bool) {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
+// originSkips are the directories the local upstream leaves out: the
+// pages fetch examples only, and every page's kpt pkg get clones the whole
+// upstream, so the 14 MB of test fixtures would be copied a dozen times.
+var originSkips = []string{"testdata"}
+
 // origin makes the local repository `kpt pkg get` fetches from instead of
-// GitHub: the repository's files, committed on main and tagged with the
-// release. It is made once, the first time a block needs it.
+// GitHub: the repository's files (but originSkips), committed on main and
+// tagged with the release. It is made once, the first time a block needs
+// it.
 func (s *sandbox) origin(t *testing.T) string {
 	dir := filepath.Join(s.scratch, "origin")
 	s.originOnce.Do(func() {
-		if s.originErr = copyRepo(s.root, dir); s.originErr != nil {
+		if s.originErr = copyRepo(s.root, dir, originSkips...); s.originErr != nil {
 			return
 		}
 		env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,

@@ -19,8 +19,9 @@
 //   - HOME and TMPDIR in the scratch directory, so `mktemp -d`, kpt's
 //     caches and everything else a block writes is removed afterwards;
 //   - git told (url.insteadOf) to fetch https://github.com/nfd-fn/nfd-fn
-//     from a local repository made of the same files, branch main and the
-//     release tag, so `kpt pkg get` runs without a network;
+//     from a local repository made of the same files (but testdata/, which
+//     no page fetches), branch main and the release tag, so `kpt pkg get`
+//     runs without a network;
 //   - stubs first on PATH for what needs a cluster, a container engine or
 //     would recurse into this test:
 //     kubectl: `get ... -o yaml` of nodes and nodefeatures prints
