@@ -88,13 +88,15 @@ $(BIN)/export-1000.json: $(BIN)/export-1000.yaml
 # even when one fails, then the run fails and says how many executions
 # each target reached (hack/fuzz.sh). Crashers land in the package's
 # testdata/fuzz and become regression tests. FuzzValidateFiles runs the
-# whole command twice per input (about 10 ms, and most of its first
-# seconds go to minimising the many new inputs a program that large
-# finds): 95 executions in 20 s at load 25, so it gets four shares.
+# whole command twice per input (10 ms quiet, 30 ms at load 40) and its
+# 90 seeds' baseline takes 2 to 14 s of its time: 95 executions in 20 s
+# at load 25, so it gets four shares.
 # FUZZMINIMIZETIME bounds the minimisation of each new interesting input
-# (go's default, 60s, stalls the run on large seeds).
+# in executions, not seconds, so that it costs the same on a loaded
+# machine (go's default, 60s, stalls the run on large seeds; 5s left
+# FuzzValidateFiles at 0 to 1 executions a second while minimising).
 FUZZTIME ?= 1m
-FUZZMINIMIZETIME ?= 5s
+FUZZMINIMIZETIME ?= 100x
 FUZZ_TARGETS := ./internal/krm:FuzzReadResourceList ./internal/krm:FuzzSplitter ./internal/krm:FuzzCutFile ./internal/krm:FuzzSyncMapText ./internal/krm:FuzzJSONList ./internal/krm:FuzzJSONFileEntry ./internal/krm:FuzzSyncMapJSON ./internal/fastread:FuzzFastDecode ./internal/fastread:FuzzFastDecodeJSON \
 	./internal/inputs:FuzzReader ./cli:FuzzValidateFiles@4 ./pkg/engine:FuzzTemplate ./pkg/discover:FuzzWorkerConfigDecodesAsNfdWorkerDecodes
 

@@ -12,7 +12,7 @@
 # cache and the others link only.
 set -uo pipefail
 fuzztime=${FUZZTIME:-1m}
-minimize=${FUZZMINIMIZETIME:-5s}
+minimize=${FUZZMINIMIZETIME:-100x}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 summary=()
