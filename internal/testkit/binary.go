@@ -45,13 +45,13 @@ func Main(m *testing.M) {
 	os.Exit(code)
 }
 
-// Shared returns a directory that make filled once for this test binary,
+// Shared returns a directory that fill filled once for this test binary,
 // the first time any test asked for key; later calls, from any test or
-// goroutine, wait for that and get the same directory. A make that failed
+// goroutine, wait for that and get the same directory. A fill that failed
 // fails every test that asks. It lives until Main returns, so tests share
 // what is slow to make (a built binary, a snapshot repository, a
 // pre-commit home with its hooks installed); they must not change it.
-func Shared(t testing.TB, key string, make func(dir string) error) string {
+func Shared(t testing.TB, key string, fill func(dir string) error) string {
 	t.Helper()
 	sharedMu.Lock()
 	root := sharedRoot
@@ -67,7 +67,7 @@ func Shared(t testing.TB, key string, make func(dir string) error) string {
 	e.once.Do(func() {
 		e.dir, e.err = os.MkdirTemp(root, "shared-")
 		if e.err == nil {
-			e.err = make(e.dir)
+			e.err = fill(e.dir)
 		}
 	})
 	if e.err != nil {

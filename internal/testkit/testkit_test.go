@@ -2,7 +2,9 @@ package testkit
 
 import (
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -81,5 +83,24 @@ func TestNoHangReturnsWhenTheCallDoes(t *testing.T) {
 	NoHang(t, "a quick call", func() { ran = true })
 	if !ran {
 		t.Error("NoHang returned before running the call")
+	}
+}
+
+func TestMain(m *testing.M) { Main(m) }
+
+func TestSharedFillsOnceForEveryCaller(t *testing.T) {
+	calls := 0
+	fill := func(dir string) error {
+		calls++
+		return os.WriteFile(filepath.Join(dir, "made"), []byte("x"), 0o644)
+	}
+	first := Shared(t, "test entry", fill)
+	var second string
+	t.Run("another-test", func(t *testing.T) { second = Shared(t, "test entry", fill) })
+	if calls != 1 || first != second {
+		t.Errorf("fill ran %d times; directories %q and %q", calls, first, second)
+	}
+	if _, err := os.Stat(filepath.Join(first, "made")); err != nil {
+		t.Error(err)
 	}
 }
