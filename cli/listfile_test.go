@@ -16,14 +16,15 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
-// buildListTestBinary builds nfd-fn into a temporary directory, for tests
-// that run the real binary as kpt, CI scripts and people run it.
+// buildListTestBinary is nfd-fn built once for the package's tests
+// (testkit.Binary), for tests that run the real binary as kpt, CI scripts
+// and people run it.
 func buildListTestBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	return testkit.Build(t, t.TempDir())
+	return testkit.Binary(t)
 }
 
 // binRun is one run of the binary.

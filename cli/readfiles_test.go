@@ -9,8 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -332,18 +332,11 @@ func TestFileCommandsRefuseAFIFOInsteadOfHanging(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			done := make(chan struct{})
 			var stderr strings.Builder
 			var code int
-			go func() {
-				defer close(done)
+			testkit.NoHang(t, "reading a FIFO", func() {
 				code = Main(tt.args, strings.NewReader(""), io.Discard, &stderr)
-			}()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("hung on the FIFO")
-			}
+			})
 			// As an argument, or met in a directory argument (plan-base):
 			// named, as not a regular file.
 			named := strings.Contains(stderr.String(), "reading "+fifo+": not a regular file") ||

@@ -44,12 +44,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// buildNfdFn builds the module's binary into dir with the e2e version.
+// buildNfdFn builds the module's binary into dir with the e2e version,
+// under testkit.BuildEnv (static, -trimpath): its packages come from the
+// build cache entries the other packages' tests fill.
 func buildNfdFn(dir string) error {
-	cmd := exec.Command("go", "build", "-trimpath",
+	cmd := exec.Command("go", "build",
 		"-ldflags", "-X github.com/nfd-fn/nfd-fn/pkg/version.Version="+e2eVersion,
 		"-o", filepath.Join(dir, "nfd-fn"), "..")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Env = append(os.Environ(), testkit.BuildEnv()...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building nfd-fn: %v\n%s", err, out)
 	}

@@ -262,7 +262,7 @@ func TestDiscoverModeUnderKptFnEval(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	dir := t.TempDir()
-	bin := testkit.Build(t, dir, "-ldflags", "-X github.com/nfd-fn/nfd-fn/pkg/version.Version=v0.0.0-test")
+	bin := testkit.Binary(t, "-ldflags", "-X github.com/nfd-fn/nfd-fn/pkg/version.Version=v0.0.0-test")
 	pkg := filepath.Join(dir, "pkg")
 	mustWriteFile(t, filepath.Join(pkg, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n")
 	root, err := filepath.Abs("../testdata/discover/arm64-host")

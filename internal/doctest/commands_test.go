@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 		os.Unsetenv(stubEnv)
 		os.Exit(runStub(name, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	testkit.Main(m)
 }
 
 // repoRoot is the directory holding go.mod above the working directory,
@@ -194,11 +195,14 @@ func newSandbox(t *testing.T, root string) *sandbox {
 	if len(vals) != 3 {
 		t.Fatalf("go env printed %q", out)
 	}
-	s.goEnv = []string{"GOCACHE=" + vals[0], "GOMODCACHE=" + vals[1], "GOPATH=" + vals[2], "GOTOOLCHAIN=local"}
-	build := exec.Command(goBin, "build", "-o", filepath.Join(s.binDir, "nfd-fn"), ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building nfd-fn: %v\n%s", err, out)
+	// Under testkit.BuildEnv, every page's copy of the repository builds
+	// from the same cache entries as testkit.Binary: `go run .` compiles
+	// nothing and links once for all pages.
+	s.goEnv = append([]string{"GOCACHE=" + vals[0], "GOMODCACHE=" + vals[1], "GOPATH=" + vals[2], "GOTOOLCHAIN=local"}, testkit.BuildEnv()...)
+	// A link, so that `go install .` (GOBIN) replaces the link and not the
+	// shared binary.
+	if err := os.Symlink(testkit.Binary(t), filepath.Join(s.binDir, "nfd-fn")); err != nil {
+		t.Fatal(err)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -232,13 +236,19 @@ func lookTool(name, gopath string) (string, bool) {
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
+// originSkips are the directories the local upstream leaves out: the
+// pages fetch examples only, and every page's kpt pkg get clones the whole
+// upstream, so the 14 MB of test fixtures would be copied a dozen times.
+var originSkips = []string{"testdata"}
+
 // origin makes the local repository `kpt pkg get` fetches from instead of
-// GitHub: the repository's files, committed on main and tagged with the
-// release. It is made once, the first time a block needs it.
+// GitHub: the repository's files (but originSkips), committed on main and
+// tagged with the release. It is made once, the first time a block needs
+// it.
 func (s *sandbox) origin(t *testing.T) string {
 	dir := filepath.Join(s.scratch, "origin")
 	s.originOnce.Do(func() {
-		if s.originErr = copyRepo(s.root, dir); s.originErr != nil {
+		if s.originErr = copyRepo(s.root, dir, originSkips...); s.originErr != nil {
 			return
 		}
 		env := append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull,
@@ -380,7 +390,7 @@ func filteredEnv() []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
 		case "PATH", "GOBIN", "HOME", "TMPDIR", "NODE_NAME", "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG_GLOBAL",
-			"GOCACHE", "GOMODCACHE", "GOPATH", "GOTOOLCHAIN", "KUBECONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME":
+			"GOCACHE", "GOMODCACHE", "GOPATH", "GOTOOLCHAIN", "GOFLAGS", "CGO_ENABLED", "KUBECONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME":
 			continue
 		}
 		env = append(env, kv)

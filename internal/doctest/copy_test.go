@@ -12,14 +12,18 @@ import (
 
 // copyRepo copies the repository's files to dst: the files git tracks and
 // the new ones it does not ignore, or, without git, every file but .git,
-// bin/ and a built nfd-fn. Symbolic links are copied as links (the
-// discovery fixtures hold dangling ones on purpose).
-func copyRepo(root, dst string) error {
+// bin/ and a built nfd-fn; but those under the directories skip names.
+// Symbolic links are copied as links (the discovery fixtures hold
+// dangling ones on purpose).
+func copyRepo(root, dst string, skip ...string) error {
 	files, err := repoFiles(root)
 	if err != nil {
 		return err
 	}
 	for _, rel := range files {
+		if underAny(rel, skip) {
+			continue
+		}
 		src := filepath.Join(root, rel)
 		info, err := os.Lstat(src)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -52,6 +56,16 @@ func copyRepo(root, dst string) error {
 		}
 	}
 	return nil
+}
+
+// underAny says whether the relative path rel is in one of dirs.
+func underAny(rel string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(filepath.ToSlash(rel), d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // repoFiles lists the files to copy, relative to root.

@@ -8,13 +8,20 @@
 // Each block runs in a scratch copy of the repository (the files git
 // tracks, plus new ones it does not ignore), from its root, with:
 //
-//   - nfd-fn built once and on PATH, and GOBIN pointing at the same
-//     directory, so `go install .` works verbatim and installs there;
+//   - nfd-fn built once for the test binary (testkit.Binary) and on PATH,
+//     and GOBIN pointing at the same directory, so `go install .` works
+//     verbatim and installs there;
+//   - the Go build environment of testkit.BuildEnv (static, -trimpath),
+//     so that `go run .`, `go build` and `go install` in each page's copy
+//     of the repository reuse the packages compiled for testkit.Binary
+//     instead of compiling the module again per page (a directory of its
+//     own would otherwise be part of every cache key);
 //   - HOME and TMPDIR in the scratch directory, so `mktemp -d`, kpt's
 //     caches and everything else a block writes is removed afterwards;
 //   - git told (url.insteadOf) to fetch https://github.com/nfd-fn/nfd-fn
-//     from a local repository made of the same files, branch main and the
-//     release tag, so `kpt pkg get` runs without a network;
+//     from a local repository made of the same files (but testdata/, which
+//     no page fetches), branch main and the release tag, so `kpt pkg get`
+//     runs without a network;
 //   - stubs first on PATH for what needs a cluster, a container engine or
 //     would recurse into this test:
 //     kubectl: `get ... -o yaml` of nodes and nodefeatures prints

@@ -37,6 +37,7 @@ type ReadError struct{ Err error }
 
 func (e *ReadError) Error() string { return e.Err.Error() }
 func (e *ReadError) Unwrap() error { return e.Err }
+
 // leaveTemplatesOut returns the files that are not template sources (Helm's
 // {{ }} outside a rule's template fields, objects.TemplateNote), and one
 // info note for each that is: not YAML until rendered, so neither an

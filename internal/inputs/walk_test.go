@@ -1,12 +1,12 @@
 package inputs_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
@@ -144,19 +144,11 @@ func TestReaderRefusesAFIFOInsteadOfHangingAndNamesIt(t *testing.T) {
 		n   int
 		err error
 	}
-	run := func(paths []string) result {
-		done := make(chan result, 1)
-		go func() {
-			s, _, n, err := readPaths(t, paths, false)
-			done <- result{s, n, err}
-		}()
-		select {
-		case r := <-done:
-			return r
-		case <-time.After(10 * time.Second):
-			t.Fatalf("Read(%v) hung on a FIFO", paths)
-			return result{}
-		}
+	run := func(paths []string) (r result) {
+		testkit.NoHang(t, fmt.Sprintf("Read(%v) on a FIFO", paths), func() {
+			r.s, _, r.n, r.err = readPaths(t, paths, false)
+		})
+		return r
 	}
 	r := run([]string{fifo})
 	if r.err == nil || r.err.Error() != "reading "+fifo+": not a regular file" {

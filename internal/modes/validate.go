@@ -1,6 +1,7 @@
 package modes
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -109,8 +110,14 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	}
 	ds = append(ds, in.Admit(&s)...)
 	if vo.Worker == nil {
-		// As render reads them: the nfd-worker.conf ConfigMap among the files.
-		if vo.Worker, err = workerConfigInFiles(f.Paths); err != nil {
+		// As render reads them: the nfd-worker.conf ConfigMap among the
+		// files; one that cannot be read is an error about it, as among
+		// a ResourceList's items (ListWorkerConfig).
+		var bad *lint.WorkerConfigError
+		vo.Worker, err = workerConfigInFiles(f.Paths)
+		if errors.As(err, &bad) {
+			ds = append(ds, bad.Diagnostic())
+		} else if err != nil {
 			return nil, 0, err
 		}
 	}

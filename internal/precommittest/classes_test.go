@@ -49,7 +49,7 @@ var certainDefects = []struct{ name, content, want string }{
 // and fails the strict one.
 func TestHookBlocksEveryCertainDefectAndShowsWarnings(t *testing.T) {
 	requirePreCommit(t)
-	hookRepo := snapshotSource(t)
+	hookRepo := hookRepo(t)
 	work := t.TempDir()
 	git(t, work, "init", "-q")
 	rev := git(t, hookRepo, "rev-parse", "HEAD")

@@ -33,7 +33,7 @@ func readmeConfig(t *testing.T) string {
 func TestPreCommitPinsACommitUntilAReleaseIsTagged(t *testing.T) {
 	requirePreCommit(t)
 	config := readmeConfig(t)
-	hookRepo := snapshotSource(t)
+	hookRepo := hookRepo(t)
 	if tags := git(t, hookRepo, "tag", "--list"); tags != "" {
 		t.Fatalf("the snapshot has tags %q", tags)
 	}

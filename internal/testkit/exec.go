@@ -3,24 +3,50 @@ package testkit
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
 // Build builds nfd-fn (the module's main package) into dir, with the go
 // command of the toolchain running the test and flags (such as -ldflags)
 // added, and returns the binary's path; a failed build fails the test.
+// Tests that only run the binary use Binary, built once per test binary.
 func Build(t testing.TB, dir string, flags ...string) string {
 	t.Helper()
-	bin := filepath.Join(dir, "nfd-fn")
-	args := append(append([]string{"build", "-o", bin}, flags...), "github.com/nfd-fn/nfd-fn")
-	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), args...).CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := build(dir, flags); err != nil {
+		t.Fatal(err)
 	}
-	return bin
+	return filepath.Join(dir, "nfd-fn")
 }
+
+// build builds nfd-fn into dir with flags, under BuildEnv.
+func build(dir string, flags []string) error {
+	args := append(append([]string{"build", "-o", filepath.Join(dir, "nfd-fn")}, flags...), "github.com/nfd-fn/nfd-fn")
+	cmd := exec.Command(GoCommand(), args...)
+	cmd.Env = append(os.Environ(), BuildEnv()...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return nil
+}
+
+// BuildEnv is the environment every test builds nfd-fn under, with
+// goflags added to GOFLAGS: static (CGO_ENABLED=0, as the image is) and
+// -trimpath, as e2e builds it. -trimpath keeps the source's directory out
+// of the build cache's keys, so builds from copies of the repository (the
+// doc test's pages, the pre-commit hook's clone) reuse the packages the
+// first build compiled instead of compiling them all again.
+func BuildEnv(goflags ...string) []string {
+	return []string{"CGO_ENABLED=0", "GOFLAGS=" + strings.Join(append([]string{"-trimpath"}, goflags...), " ")}
+}
+
+// GoCommand is the go command of the toolchain running the test.
+func GoCommand() string { return filepath.Join(runtime.GOROOT(), "bin", "go") }
 
 // Exec runs cmd (its directory and environment as the caller set them)
 // with stdin (nil: none) and returns what it wrote on stdout and stderr

@@ -1,12 +1,31 @@
 // Package testkit is what the tests of fn, cli and e2e share to run the
 // function and read what it wrote: run it on a ResourceList (Run), run
-// the command line (Command) or the built binary (Build, Exec), read the
+// the command line (Command) or the built binary (Binary, Exec), read the
 // output list back (Read: its items and its KRM results), pick the Nodes
 // and results a test looks at, and write the files a test reads. The
 // tests of the libraries under pkg/ build their object sets with
 // ReadText.
 // It does not import fn, so that fn's own tests can use it: they hand it
 // the function to run (RunFunc).
+//
+// What is slow is made once per test binary, so that the suite stays
+// fast on a loaded machine:
+//
+//   - Binary is nfd-fn built the first time a test asks, the same file
+//     for every later test (Build builds into a directory of the test's
+//     own, for a test that must change the binary);
+//   - Shared makes anything else once (a snapshot repository, a
+//     pre-commit home with its hooks installed);
+//   - a package using either has TestMain call Main, which removes what
+//     they made after the tests;
+//   - BuildEnv is the environment (static, -trimpath) every build of
+//     nfd-fn in the tests runs under, the go command's own or a tool's
+//     (pre-commit, the doc test's `go run .`), so that copies of the
+//     source in other directories reuse the build cache's packages.
+//
+// A test that waits for a call that must not block uses NoHang, whose
+// timeout holds on a machine at load 20; a test of cost counts work
+// (internal/growth) instead of timing it.
 package testkit
 
 import (

@@ -2,7 +2,9 @@ package testkit
 
 import (
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -73,5 +75,32 @@ func TestExecGivesStdoutStderrAndTheExitCode(t *testing.T) {
 	out, errOut, code := Exec(t, exec.Command(sh, "-c", `read x; echo "got $x"; echo note >&2; exit 3`), []byte("input\n"))
 	if out != "got input\n" || errOut != "note\n" || code != 3 {
 		t.Errorf("Exec = %q, %q, %d", out, errOut, code)
+	}
+}
+
+func TestNoHangReturnsWhenTheCallDoes(t *testing.T) {
+	ran := false
+	NoHang(t, "a quick call", func() { ran = true })
+	if !ran {
+		t.Error("NoHang returned before running the call")
+	}
+}
+
+func TestMain(m *testing.M) { Main(m) }
+
+func TestSharedFillsOnceForEveryCaller(t *testing.T) {
+	calls := 0
+	fill := func(dir string) error {
+		calls++
+		return os.WriteFile(filepath.Join(dir, "made"), []byte("x"), 0o644)
+	}
+	first := Shared(t, "test entry", fill)
+	var second string
+	t.Run("another-test", func(t *testing.T) { second = Shared(t, "test entry", fill) })
+	if calls != 1 || first != second {
+		t.Errorf("fill ran %d times; directories %q and %q", calls, first, second)
+	}
+	if _, err := os.Stat(filepath.Join(first, "made")); err != nil {
+		t.Error(err)
 	}
 }

@@ -9,8 +9,10 @@ import (
 
 // fuzzDeadline bounds one compile and execution of a fuzzed template:
 // MaxTemplateTime is the budget's backstop per execution, and a rule runs
-// its labels and vars templates once each.
-const fuzzDeadline = 3*MaxTemplateTime + time.Second
+// its labels and vars templates once each. The margin past that is for a
+// machine at load 20 (fuzz workers on every core, other builds beside
+// them): a template that never stops still fails, a slow machine does not.
+const fuzzDeadline = 3*MaxTemplateTime + 30*time.Second
 
 // FuzzTemplate compiles and executes an arbitrary template, as the
 // labelsTemplate and the varsTemplate of a rule matching the test node,
