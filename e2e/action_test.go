@@ -177,3 +177,31 @@ func TestActionPlansFromSourceAndCommentsOnThePullRequest(t *testing.T) {
 		t.Errorf("the step summary lacks the plan:\n%s", res.summary)
 	}
 }
+
+// TestActionRunsRuleTestsWithAnnotations is the Action's `command: test`
+// (issue 38 point 3 with issue 36's `test -o github`) on the rule-tests
+// example: the suite passes, with its text report in the step summary;
+// with a rule broken by hand, the log carries the ::error workflow command
+// at the RuleTest's expectation (an annotation on the test file's line)
+// and the last step fails the job.
+func TestActionRunsRuleTestsWithAnnotations(t *testing.T) {
+	work := checksRepository(t)
+	runner := localAction(t, work, fakeRelease(t, ""), nil)
+	inputs := map[string]string{"version": e2eVersion, "command": "test", "paths": "tests", "args": "--coverage", "sarif": "true"}
+	res := runner.run(t, inputs)
+	if res.failed != "" || res.outputs["exit-code"] != "0" || !strings.Contains(res.summary, "PASS  gpu-rules") {
+		t.Fatalf("the suite should pass into the summary: failed %q, outputs %v\n%s%s", res.failed, res.outputs, res.summary, res.stderr)
+	}
+	if res.outputs["sarif-file"] != "" || strings.Contains(res.log, "::error") {
+		t.Errorf("a passing test run writes no SARIF and no error annotation: outputs %v\n%s", res.outputs, res.log)
+	}
+	breakGDSRule(t, work)
+	res = runner.run(t, inputs)
+	want := "::error file=tests/gpu.ruletest.yaml,line=17,title=nfd-fn test%3A gpu-rules::node dgx-h100-01: label nvidia.com/gds.capable: expected \"true\", got absent"
+	if res.failed != "Fail on nfd-fn's verdict" || res.outputs["exit-code"] != "1" || !strings.Contains(res.log, want) {
+		t.Errorf("with a broken rule: failed %q, outputs %v, want the last step failing and %q in the log:\n%s", res.failed, res.outputs, want, res.log)
+	}
+	if !strings.Contains(res.summary, "### nfd-fn test: exit 1") || !strings.Contains(res.summary, "FAIL") {
+		t.Errorf("the step summary lacks the failing report:\n%s", res.summary)
+	}
+}
