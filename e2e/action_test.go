@@ -91,9 +91,9 @@ func withoutBinDir(env []string) []string {
 
 // TestActionInstallsAVerifiedReleaseAndUploadsSARIF is issue 38's point 3:
 // the Action with a version installs that release's archive after checking
-// it against checksums.txt, validates the paths, writes the report to the
-// step summary and SARIF for the upload step, and fails the job on the
-// broken rule after the upload.
+// it against checksums.txt, validates the paths, annotates the findings
+// (-o github), writes the report to the step summary and SARIF for the
+// upload step, and fails the job on the broken rule after the upload.
 func TestActionInstallsAVerifiedReleaseAndUploadsSARIF(t *testing.T) {
 	work := t.TempDir()
 	copyPath(t, filepath.Join(examplesRoot, "broken-rule", "rules"), filepath.Join(work, "rules"))
@@ -122,6 +122,9 @@ func TestActionInstallsAVerifiedReleaseAndUploadsSARIF(t *testing.T) {
 	}
 	if !strings.Contains(res.summary, "### nfd-fn validate: exit 1") || !strings.Contains(res.summary, "broken.yaml") {
 		t.Errorf("the step summary lacks the report:\n%s", res.summary)
+	}
+	if want := "::error file=rules/broken.yaml,line=15,col=30,title=nfd-fn NFD003 unknown-field::"; !strings.Contains(res.log, want) {
+		t.Errorf("the log lacks the annotation %q (validate -o github):\n%s", want, res.log)
 	}
 }
 
