@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The Action's run step (action.yml): runs nfd-fn's command on the paths,
-# writes its report to the job's step summary, and sets the outputs
-# exit-code, failed, sarif-file and plan-file. The verdict is left to a
-# later step, so that the SARIF upload and the plan comment run first.
+# annotates the files (validate and test with -o github), writes the
+# report to the job's step summary, and sets the outputs exit-code,
+# failed, sarif-file and plan-file. The verdict is left to a later step,
+# so that the SARIF upload and the plan comment run first.
 #
 # NFD_FN_COMMAND validate|test|plan, NFD_FN_PATHS and NFD_FN_ARGS (split at
-# spaces), NFD_FN_BASE (plan: the base ref), NFD_FN_SARIF (true: SARIF too).
+# spaces), NFD_FN_BASE (plan: the base ref), NFD_FN_SARIF (true: validate
+# writes SARIF too).
 set -uo pipefail
 out=${RUNNER_TEMP:?RUNNER_TEMP is not set: run this as a GitHub Actions step}/nfd-fn
 mkdir -p "$out"
@@ -26,12 +28,15 @@ summary() {
 
 case "$command" in
   validate | test)
-    nfd-fn "$command" "${args[@]}" "${paths[@]}" >"$out/report.txt" 2>&1
+    # The workflow commands (-o github) on the log: the runner turns them
+    # into annotations at each finding's or failed expectation's file and
+    # line. Their exit status is the verdict; the text form is the summary.
+    nfd-fn "$command" --output github "${args[@]}" "${paths[@]}"
     code=$?
-    cat "$out/report.txt"
+    nfd-fn "$command" "${args[@]}" "${paths[@]}" >"$out/report.txt" 2>&1
     summary "nfd-fn $command: exit $code" "$out/report.txt" text
-    if [ "${NFD_FN_SARIF:-false}" = true ]; then
-      nfd-fn "$command" --output sarif "${args[@]}" "${paths[@]}" >"$out/nfd-fn.sarif"
+    if [ "$command" = validate ] && [ "${NFD_FN_SARIF:-false}" = true ]; then
+      nfd-fn validate --output sarif "${args[@]}" "${paths[@]}" >"$out/nfd-fn.sarif"
       echo "sarif-file=$out/nfd-fn.sarif" >>"$GITHUB_OUTPUT"
     fi
     failed=$([ "$code" = 0 ] && echo false || echo true)

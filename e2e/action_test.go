@@ -91,9 +91,9 @@ func withoutBinDir(env []string) []string {
 
 // TestActionInstallsAVerifiedReleaseAndUploadsSARIF is issue 38's point 3:
 // the Action with a version installs that release's archive after checking
-// it against checksums.txt, validates the paths, writes the report to the
-// step summary and SARIF for the upload step, and fails the job on the
-// broken rule after the upload.
+// it against checksums.txt, validates the paths, annotates the findings
+// (-o github), writes the report to the step summary and SARIF for the
+// upload step, and fails the job on the broken rule after the upload.
 func TestActionInstallsAVerifiedReleaseAndUploadsSARIF(t *testing.T) {
 	work := t.TempDir()
 	copyPath(t, filepath.Join(examplesRoot, "broken-rule", "rules"), filepath.Join(work, "rules"))
@@ -122,6 +122,9 @@ func TestActionInstallsAVerifiedReleaseAndUploadsSARIF(t *testing.T) {
 	}
 	if !strings.Contains(res.summary, "### nfd-fn validate: exit 1") || !strings.Contains(res.summary, "broken.yaml") {
 		t.Errorf("the step summary lacks the report:\n%s", res.summary)
+	}
+	if want := "::error file=rules/broken.yaml,line=15,col=30,title=nfd-fn NFD003 unknown-field::"; !strings.Contains(res.log, want) {
+		t.Errorf("the log lacks the annotation %q (validate -o github):\n%s", want, res.log)
 	}
 }
 
@@ -175,5 +178,33 @@ func TestActionPlansFromSourceAndCommentsOnThePullRequest(t *testing.T) {
 	}
 	if !strings.Contains(res.summary, "### nfd-fn plan") || !strings.Contains(res.summary, string(want)) {
 		t.Errorf("the step summary lacks the plan:\n%s", res.summary)
+	}
+}
+
+// TestActionRunsRuleTestsWithAnnotations is the Action's `command: test`
+// (issue 38 point 3 with issue 36's `test -o github`) on the rule-tests
+// example: the suite passes, with its text report in the step summary;
+// with a rule broken by hand, the log carries the ::error workflow command
+// at the RuleTest's expectation (an annotation on the test file's line)
+// and the last step fails the job.
+func TestActionRunsRuleTestsWithAnnotations(t *testing.T) {
+	work := checksRepository(t)
+	runner := localAction(t, work, fakeRelease(t, ""), nil)
+	inputs := map[string]string{"version": e2eVersion, "command": "test", "paths": "tests", "args": "--coverage", "sarif": "true"}
+	res := runner.run(t, inputs)
+	if res.failed != "" || res.outputs["exit-code"] != "0" || !strings.Contains(res.summary, "PASS  gpu-rules") {
+		t.Fatalf("the suite should pass into the summary: failed %q, outputs %v\n%s%s", res.failed, res.outputs, res.summary, res.stderr)
+	}
+	if res.outputs["sarif-file"] != "" || strings.Contains(res.log, "::error") {
+		t.Errorf("a passing test run writes no SARIF and no error annotation: outputs %v\n%s", res.outputs, res.log)
+	}
+	breakGDSRule(t, work)
+	res = runner.run(t, inputs)
+	want := "::error file=tests/gpu.ruletest.yaml,line=17,title=nfd-fn test%3A gpu-rules::node dgx-h100-01: label nvidia.com/gds.capable: expected \"true\", got absent"
+	if res.failed != "Fail on nfd-fn's verdict" || res.outputs["exit-code"] != "1" || !strings.Contains(res.log, want) {
+		t.Errorf("with a broken rule: failed %q, outputs %v, want the last step failing and %q in the log:\n%s", res.failed, res.outputs, want, res.log)
+	}
+	if !strings.Contains(res.summary, "### nfd-fn test: exit 1") || !strings.Contains(res.summary, "FAIL") {
+		t.Errorf("the step summary lacks the failing report:\n%s", res.summary)
 	}
 }

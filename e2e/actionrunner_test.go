@@ -40,11 +40,14 @@ type actionStep struct {
 }
 
 // actionRun is what running the action locally did: the action's outputs,
-// the step summary, the steps that ran (uses: steps are recorded with
-// their resolved with:, not run), and the step that failed, if any.
+// the step summary, the steps' standard output (the job's log, where the
+// runner reads workflow commands), the steps that ran (uses: steps are
+// recorded with their resolved with:, not run), and the step that failed,
+// if any.
 type actionRun struct {
 	outputs map[string]string
 	summary string
+	log     string
 	ran     []string
 	uses    map[string]map[string]string
 	failed  string
@@ -116,7 +119,8 @@ func (r actionRunner) run(t *testing.T, inputs map[string]string) actionRun {
 			res.uses[step.Uses] = with
 			continue
 		}
-		outputs, errOut, ok := r.runStep(t, step, ctx, files, temp, i)
+		outputs, out, errOut, ok := r.runStep(t, step, ctx, files, temp, i)
+		res.log += out
 		res.stderr += errOut
 		for k, v := range outputs {
 			ctx["steps."+step.ID+".outputs."+k] = v
@@ -134,8 +138,9 @@ func (r actionRunner) run(t *testing.T, inputs map[string]string) actionRun {
 	return res
 }
 
-// runStep runs one bash step and returns the outputs it set.
-func (r actionRunner) runStep(t *testing.T, step actionStep, ctx, files map[string]string, temp string, i int) (map[string]string, string, bool) {
+// runStep runs one bash step and returns the outputs it set and what it
+// printed.
+func (r actionRunner) runStep(t *testing.T, step actionStep, ctx, files map[string]string, temp string, i int) (map[string]string, string, string, bool) {
 	t.Helper()
 	if step.Shell != "bash" {
 		t.Fatalf("step %q: shell %q; the local runner runs bash steps", step.Name, step.Shell)
@@ -156,7 +161,7 @@ func (r actionRunner) runStep(t *testing.T, step actionStep, ctx, files map[stri
 	// As the runner runs `shell: bash`.
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", substitute(step.Run, ctx))
 	cmd.Dir, cmd.Env = r.work, env
-	_, errOut, code := testkit.Exec(t, cmd, nil)
+	out, errOut, code := testkit.Exec(t, cmd, nil)
 	b, err := os.ReadFile(output)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +172,7 @@ func (r actionRunner) runStep(t *testing.T, step actionStep, ctx, files map[stri
 			outputs[k] = v
 		}
 	}
-	return outputs, errOut, code == 0
+	return outputs, out, errOut, code == 0
 }
 
 // substitute replaces each ${{ name }} in s by its value in ctx.

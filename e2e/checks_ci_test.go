@@ -6,11 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
+	"go.yaml.in/yaml/v3"
 )
 
-// checksRepository lays out a repository as docs/ci's checks recipes
-// expect it: the rule-tests example's rules and group in rules/, its
+// checksRepository lays out a repository as docs/ci's recipes expect it: the rule-tests example's rules and group in rules/, its
 // NodeFeatures in nodefeatures/, its RuleTest in tests/, and a
 // functionConfig.
 func checksRepository(t *testing.T) string {
@@ -37,22 +36,45 @@ func checksRepository(t *testing.T) string {
 	return repo
 }
 
-// recipeCommands reads the shell commands of docs/ci's checks recipes:
-// the GitHub workflow's run steps that call nfd-fn, and the GitLab job's
-// script after its go install.
-func recipeCommands(t *testing.T) (github, gitlab []string) {
+// breakGDSRule breaks the NVIDIA rule that gives dgx-h100-01 the label
+// nvidia.com/gds.capable (checksRepository's RuleTest expects it at its
+// line 17).
+func breakGDSRule(t *testing.T, repo string) {
+	t.Helper()
+	rule := filepath.Join(repo, "rules", "nvidia-gpu-operator.yaml")
+	text, err := os.ReadFile(rule)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := strings.Replace(string(text), "nvidia_fs:", "nvidia_fss:", 1)
+	if broken == string(text) {
+		t.Fatalf("%s no longer matches nvidia_fs", rule)
+	}
+	if err := os.WriteFile(rule, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ciRecipes reads docs/ci's recipes: the `with:` of each GitHub workflow
+// job's step that uses nfd-fn's Action, and the inputs of each include of
+// the GitLab component, both by command.
+func ciRecipes(t *testing.T) (github, gitlab map[string]map[string]string) {
 	t.Helper()
 	var wf struct {
 		Jobs map[string]struct {
 			Steps []struct {
-				Run string `json:"run"`
-			} `json:"steps"`
-		} `json:"jobs"`
+				Uses string            `yaml:"uses"`
+				With map[string]string `yaml:"with"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
 	}
-	var job map[string]struct {
-		Script []string `json:"script"`
+	var pipeline struct {
+		Include []struct {
+			Remote string            `yaml:"remote"`
+			Inputs map[string]string `yaml:"inputs"`
+		} `yaml:"include"`
 	}
-	for path, into := range map[string]any{"../docs/ci/github-checks.yaml": &wf, "../docs/ci/gitlab-checks.yml": &job} {
+	for path, into := range map[string]any{"../docs/ci/github-actions.yaml": &wf, "../docs/ci/gitlab-ci.yml": &pipeline} {
 		text, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
@@ -61,56 +83,81 @@ func recipeCommands(t *testing.T) (github, gitlab []string) {
 			t.Fatalf("%s: %v", path, err)
 		}
 	}
-	for _, s := range wf.Jobs["checks"].Steps {
-		if strings.HasPrefix(s.Run, "nfd-fn ") {
-			github = append(github, s.Run)
+	github, gitlab = map[string]map[string]string{}, map[string]map[string]string{}
+	for name, job := range wf.Jobs {
+		for _, s := range job.Steps {
+			if strings.HasPrefix(s.Uses, "nfd-fn/nfd-fn@") {
+				github[s.With["command"]] = s.With
+			} else if strings.Contains(s.Uses, "nfd-fn") || s.Uses == "" {
+				t.Errorf("docs/ci/github-actions.yaml job %s: a step that is not nfd-fn's Action (%q): recipes use the Action", name, s.Uses)
+			}
 		}
 	}
-	for _, l := range job["nfd-fn-checks"].Script {
-		if !strings.HasPrefix(l, "go install") {
-			gitlab = append(gitlab, l)
+	for _, inc := range pipeline.Include {
+		if !strings.HasSuffix(inc.Remote, "/templates/nfd-fn.yml") {
+			t.Errorf("docs/ci/gitlab-ci.yml includes %q, not nfd-fn's component", inc.Remote)
 		}
+		gitlab[inc.Inputs["command"]] = inc.Inputs
 	}
 	return github, gitlab
 }
 
-// TestChecksCIRecipesOnTheRuleTestsLayout runs docs/ci's checks recipes
-// (the GitHub workflow's validate and test steps, the GitLab job's
-// script) with the built nfd-fn: they pass on the rule-tests example, the
-// SARIF and JUnit reports are written, and a broken rule fails the test
-// step with an annotation at the RuleTest's line.
-func TestChecksCIRecipesOnTheRuleTestsLayout(t *testing.T) {
+// withVersion is inputs with version set: the recipes build nfd-fn from
+// source until a release is tagged; here the test's binary is installed
+// from a fake release instead.
+func withVersion(inputs map[string]string) map[string]string {
+	out := map[string]string{"version": e2eVersion}
+	for k, v := range inputs {
+		out[k] = v
+	}
+	return out
+}
+
+// TestCIRecipesRunTheActionAndTheComponent runs docs/ci's recipes on the
+// rule-tests layout: the GitHub workflow's validate and test jobs through
+// the Action's local runner (SARIF for the upload, reports in the step
+// summary) and the GitLab pipeline's validate and test jobs through the
+// component (nfd-fn's JUnit reports); both recipes have validate, test
+// and plan, and their plan inputs are ones the Action and the component
+// declare (plan itself runs in TestActionPlansFromSourceAndCommentsOnThePullRequest
+// and TestPlanCIRecipeOnAPullRequest).
+func TestCIRecipesRunTheActionAndTheComponent(t *testing.T) {
+	github, gitlab := ciRecipes(t)
+	for _, cmd := range []string{"validate", "test", "plan"} {
+		if github[cmd] == nil || gitlab[cmd] == nil {
+			t.Fatalf("docs/ci: want a %s job in both recipes; github %v, gitlab %v", cmd, github, gitlab)
+		}
+	}
 	repo := checksRepository(t)
-	github, gitlab := recipeCommands(t)
-	if len(github) != 2 || len(gitlab) < 3 {
-		t.Fatalf("recipes changed shape: github %q, gitlab %q", github, gitlab)
-	}
-	sh := requireTool(t, "sh")
-	for _, cmd := range github {
-		if stdout, stderr, code := run(t, repo, commandEnv(nil), nil, sh, "-c", cmd); code != 0 {
-			t.Errorf("%s: exit %d\n%s%s", cmd, code, stdout, stderr)
+	release := fakeRelease(t, "")
+	for _, cmd := range []string{"validate", "test"} {
+		res := localAction(t, repo, release, nil).run(t, withVersion(github[cmd]))
+		if res.failed != "" || res.outputs["exit-code"] != "0" || !strings.Contains(res.summary, "### nfd-fn "+cmd+": exit 0") {
+			t.Errorf("the GitHub %s job: failed %q, outputs %v\n%s%s", cmd, res.failed, res.outputs, res.summary, res.stderr)
+		}
+		if upload := res.uses["github/codeql-action/upload-sarif@v3"]; (cmd == "validate") != (upload != nil) {
+			t.Errorf("the GitHub %s job: SARIF upload %v; want one for validate alone", cmd, upload)
+		}
+		name, stdout, stderr, code := runComponent(t, repo, withVersion(gitlab[cmd]))
+		if code != 0 {
+			t.Errorf("the GitLab %s job: exit %d\n%s%s", name, code, stdout, stderr)
+		}
+		if report := readJUnit(t, filepath.Join(repo, "nfd-fn-junit.xml")); report.Tests == 0 || report.Failures != 0 {
+			t.Errorf("the GitLab %s job's JUnit: %+v, want passing cases", name, report)
 		}
 	}
-	sarif, err := os.ReadFile(filepath.Join(repo, "nfd-fn.sarif"))
-	if err != nil || !strings.Contains(string(sarif), `"version": "2.1.0"`) {
-		t.Errorf("no SARIF log written: %v", err)
-	}
-	script := "set -e\n" + strings.Join(gitlab, "\n")
-	if stdout, stderr, code := run(t, repo, commandEnv(nil), nil, sh, "-c", script); code != 0 {
-		t.Errorf("the GitLab job: exit %d\n%s%s", code, stdout, stderr)
-	}
-	for _, f := range []string{"validate.junit.xml", "test.junit.xml"} {
-		if b, err := os.ReadFile(filepath.Join(repo, f)); err != nil || !strings.Contains(string(b), "<testsuites") {
-			t.Errorf("%s: not a JUnit report: %v", f, err)
-		}
-	}
-	rule := filepath.Join(repo, "rules", "nvidia-gpu-operator.yaml")
-	text, _ := os.ReadFile(rule)
-	if err := os.WriteFile(rule, []byte(strings.Replace(string(text), "gdrdrv:", "gdrdrvv:", 1)), 0o644); err != nil {
+	componentJob(t, gitlab["plan"])
+	b, err := os.ReadFile("../action.yml")
+	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, _, code := run(t, repo, commandEnv(nil), nil, sh, "-c", github[1])
-	if want := "::error file=tests/gpu.ruletest.yaml,line=18,"; code != 1 || !strings.Contains(stdout, want) {
-		t.Errorf("with a broken rule: exit %d, want 1 and %q in:\n%s", code, want, stdout)
+	var action compositeAction
+	if err := yaml.Unmarshal(b, &action); err != nil {
+		t.Fatal(err)
+	}
+	for name := range github["plan"] {
+		if _, ok := action.Inputs[name]; !ok {
+			t.Errorf("docs/ci/github-actions.yaml's plan job passes %q, which action.yml does not declare", name)
+		}
 	}
 }

@@ -202,3 +202,48 @@ func e2eCommand(name string, cfg e2eConfig) string {
 	}
 	return "kpt fn render " + name + " --allow-exec"
 }
+
+// emailAddress is an address anyone could write to: a domain name with a
+// top-level domain that is neither reserved for tests and examples (RFC
+// 2606: .invalid, .test, .example, example.com, ...) nor a file name's
+// extension (curl's body@plan.md, test fixtures' name@file.yaml).
+var emailAddress = regexp.MustCompile(`[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b`)
+
+// notContact are the domain endings emailAddress matches that no one
+// reads: RFC 2606's reserved names and file extensions.
+var notContact = regexp.MustCompile(`(\.invalid|\.test|\.example|\.localhost|\bexample\.(com|org|net)|\.(md|ya?ml|json|txt|sh))$`)
+
+// TestNoContactDataBeyondMetadataEmails keeps contact data where the kpt
+// catalog requires it and nowhere else: the project has no published
+// address, so metadata.yaml's emails: is a placeholder the catalog's
+// schema demands, and no other file (README, docs, examples, the Action,
+// the component, the release configuration, code) may offer an address
+// of its own or repeat that one as if someone read it.
+func TestNoContactDataBeyondMetadataEmails(t *testing.T) {
+	root := repoRoot(t)
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		switch {
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || rel == "bin" || rel == "dist"):
+			return filepath.SkipDir
+		case !d.Type().IsRegular() || rel == "metadata.yaml" || rel == "go.sum":
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range emailAddress.FindAllString(string(data), -1) {
+			if !notContact.MatchString(m) {
+				t.Errorf("%s: %q: contact data lives in metadata.yaml's emails: alone", rel, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
