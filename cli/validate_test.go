@@ -55,7 +55,7 @@ func TestValidateReportsAnUnreadableWorkerConfigMapAsAnError(t *testing.T) {
 	testkit.WriteFiles(t, dir, map[string]string{"worker.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-worker-conf}\ndata:\n  nfd-worker.conf: |\n    c\n"})
 	out, errOut, code := testkit.Command(Main, "", "validate", dir)
 	want := filepath.Join(dir, "worker.yaml") + `:1:1: error: ConfigMap/nfd-worker-conf data[nfd-worker.conf]: `
-	if code != 1 || !strings.Contains(out+errOut, want) || !strings.Contains(out+errOut, "is not an nfd-worker configuration") {
+	if code != 1 || !strings.Contains(out+errOut, want) || !strings.Contains(out+errOut, "not an nfd-worker configuration") {
 		t.Errorf("exit %d; want 1 and an error starting %q:\n%s%s", code, want, out, errOut)
 	}
 }

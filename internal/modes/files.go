@@ -77,7 +77,9 @@ func (f *Files) LoadSettings(cmd, configPath, nfdVersion string, stderr io.Write
 				return 2
 			}
 		}
-		f.Settings, code = settingsOf(from, list, stderr)
+		// The functionConfig of a ResourceList file is input, not usage:
+		// its errors exit 1, as render over the same file does.
+		f.Settings, code = settingsOf(from, list, 1, stderr)
 	}
 	if code != 0 {
 		return code
@@ -126,12 +128,13 @@ func settingsFromFile(cmd, path string, stderr io.Writer) (config.Settings, int)
 		complain(stderr, "nfd-fn %s: %v", cmd, err)
 		return config.Settings{}, 2
 	}
-	return settingsOf(path, root, stderr)
+	return settingsOf(path, root, 2, stderr)
 }
 
 // settingsOf loads the settings from a functionConfig read from path,
-// printing its warnings and errors.
-func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings, int) {
+// printing its warnings and errors; errors exit with errCode (2 for a
+// --config flag, 1 for the functionConfig of a ResourceList file).
+func settingsOf(path string, root *yaml.Node, errCode int, stderr io.Writer) (config.Settings, int) {
 	s, problems := config.Load(root)
 	// Warnings and notes first, then errors, each in the order met.
 	for _, sev := range []diag.Severity{diag.Warning, diag.Info, diag.Error} {
@@ -142,7 +145,7 @@ func settingsOf(path string, root *yaml.Node, stderr io.Writer) (config.Settings
 		}
 	}
 	if problems.HasErrors() {
-		return config.Settings{}, 2
+		return config.Settings{}, errCode
 	}
 	return s, 0
 }

@@ -141,13 +141,18 @@ func (v *Verdict) enum(s *Schema, n *yaml.Node, path string) {
 	v.problem(path, n.Value, fmt.Sprintf("Unsupported value: %q: supported values: %s", n.Value, strings.Join(quoted, ", ")))
 }
 
-// typeOf is the JSON type of a YAML value, as the API server receives it.
+// typeOf is the JSON type of a YAML value, as the API server receives it:
+// kubectl and Helm read YAML 1.1 (sigs.k8s.io/yaml), so an unquoted yes,
+// no, on, off, y or n arrives as a boolean, though YAML 1.2 reads a string.
 func typeOf(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "object"
 	case yaml.SequenceNode:
 		return "array"
+	}
+	if n.Tag == "!!str" && n.Style&^yaml.FlowStyle == 0 && yamlstrict.IsYAML11Bool(n.Value) {
+		return "boolean"
 	}
 	switch n.ShortTag() {
 	case "!!int":
