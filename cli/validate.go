@@ -13,7 +13,8 @@ const validateUsage = `Usage: nfd-fn validate [flags] [FILE|DIR|-]...
 Checks NodeFeatureRule, NodeFeatureGroup and NodeFeature files (multi-document
 YAML or JSON; directories are walked for *.yaml, *.yml and *.json) and reports
 every problem as path:line:col: severity: message. With no files it reads a
-KRM ResourceList on stdin and writes it back with results (mode validate);
+KRM ResourceList on stdin and writes it back with results (mode validate;
+--worker-config applies to it too);
 - reads stdin as one more file. A ResourceList among the files (kpt fn
 source's output, nfd-fn's own) is read as its items, and its functionConfig
 configures the run unless --config is given too, which is an error.
@@ -41,8 +42,13 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *worker == "" && *catalog == "" {
-		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stdin, stdout, stderr)
+	if len(paths) == 0 && *config == "" && *output == "text" && !*strict && *context == "" && *ignore == "" && *catalog == "" {
+		wc, err := modes.ReadWorkerConfig(*worker)
+		if err != nil {
+			complain(stderr, "nfd-fn validate: --worker-config: %v", err)
+			return 2
+		}
+		return runFunction("validate", nil, fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion, CRDVersion: *crdVersion, WorkerConfig: wc}, stdin, stdout, stderr)
 	}
 	if len(paths) == 0 {
 		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")

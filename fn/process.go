@@ -87,7 +87,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	var finish func()
 	switch settings.Mode {
 	case "validate":
-		validateList(rl, settings, r)
+		validateList(rl, settings, opts.WorkerConfig, r)
 	case "discover":
 		discoverList(rl, settings, problems.HasErrors(), opts.Discover, r)
 	case "plan":

@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/admission"
@@ -15,6 +16,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
+	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
 
 // renderList is mode render: the fleet pipeline over the list's objects,
@@ -231,13 +233,28 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 
 // validateList is mode validate (modes.Validate) over the list's objects;
 // hand-written Nova provider configs in the package are checked against
-// Nova's schema too. Items pass through untouched.
-func validateList(rl *krm.ResourceList, s config.Settings, r *report) {
+// Nova's schema too. given is the worker configuration the run was given
+// (nfd-fn validate --worker-config): the rules are checked against it
+// instead of a worker ConfigMap among the items, and the workloads among
+// the items selecting a label it no longer publishes are warned about
+// (modes.WorkerLabelsGone), as over files; the nodes' labels are the
+// snapshot's, not recomputed. Items pass through untouched.
+func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerConfig, r *report) {
+	s.WorkerConfig, s.WorkerConfigFile = nil, ""
 	set := readSet(rl, &s, r)
-	nova := modes.CheckProviderConfigs(rl)
+	more := modes.CheckProviderConfigs(rl)
 	worker, problems := modes.ListWorkerConfig(rl)
 	r.extend(problems)
-	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: worker, More: nova, IgnoreSource: ignoreSource(rl, s)})
+	if given != nil {
+		worker = given
+		// The workloads' own problems are not reported, as over files.
+		gone, _ := modes.WorkerLabelsGone(set, &s, given, func() ([]*workload.Workload, error) {
+			ws, _ := inputs.Workloads(rl)
+			return ws, nil
+		})
+		more = append(more, gone...)
+	}
+	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: worker, More: more, IgnoreSource: ignoreSource(rl, s)})
 }
 
 // testList is mode test (modes.TestList): the RuleTests among the items

@@ -121,8 +121,8 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 			return nil, 0, err
 		}
 	}
-	if o.WorkerConfig != "" {
-		more, err := f.workerLabelsGone(set, &s, o.WorkerConfig)
+	if worker != nil {
+		more, err := WorkerLabelsGone(set, &s, worker, f.fileWorkloads)
 		if err != nil {
 			return nil, 0, err
 		}

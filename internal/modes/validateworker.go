@@ -9,6 +9,7 @@ import (
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
@@ -17,16 +18,18 @@ import (
 // configuration given no longer publishes.
 const checkLabelGone = "worker-label-gone"
 
-// workerLabelsGone checks the worker configuration at path against the
-// workloads among f's files: one selecting a label the NodeFeatures of
-// set publish and the configuration no longer would is a warning naming
-// both (NFD311).
+// WorkerLabelsGone checks the worker configuration wc given to validate
+// (--worker-config) against the workloads: one selecting a label the
+// NodeFeatures of set publish and wc no longer would is a warning naming
+// both (NFD311). workloads is called only when some label is gone, so a
+// run that changes nothing reads no workload. Both drivers call it: over
+// files (ValidateFiles) and over a ResourceList (fn's mode validate).
 //
 // The configuration's own problems are lint's to report (NFD055, NFD058):
 // one nfd-worker would refuse to start with publishes nothing to compare,
 // and is not checked here.
-func (f *Files) workerLabelsGone(set *objects.Set, s *config.Settings, path string) (diag.List, error) {
-	l, _, err := WorkerLabeler("--worker-config", path, s.Options.NFDRelease())
+func WorkerLabelsGone(set *objects.Set, s *config.Settings, wc *lint.WorkerConfig, workloads func() ([]*workload.Workload, error)) (diag.List, error) {
+	l, _, err := discover.NewLabeler(wc.Text, s.Options.NFDRelease().Engine.String())
 	if err != nil {
 		return nil, nil
 	}
@@ -34,12 +37,18 @@ func (f *Files) workerLabelsGone(set *objects.Set, s *config.Settings, path stri
 	if len(gone) == 0 {
 		return problems, nil
 	}
-	// A set of their own owns the workload files: closed with f.
-	ws, _, err := f.reader(&objects.Set{}).Workloads(f.Paths)
+	ws, err := workloads()
 	if err != nil {
 		return nil, err
 	}
-	return append(problems, selectingGone(ws, gone, path)...), nil
+	return append(problems, selectingGone(ws, gone, wc.File)...), nil
+}
+
+// fileWorkloads are the workloads among f's files, read into a set of
+// their own (closed with f).
+func (f *Files) fileWorkloads() ([]*workload.Workload, error) {
+	ws, _, err := f.reader(&objects.Set{}).Workloads(f.Paths)
+	return ws, err
 }
 
 // goneLabels are the labels the worker's own NodeFeatures of set publish
