@@ -140,7 +140,7 @@ func (t *testRun) snapshot(s *ruletest.Suite, r *rendered) (ruletest.Case, error
 		if err != nil {
 			return ruletest.Case{}, fmt.Errorf("writing snapshot %s: %w", path, err)
 		}
-		return ruletest.Case{File: s.File, Line: s.SnapshotLine, Name: "snapshot " + s.Snapshot + " (updated)"}, nil
+		return ruletest.Case{File: s.File, Line: s.SnapshotLine, Field: s.SnapshotField, Name: "snapshot " + s.Snapshot + " (updated)"}, nil
 	}
 	text, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
