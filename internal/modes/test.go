@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/ruletest"
 )
@@ -25,6 +26,9 @@ type TestOptions struct {
 	Coverage bool
 	// MinCoverage fails the run below this percentage (implies Coverage).
 	MinCoverage float64
+	// FeatureCatalog, when set, declares third-party features in every
+	// suite, over its settings' featureCatalog (--feature-catalog).
+	FeatureCatalog *lint.FeatureCatalog
 }
 
 // ErrNoTests is the error of a run that finds no RuleTest.
