@@ -24,6 +24,12 @@ func releaseFlag(fs *flag.FlagSet) *string {
 	return fs.String("nfd-version", "", modes.ReleaseFlagUsage())
 }
 
+// catalogFlag adds --feature-catalog, the file declaring third-party
+// features (modes.ReadFeatureCatalog reads it), to a command's flags.
+func catalogFlag(fs *flag.FlagSet) *string {
+	return fs.String("feature-catalog", "", "a feature catalogue declaring features producers other than nfd-worker publish (names, types, elements; docs/checks.md NFD010): a misspelt declared feature or element is an error")
+}
+
 // crdFlag is --crd-version, the release whose CRDs admit the objects
 // when they lag the operand.
 func crdFlag(fs *flag.FlagSet) *string {

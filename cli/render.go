@@ -55,6 +55,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	nfdVersion := releaseFlag(fs)
 	crdVersion := crdFlag(fs)
 	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap or Helm values): recompute each node's built-in labels (its NodeFeature's spec.labels) with it, as the nodes would carry them once it rolls out")
+	catalogFile := catalogFlag(fs)
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
@@ -62,6 +63,11 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	wc, err := modes.ReadWorkerConfig(*worker)
 	if err != nil {
 		complain(stderr, "nfd-fn render: --worker-config: %v", err)
+		return 2
+	}
+	catalog, err := modes.ReadFeatureCatalog(*catalogFile)
+	if err != nil {
+		complain(stderr, "nfd-fn render: %v", err)
 		return 2
 	}
 	if *outPath != "" {
@@ -77,7 +83,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		defer func() { code = held.release(code, stderr) }()
 		stdout = held
 	}
-	opts := fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion, CRDVersion: *crdVersion, WorkerConfig: wc}
+	opts := fn.RunOptions{Discover: modes.HostDiscover, NFDVersion: *nfdVersion, CRDVersion: *crdVersion, WorkerConfig: wc, FeatureCatalog: catalog}
 	if *shardFlag != "" {
 		if err := opts.SetShard(*shardFlag); err != nil {
 			complain(stderr, "nfd-fn render: --shard: %v", err)

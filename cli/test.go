@@ -40,9 +40,15 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	initDir := fs.String("init", "", "write DIR/ruletest.yaml from a render of DIR's rules over its NodeFeatures, and exit")
 	config := fs.String("config", "", "with --init: the functionConfig file (nfd-master's settings) the render uses, named in the RuleTest")
 	nfdVersion := releaseFlag(fs)
+	catalogFile := catalogFlag(fs)
 	paths, code, done := parseArgs(fs, args, stdout)
 	if done {
 		return code
+	}
+	catalog, err := modes.ReadFeatureCatalog(*catalogFile)
+	if err != nil {
+		complain(stderr, "nfd-fn test: %v", err)
+		return 2
 	}
 	write, ok := modes.TestWriter(*output)
 	switch {
@@ -60,7 +66,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 		paths = []string{"."}
 	}
 	rep, err := modes.Test(paths, modes.TestOptions{Decoding: fn.Decoding, Update: *update, NFDVersion: *nfdVersion,
-		Coverage: *coverage, MinCoverage: *minCoverage})
+		Coverage: *coverage, MinCoverage: *minCoverage, FeatureCatalog: catalog})
 	switch {
 	case errors.Is(err, modes.ErrNoTests):
 		complain(stderr, "nfd-fn test: %v", err)

@@ -33,7 +33,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict", false, "fail on warnings too")
 	config := fs.String("config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
 	ignore := fs.String("ignore", "", "accept these known findings: check IDs or names (NFD020, matches-no-node), CHECK:rule for one rule, comma-separated (docs/checks.md)")
-	catalog := fs.String("feature-catalog", "", "a feature catalogue declaring features producers other than nfd-worker publish (names, types, elements; docs/checks.md NFD010): a misspelt declared feature or element is an error")
+	catalog := catalogFlag(fs)
 	worker := fs.String("worker-config", "", "nfd-worker configuration (nfd-worker.conf, its ConfigMap, or Helm values with worker.config): rules consuming features its core.noPublishFeatures withholds, and custom rules its custom source refuses, are errors")
 	nfdVersion := releaseFlag(fs)
 	crdVersion := crdFlag(fs)

@@ -80,6 +80,9 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.WorkerConfig != nil {
 		settings.WorkerConfig, settings.WorkerConfigFile = opts.WorkerConfig.Text, opts.WorkerConfig.File
 	}
+	if opts.FeatureCatalog != nil {
+		settings.FeatureCatalog = opts.FeatureCatalog
+	}
 	r.config(rl.FunctionConfig, problems)
 	if opts.ErrorLog != nil {
 		r.kustomize = readByKustomize(rl)
@@ -204,6 +207,9 @@ type RunOptions struct {
 	// own NodeFeature's labels are recomputed with (nfd-fn render
 	// --worker-config).
 	WorkerConfig *lint.WorkerConfig
+	// FeatureCatalog, when set, overrides the functionConfig's
+	// featureCatalog (nfd-fn render --feature-catalog).
+	FeatureCatalog *lint.FeatureCatalog
 	// Labels, when set, receives what each node gets from NFD, sorted by
 	// name (nodeOutput: labels), and nothing is written to out
 	// (nfd-fn render --output labels); the results go to ErrorLog only.

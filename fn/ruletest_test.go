@@ -30,20 +30,37 @@ func runModeTest(t *testing.T, suite string) (testkit.List, int) {
 
 // TestModeTestReportsEachFailedExpectationOnItsRuleTest: under kpt each
 // failed expectation is an error result on the RuleTest item (its file,
-// its message naming the node, the key, the expected and the got value),
-// and the run exits 1.
+// its message naming the line, the node, the key, the expected and the
+// got value; its field path the expectation), and the run exits 1.
 func TestModeTestReportsEachFailedExpectationOnItsRuleTest(t *testing.T) {
 	list, code := runModeTest(t, "../testdata/ruletest/fail/vendors-wrong.ruletest.yaml")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
 	var errs []string
+	at := map[string]string{}
 	for _, r := range list.Results {
 		if r.Severity == "error" {
-			if r.ResourceRef["kind"] != "RuleTest" || r.ResourceRef["name"] != "vendor-rules-wrong" || !strings.HasSuffix(r.File.Path, "vendors-wrong.ruletest.yaml") {
+			if r.ResourceRef["kind"] != "RuleTest" || r.ResourceRef["name"] != "vendor-rules-wrong" || !strings.HasSuffix(r.File.Path, "vendors-wrong.ruletest.yaml") || r.File.Index != 0 {
 				t.Errorf("error result not on the RuleTest: %+v", r)
 			}
 			errs = append(errs, r.Message)
+			at[r.Field.Path] = strings.SplitN(r.Message, ":", 2)[0]
+		}
+	}
+	// Each failure points at its expectation: the field path, and the
+	// file's line in the message (a KRM result's file has no line).
+	for field, line := range map[string]string{
+		`spec.expect.nodes[0].labels["nvidia.com/gds.capable"]`: "line 17",
+		`spec.expect.nodes[0].absentLabels[0]`:                  "line 19",
+		`spec.expect.nodes[0].taints[0]`:                        "line 20",
+		`spec.expect.nodes[1]`:                                  "line 22",
+		`spec.expect.groups[0]`:                                 "line 24",
+		`spec.expect.findings[1]`:                               "line 28",
+		`spec.inputs`:                                           "line 10",
+	} {
+		if at[field] != line {
+			t.Errorf("failure at %s: message starts %q, want %q (failures by field: %v)", field, at[field], line, at)
 		}
 	}
 	joined := strings.Join(errs, "\n")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/ruletest"
 )
@@ -25,6 +26,9 @@ type TestOptions struct {
 	Coverage bool
 	// MinCoverage fails the run below this percentage (implies Coverage).
 	MinCoverage float64
+	// FeatureCatalog, when set, declares third-party features in every
+	// suite, over its settings' featureCatalog (--feature-catalog).
+	FeatureCatalog *lint.FeatureCatalog
 }
 
 // ErrNoTests is the error of a run that finds no RuleTest.
@@ -140,7 +144,7 @@ func (t *testRun) snapshot(s *ruletest.Suite, r *rendered) (ruletest.Case, error
 		if err != nil {
 			return ruletest.Case{}, fmt.Errorf("writing snapshot %s: %w", path, err)
 		}
-		return ruletest.Case{File: s.File, Line: s.SnapshotLine, Name: "snapshot " + s.Snapshot + " (updated)"}, nil
+		return ruletest.Case{File: s.File, Line: s.SnapshotLine, Field: s.SnapshotField, Name: "snapshot " + s.Snapshot + " (updated)"}, nil
 	}
 	text, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

@@ -49,7 +49,7 @@ func itemName(it *krm.Item) string {
 // read into set with the problems found, are the one input of every
 // RuleTest among its items (their inputs, config and snapshot are for
 // nfd-fn test on files); each failed expectation is an error on its
-// RuleTest, each suite ends with an info result saying how it fared.
+// RuleTest, at the expectation's field path and line, each suite ends with an info result saying how it fared.
 func TestList(set *objects.Set, s *config.Settings, found diag.List, wc *lint.WorkerConfig, suites []*ruletest.Suite, items []*krm.Item) diag.List {
 	r := &rendered{set: set}
 	r.check(s, found, wc, func(diag.List) {})
@@ -66,7 +66,12 @@ func TestList(set *objects.Set, s *config.Settings, found diag.List, wc *lint.Wo
 			}
 			failed++
 			d := on
-			d.Severity, d.Message = diag.Error, c.Failure
+			d.Severity, d.Message, d.Field, d.Pos.Line = diag.Error, c.Failure, c.Field, c.Line
+			if c.Line > 0 {
+				// A KRM result's file has no line: the message names it,
+				// as nfd-fn test's file:line does.
+				d.Message = fmt.Sprintf("line %d: %s", c.Line, d.Message)
+			}
 			if c.Detail != "" {
 				d.Message += "\n" + c.Detail
 			}

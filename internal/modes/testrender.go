@@ -147,6 +147,9 @@ func (t *testRun) renderFiles(paths []string, config, worker, version string) *r
 		return r
 	}
 	s := f.Settings
+	if t.opts.FeatureCatalog != nil {
+		s.FeatureCatalog = t.opts.FeatureCatalog
+	}
 	wc, err := ReadWorkerConfig(worker)
 	if err != nil {
 		r.err = err

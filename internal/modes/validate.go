@@ -86,12 +86,8 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 		return nil, 0, err
 	}
 	if o.FeatureCatalog != "" {
-		b, err := readNamed(o.FeatureCatalog)
-		if err == nil {
-			s.FeatureCatalog, err = lint.ReadFeatureCatalog(b, o.FeatureCatalog)
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("--feature-catalog: %w", err)
+		if s.FeatureCatalog, err = ReadFeatureCatalog(o.FeatureCatalog); err != nil {
+			return nil, 0, err
 		}
 	}
 	set := s.NewSet()
@@ -226,4 +222,22 @@ func workerConfigInFiles(paths []string) (*lint.WorkerConfig, error) {
 		}
 	}
 	return nil, nil
+}
+
+// ReadFeatureCatalog reads the --feature-catalog file of validate, test
+// and render: nil for no file; an error names the flag, the file and the
+// entry.
+func ReadFeatureCatalog(path string) (*lint.FeatureCatalog, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := readNamed(path)
+	var cat *lint.FeatureCatalog
+	if err == nil {
+		cat, err = lint.ReadFeatureCatalog(b, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--feature-catalog: %w", err)
+	}
+	return cat, nil
 }

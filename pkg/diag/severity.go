@@ -19,7 +19,7 @@ const SeverityRule = `Severity is the certainty of the defect, not the size of i
 - **When the configuration is given** (` + "`--config`" + `, a functionConfig naming nfd-master settings), what
   it decides is no longer uncertain: denied label namespaces, ` + "`labelWhiteList`" + `, taints with
   ` + "`enableTaints`" + ` off and outputs ` + "`restrictions.disable*`" + ` switch off are errors. So, with a
-  feature catalogue (` + "`featureCatalog`" + ` in the functionConfig, ` + "`validate --feature-catalog FILE`" + `)
+  feature catalogue (` + "`featureCatalog`" + ` in the functionConfig, ` + "`--feature-catalog FILE`" + ` of validate, test and render)
   declaring third-party features, are a misspelt element of a declared feature and a feature of a
   declared domain the catalogue does not list (NFD010, NFD011, NFD016).
 - **Info**: notes (a skipped document, an alias read, an explanation).

@@ -34,9 +34,11 @@ func (g *Got) node(name string) (labelview.Node, bool) {
 
 // Case is one expectation's outcome.
 type Case struct {
-	// File and Line are where the expectation is written.
-	File string
-	Line int
+	// File and Line are where the expectation is written, Field its
+	// field path in the RuleTest (spec.expect.nodes[0].labels.x).
+	File  string
+	Line  int
+	Field string
 	// Name says what was checked: "node gpu-01 label nvidia.com/gpu.present".
 	Name string
 	// Failure is empty when the expectation holds, else what went wrong:
@@ -50,16 +52,22 @@ type Case struct {
 // Failed reports whether the expectation does not hold.
 func (c *Case) Failed() bool { return c.Failure != "" }
 
+// place is where an expectation is written: its line and field path.
+type place struct {
+	line  int
+	field string
+}
+
 // Check checks every expectation of s against what the render gave.
 func Check(s *Suite, g *Got) []Case {
 	var out []Case
-	add := func(line int, name, failure, detail string) {
-		out = append(out, Case{File: s.File, Line: line, Name: name, Failure: failure, Detail: detail})
+	add := func(at place, name, failure, detail string) {
+		out = append(out, Case{File: s.File, Line: at.line, Field: at.field, Name: name, Failure: failure, Detail: detail})
 	}
 	for _, ne := range s.Nodes {
 		n, ok := g.node(ne.Node)
 		if !ok {
-			add(ne.Line, "node "+ne.Node, fmt.Sprintf("node %s: not among the rendered nodes (%s)", ne.Node, nodeNames(g.Nodes)), "")
+			add(place{ne.Line, ne.Field}, "node "+ne.Node, fmt.Sprintf("node %s: not among the rendered nodes (%s)", ne.Node, nodeNames(g.Nodes)), "")
 			continue
 		}
 		checkNode(&ne, &n, g, add)
@@ -69,11 +77,11 @@ func Check(s *Suite, g *Got) []Case {
 		got, ok := g.Groups[ge.Group]
 		switch {
 		case !ok:
-			add(ge.Line, name, fmt.Sprintf("group %s: no such NodeFeatureGroup in the inputs (%s)", ge.Group, groupNames(g.Groups)), "")
+			add(place{ge.Line, ge.Field}, name, fmt.Sprintf("group %s: no such NodeFeatureGroup in the inputs (%s)", ge.Group, groupNames(g.Groups)), "")
 		case !slices.Equal(sortedCopy(ge.Members), sortedCopy(got)):
-			add(ge.Line, name, fmt.Sprintf("group %s: members: expected %s, got %s", ge.Group, list(ge.Members), list(got)), "")
+			add(place{ge.Line, ge.Field}, name, fmt.Sprintf("group %s: members: expected %s, got %s", ge.Group, list(ge.Members), list(got)), "")
 		default:
-			add(ge.Line, name, "", "")
+			add(place{ge.Line, ge.Field}, name, "", "")
 		}
 	}
 	out = append(out, checkFindings(s, g.Findings)...)
@@ -83,7 +91,7 @@ func Check(s *Suite, g *Got) []Case {
 }
 
 // checkNode checks one node's expectations.
-func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(line int, name, failure, detail string)) {
+func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(at place, name, failure, detail string)) {
 	prefix := "node " + ne.Node + " "
 	exact := func(kind string, es []Entry, got map[string]string) {
 		for _, e := range es {
@@ -95,11 +103,11 @@ func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(line int, nam
 				if kind == "label" && g.Explain != nil {
 					detail = g.Explain(ne.Node, e.Key)
 				}
-				add(e.Line, name, fmt.Sprintf("node %s: %s %s: expected %s, got absent", ne.Node, kind, e.Key, strconv.Quote(e.Value)), detail)
+				add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: %s %s: expected %s, got absent", ne.Node, kind, e.Key, strconv.Quote(e.Value)), detail)
 			case v != e.Value:
-				add(e.Line, name, fmt.Sprintf("node %s: %s %s: expected %s, got %s", ne.Node, kind, e.Key, strconv.Quote(e.Value), strconv.Quote(v)), "")
+				add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: %s %s: expected %s, got %s", ne.Node, kind, e.Key, strconv.Quote(e.Value), strconv.Quote(v)), "")
 			default:
-				add(e.Line, name, "", "")
+				add(place{e.Line, e.Field}, name, "", "")
 			}
 		}
 	}
@@ -107,9 +115,9 @@ func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(line int, nam
 	for _, e := range ne.AbsentLabels {
 		name := prefix + "absent label " + e.Key
 		if v, ok := n.Labels[e.Key]; ok {
-			add(e.Line, name, fmt.Sprintf("node %s: label %s: expected absent, got %s", ne.Node, e.Key, strconv.Quote(v)), "")
+			add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: label %s: expected absent, got %s", ne.Node, e.Key, strconv.Quote(v)), "")
 		} else {
-			add(e.Line, name, "", "")
+			add(place{e.Line, e.Field}, name, "", "")
 		}
 	}
 	exact("annotation", ne.Annotations, n.Annotations)
@@ -118,10 +126,10 @@ func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(line int, nam
 		want := labelview.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}
 		name := prefix + "taint " + want.String()
 		if slices.Contains(n.Taints, want) {
-			add(t.Line, name, "", "")
+			add(place{t.Line, t.Field}, name, "", "")
 			continue
 		}
-		add(t.Line, name, fmt.Sprintf("node %s: taint %s: expected %s, got %s", ne.Node, t.Key, want, taintList(n.Taints, t.Key)), "")
+		add(place{t.Line, t.Field}, name, fmt.Sprintf("node %s: taint %s: expected %s, got %s", ne.Node, t.Key, want, taintList(n.Taints, t.Key)), "")
 	}
 }
 

@@ -18,7 +18,7 @@ func checkFindings(s *Suite, found diag.List) []Case {
 		if e.Object != "" {
 			name += " on " + e.Object
 		}
-		c := Case{File: s.File, Line: e.Line, Name: name}
+		c := Case{File: s.File, Line: e.Line, Field: e.Field, Name: name}
 		check, ok := diag.Lookup(e.Check)
 		if !ok {
 			c.Failure = fmt.Sprintf("finding %s: no such check (docs/checks.md lists them)", e.Check)
@@ -43,7 +43,7 @@ func checkFindings(s *Suite, found diag.List) []Case {
 		}
 		extra = append(extra, d.Text())
 	}
-	c := Case{File: s.File, Line: s.InputsLine, Name: "no unexpected errors"}
+	c := Case{File: s.File, Line: s.InputsLine, Field: s.InputsField, Name: "no unexpected errors"}
 	if s.Only {
 		c.Name = "no unexpected errors or warnings"
 	}

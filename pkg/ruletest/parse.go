@@ -124,7 +124,7 @@ func (p *parser) entries(n *yaml.Node, field string, into *[]Entry) {
 			p.fail(v, ys.JoinKey(field, k.Value), "want a string, got %s", ys.Describe(v))
 			continue
 		}
-		*into = append(*into, Entry{Key: k.Value, Value: v.Value, Line: k.Line})
+		*into = append(*into, Entry{Key: k.Value, Value: v.Value, Line: k.Line, Field: ys.JoinKey(field, k.Value)})
 	}
 }
 
@@ -133,7 +133,7 @@ func (p *parser) keys(n *yaml.Node, field string, into *[]Entry) {
 	p.list(n, field, func(v *yaml.Node, f string) {
 		var s string
 		p.scalar(v, f, &s)
-		*into = append(*into, Entry{Key: s, Line: v.Line})
+		*into = append(*into, Entry{Key: s, Line: v.Line, Field: f})
 	})
 }
 
@@ -167,7 +167,7 @@ func (p *parser) spec(n *yaml.Node, field string, s *Suite) {
 		"config":       func(v *yaml.Node, f string) { p.scalar(v, f, &s.Config) },
 		"workerConfig": func(v *yaml.Node, f string) { p.scalar(v, f, &s.WorkerConfig) },
 		"inputs": func(v *yaml.Node, f string) {
-			s.InputsLine = v.Line
+			s.InputsLine, s.InputsField = v.Line, f
 			var es []Entry
 			p.keys(v, f, &es)
 			for _, e := range es {
@@ -196,12 +196,12 @@ func (p *parser) expect(n *yaml.Node, field string, s *Suite) {
 				s.Findings = append(s.Findings, e)
 			})
 		},
-		"snapshot": func(v *yaml.Node, f string) { p.scalar(v, f, &s.Snapshot); s.SnapshotLine = v.Line },
+		"snapshot": func(v *yaml.Node, f string) { p.scalar(v, f, &s.Snapshot); s.SnapshotLine, s.SnapshotField = v.Line, f },
 	})
 }
 
 func (p *parser) node(n *yaml.Node, field string) NodeExpect {
-	e := NodeExpect{Line: n.Line}
+	e := NodeExpect{Line: n.Line, Field: field}
 	p.fields(n, field, map[string]func(*yaml.Node, string){
 		"node":              func(v *yaml.Node, f string) { p.scalar(v, f, &e.Node) },
 		"labels":            func(v *yaml.Node, f string) { p.entries(v, f, &e.Labels) },
@@ -210,7 +210,7 @@ func (p *parser) node(n *yaml.Node, field string) NodeExpect {
 		"extendedResources": func(v *yaml.Node, f string) { p.entries(v, f, &e.ExtendedResources) },
 		"taints": func(v *yaml.Node, f string) {
 			p.list(v, f, func(v *yaml.Node, f string) {
-				t := TaintExpect{Line: v.Line}
+				t := TaintExpect{Line: v.Line, Field: f}
 				p.fields(v, f, map[string]func(*yaml.Node, string){
 					"key":    func(v *yaml.Node, f string) { p.scalar(v, f, &t.Key) },
 					"value":  func(v *yaml.Node, f string) { p.scalar(v, f, &t.Value) },
@@ -227,7 +227,7 @@ func (p *parser) node(n *yaml.Node, field string) NodeExpect {
 }
 
 func (p *parser) group(n *yaml.Node, field string) GroupExpect {
-	g := GroupExpect{Line: n.Line}
+	g := GroupExpect{Line: n.Line, Field: field}
 	p.fields(n, field, map[string]func(*yaml.Node, string){
 		"group": func(v *yaml.Node, f string) { p.scalar(v, f, &g.Group) },
 		"members": func(v *yaml.Node, f string) {
@@ -249,7 +249,7 @@ func (p *parser) group(n *yaml.Node, field string) GroupExpect {
 }
 
 func (p *parser) finding(n *yaml.Node, field string) FindingExpect {
-	e := FindingExpect{Line: n.Line}
+	e := FindingExpect{Line: n.Line, Field: field}
 	p.fields(n, field, map[string]func(*yaml.Node, string){
 		"check":    func(v *yaml.Node, f string) { p.scalar(v, f, &e.Check) },
 		"object":   func(v *yaml.Node, f string) { p.scalar(v, f, &e.Object) },

@@ -31,28 +31,36 @@ type Suite struct {
 	// Inputs are files or directories, as written.
 	Inputs     []string
 	InputsLine int
-	Nodes      []NodeExpect
-	Groups     []GroupExpect
-	Findings   []FindingExpect
+	// InputsField is the inputs' field path ("spec.inputs").
+	InputsField string
+	Nodes       []NodeExpect
+	Groups      []GroupExpect
+	Findings    []FindingExpect
 	// Only says that the listed findings are all there may be at error
 	// or warning (a finding written with only: true).
 	Only bool
 	// Snapshot is the snapshot file, as written, and its line.
 	Snapshot     string
 	SnapshotLine int
+	// SnapshotField is the snapshot's field path.
+	SnapshotField string
 }
 
 // Entry is one key of an expectation map or list, with its value (empty
-// for a list of keys) and the line it was written on.
+// for a list of keys), the line it was written on and its field path
+// (spec.expect.nodes[0].labels["example.com/x"]).
 type Entry struct {
 	Key, Value string
 	Line       int
+	Field      string
 }
 
 // NodeExpect is what one node must get.
 type NodeExpect struct {
 	Node string
 	Line int
+	// Field is the expectation's field path (spec.expect.nodes[0]).
+	Field string
 	// Labels, Annotations and ExtendedResources must be present with
 	// exactly these values; AbsentLabels must not be set at all.
 	Labels            []Entry
@@ -66,6 +74,7 @@ type NodeExpect struct {
 type TaintExpect struct {
 	Key, Value, Effect string
 	Line               int
+	Field              string
 }
 
 // GroupExpect is a NodeFeatureGroup's exact members.
@@ -74,6 +83,7 @@ type GroupExpect struct {
 	Group   string
 	Members []string
 	Line    int
+	Field   string
 }
 
 // FindingExpect is a finding that must be reported: a check (ID or
@@ -83,4 +93,5 @@ type FindingExpect struct {
 	Check, Object, Severity, Message string
 	Only                             bool
 	Line                             int
+	Field                            string
 }

@@ -25,7 +25,7 @@ func Snapshot(nodes []labelview.Node) ([]byte, error) {
 // exist) with the nodes rendered now; a mismatch's detail is a per-node
 // diff.
 func CheckSnapshot(s *Suite, text []byte, got []labelview.Node) Case {
-	c := Case{File: s.File, Line: s.SnapshotLine, Name: "snapshot " + s.Snapshot}
+	c := Case{File: s.File, Line: s.SnapshotLine, Field: s.SnapshotField, Name: "snapshot " + s.Snapshot}
 	if text == nil {
 		c.Failure = fmt.Sprintf("snapshot %s: no such file (nfd-fn test --update writes it)", s.Snapshot)
 		return c
