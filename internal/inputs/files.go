@@ -21,7 +21,7 @@ const StdinPath = "-"
 // not read are parsed whole (parseFile); their problems are returned.
 // config (may be nil) is the list's functionConfig.
 func ReadFiles(files []krm.File, config *yaml.Node, dec Decoding, keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, diag.List, error) {
-	files, found := leaveTemplatesOut(files)
+	files, found := leaveTemplatesOut(files, release)
 	rl, err := krm.ReadFiles(files, config, dec.ReadOptions(keep, held, release), func(f int) ([]krm.Doc, error) {
 		docs, more, err := parseFile(files[f])
 		found = append(found, more...)
@@ -41,12 +41,19 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // leaveTemplatesOut returns the files that are not template sources (Helm's
 // {{ }} outside a rule's template fields, objects.TemplateNote), and one
 // info note for each that is: not YAML until rendered, so neither an
-// error nor objects.
-func leaveTemplatesOut(files []krm.File) ([]krm.File, diag.List) {
+// error nor objects. Each file's bytes are given back to release (may be
+// nil) once looked at: scanning a package of mapped files would otherwise
+// hold every page of it at once before the read streams through them
+// (bench-fleet's package peak went from 93 to 182 MiB at 1,000 nodes).
+func leaveTemplatesOut(files []krm.File, release func([]byte)) ([]krm.File, diag.List) {
 	var notes diag.List
 	kept := make([]krm.File, 0, len(files))
 	for _, f := range files {
-		if note, ok := objects.TemplateNote(f.Data, f.Name); ok {
+		note, ok := objects.TemplateNote(f.Data, f.Name)
+		if release != nil {
+			release(f.Data)
+		}
+		if ok {
 			notes = append(notes, note)
 			continue
 		}
