@@ -23,7 +23,7 @@ func TestRuleTest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := testkit.Build(t, t.TempDir())
+	bin := testkit.Binary(t)
 	run := func(t *testing.T, dir string, args ...string) (string, string, int) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)

@@ -12,18 +12,6 @@ import (
 	"testing"
 )
 
-// Build builds nfd-fn (the module's main package) into dir, with the go
-// command of the toolchain running the test and flags (such as -ldflags)
-// added, and returns the binary's path; a failed build fails the test.
-// Tests that only run the binary use Binary, built once per test binary.
-func Build(t testing.TB, dir string, flags ...string) string {
-	t.Helper()
-	if err := build(dir, flags); err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(dir, "nfd-fn")
-}
-
 // build builds nfd-fn into dir with flags, under BuildEnv.
 func build(dir string, flags []string) error {
 	args := append(append([]string{"build", "-o", filepath.Join(dir, "nfd-fn")}, flags...), "github.com/nfd-fn/nfd-fn")
