@@ -4,8 +4,9 @@
 //
 //   - internal/krm cuts the input into items and writes the output back,
 //     untouched items as their original bytes; internal/inputs opens the
-//     files, directories and stdin of RunFiles, and decodes items with
-//     fn's decoders (objects.go, handed over as Decoding);
+//     files, directories and stdin of RunFiles, and decodes items (lean
+//     where internal/fastread reads them, else strictly) as they are cut,
+//     for Run as for RunFiles (inputs.ReadList, inputs.ReadFiles);
 //   - internal/config reads the functionConfig (one key table, Default,
 //     Validate) into Settings;
 //   - the items become one objects.Set (readset.go, inputs.AddItems),

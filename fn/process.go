@@ -7,6 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
@@ -45,10 +46,9 @@ func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
 	return process(rl, out, opts, &report{})
 }
 
-// readList reads a ResourceList for a run: cut by the splitter, each item
-// decoded on the worker pool as it is cut, lean where it can be.
+// readList reads a ResourceList for a run (inputs.ReadList).
 func readList(input []byte, opts RunOptions) (*krm.ResourceList, error) {
-	return krm.Read(input, krm.ReadOptions{Decoder: newItemDecoder(keepItemNode, nil, opts.Release), Release: opts.Release})
+	return inputs.ReadList(input, opts.Release)
 }
 
 // process runs the mode the functionConfig asks for on a read list and

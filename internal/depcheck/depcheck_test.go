@@ -168,3 +168,63 @@ func TestGoInstallBuildsOnlyTheBinary(t *testing.T) {
 		}
 	}
 }
+
+// listedTests is the part of `go list -json` that names a package's
+// imports, its tests' included.
+type listedTests struct {
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+// importersAllowed lists, for each package kept behind one reader, the
+// packages allowed to import it (its own tests and fuzz targets always
+// may), each with the reason. internal/fastread is the lean fast path
+// behind internal/inputs' decoder (issue 35): a second caller would be a
+// second decoding of the same bytes to keep in step.
+var importersAllowed = map[string]map[string]string{
+	"internal/fastread": {
+		"internal/inputs": "the one reader: its decoder is fastread's only caller",
+	},
+}
+
+func TestFastPathsHaveTheirOneImporter(t *testing.T) {
+	cmd := exec.Command("go", "list", "-json", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p listedTests
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("decoding go list output: %v", err)
+		}
+		for guarded, allowed := range importersAllowed {
+			if p.ImportPath == module+"/"+guarded {
+				continue
+			}
+			if _, ok := allowed[strings.TrimPrefix(p.ImportPath, module+"/")]; ok {
+				continue
+			}
+			for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
+				if imp == module+"/"+guarded {
+					t.Errorf("%s imports %s, which only %v may import: go through them, or allow it in importersAllowed with a reason", p.ImportPath, guarded, keys(allowed))
+					break
+				}
+			}
+		}
+	}
+}
+
+// keys are m's keys, sorted.
+func keys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
