@@ -9,7 +9,9 @@ package depcheck
 
 import (
 	"encoding/json"
+	"maps"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -151,18 +153,7 @@ type listedName struct {
 // machine. Only nfd-fn may be one; benchmark and generator programs live
 // in the tools/ module, which ./... does not reach.
 func TestGoInstallBuildsOnlyTheBinary(t *testing.T) {
-	cmd := exec.Command("go", "list", "-json", "./...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list ./...: %v", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for dec.More() {
-		var p listedName
-		if err := dec.Decode(&p); err != nil {
-			t.Fatalf("decoding go list output: %v", err)
-		}
+	for _, p := range listAll[listedName](t) {
 		if p.Name == "main" && p.ImportPath != module {
 			t.Errorf("%s is a main package under ./...: `go install ./...` (pre-commit) would build it; move it to tools/", p.ImportPath)
 		}
@@ -190,18 +181,7 @@ var importersAllowed = map[string]map[string]string{
 }
 
 func TestFastPathsHaveTheirOneImporter(t *testing.T) {
-	cmd := exec.Command("go", "list", "-json", "./...")
-	cmd.Dir = "../.."
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go list ./...: %v", err)
-	}
-	dec := json.NewDecoder(strings.NewReader(string(out)))
-	for dec.More() {
-		var p listedTests
-		if err := dec.Decode(&p); err != nil {
-			t.Fatalf("decoding go list output: %v", err)
-		}
+	for _, p := range listAll[listedTests](t) {
 		for guarded, allowed := range importersAllowed {
 			if p.ImportPath == module+"/"+guarded {
 				continue
@@ -211,7 +191,7 @@ func TestFastPathsHaveTheirOneImporter(t *testing.T) {
 			}
 			for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
 				if imp == module+"/"+guarded {
-					t.Errorf("%s imports %s, which only %v may import: go through them, or allow it in importersAllowed with a reason", p.ImportPath, guarded, keys(allowed))
+					t.Errorf("%s imports %s, which only %v may import: go through them, or allow it in importersAllowed with a reason", p.ImportPath, guarded, slices.Sorted(maps.Keys(allowed)))
 					break
 				}
 			}
@@ -219,12 +199,24 @@ func TestFastPathsHaveTheirOneImporter(t *testing.T) {
 	}
 }
 
-// keys are m's keys, sorted.
-func keys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// listAll is `go list -json ./...` from the module root, each package
+// decoded as T.
+func listAll[T any](t *testing.T) []T {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-json", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list ./...: %v", err)
 	}
-	sort.Strings(out)
-	return out
+	var pkgs []T
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for dec.More() {
+		var p T
+		if err := dec.Decode(&p); err != nil {
+			t.Fatalf("decoding go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
 }
