@@ -9,7 +9,6 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/internal/modes"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -84,7 +83,7 @@ func TestNodeTextPatchIsTheTreePatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			treeChanged := modes.PatchNode(tree, res, config.Settings{})
+			treeChanged := patchNode(tree, res, config.Settings{})
 			if changed != treeChanged {
 				t.Fatalf("%s: Node %s: text patch changed=%v, tree patch %v", name, it.Name, changed, treeChanged)
 			}

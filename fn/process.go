@@ -15,10 +15,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
 
-// NodePathPrefix is the directory, relative to the package, that new Node
-// items are given in their path annotations: nodes/<node-name>.yaml.
-const NodePathPrefix = modes.NodePathPrefix
-
 // Run reads a ResourceList from input, processes it according to its
 // functionConfig and writes the output ResourceList to out. It returns the
 // exit code: 1 when any error result was produced. The output always holds
@@ -158,7 +154,7 @@ func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, fini
 			return Results(capNotes(r.list))
 		})
 	}
-	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, opts.Apply.Shape)
+	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, applyShape(opts.Apply))
 	if finish != nil {
 		finish()
 	}

@@ -220,3 +220,25 @@ func listAll[T any](t *testing.T) []T {
 	}
 	return pkgs
 }
+
+// forbidden lists, for a package, the project packages it must not import
+// (its tests included), each with the reason.
+var forbidden = map[string]map[string]string{
+	// How an item is written (Nodes, the Nova ConfigMap, apply-ready
+	// parts) is fn's, whatever the speed path (issue 35): the modes work
+	// on what was read (objects.Set) and return diagnostics and documents.
+	"internal/modes": {"internal/krm": "item reading and writing is internal/inputs' and fn's"},
+	// The functionConfig is a yaml.v3 tree read with pkg/yamlstrict.
+	"internal/config": {"internal/krm": "read the functionConfig's tree with pkg/yamlstrict"},
+}
+
+func TestLayersKeepOutOfTheItems(t *testing.T) {
+	for _, p := range listAll[listedTests](t) {
+		banned := forbidden[strings.TrimPrefix(p.ImportPath, module+"/")]
+		for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
+			if why, ok := banned[strings.TrimPrefix(imp, module+"/")]; ok {
+				t.Errorf("%s imports %s: %s", p.ImportPath, imp, why)
+			}
+		}
+	}
+}
