@@ -67,7 +67,7 @@ func TestRenderDomainPart(t *testing.T) {
 		// nova is how many nodes Finish gives the Nova writer (-1: not called).
 		nova int
 		// shard says the nodes are cut to one shard.
-		shard bool
+		shard  bool
 		labels bool
 	}{
 		{name: "defaults-add-nothing", settings: func(*config.Settings) {}, nova: -1},
