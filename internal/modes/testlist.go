@@ -45,11 +45,12 @@ func itemName(it *krm.Item) string {
 	return fmt.Sprintf("items[%d]", it.Pos)
 }
 
-// TestList is mode test over a ResourceList (kpt): the list's objects,
-// read into set with the problems found, are the one input of every
-// RuleTest among its items (their inputs, config and snapshot are for
-// nfd-fn test on files); each failed expectation is an error on its
-// RuleTest, at the expectation's field path and line, each suite ends with an info result saying how it fared.
+// TestList is mode test over a ResourceList (kpt): the objects read into
+// set with the problems found (the items the suites' inputs name, with
+// their settings: SuiteListSource) are the render every suite given is
+// checked against (a snapshot is for nfd-fn test on files); each failed
+// expectation is an error on its RuleTest, at the expectation's field
+// path and line, each suite ends with an info result saying how it fared.
 func TestList(set *objects.Set, s *config.Settings, found diag.List, wc *lint.WorkerConfig, suites []*ruletest.Suite, items []*krm.Item) diag.List {
 	r := &rendered{set: set}
 	r.check(s, found, wc, func(diag.List) {})
