@@ -45,8 +45,8 @@ func SuiteListSource(rl *krm.ResourceList, suite *ruletest.Suite, it *krm.Item) 
 	on := inputs.AboutItem(it, "", diag.Diagnostic{Severity: diag.Error})
 	fail := func(e ruletest.Entry, format string, args ...any) {
 		d := on
-		d.Field, d.Pos.Line = e.Field, e.Line
-		d.Message = fmt.Sprintf("line %d: %s: %s", e.Line, e.Field, fmt.Sprintf(format, args...))
+		d.Field = e.Field
+		d.Pos.Line, d.Message = lineOf(it, e.Line, e.Field+": "+fmt.Sprintf(format, args...))
 		src.Problems = append(src.Problems, d)
 	}
 	if it.File == "" {

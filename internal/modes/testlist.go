@@ -67,12 +67,8 @@ func TestList(set *objects.Set, s *config.Settings, found diag.List, wc *lint.Wo
 			}
 			failed++
 			d := on
-			d.Severity, d.Message, d.Field, d.Pos.Line = diag.Error, c.Failure, c.Field, c.Line
-			if c.Line > 0 {
-				// A KRM result's file has no line: the message names it,
-				// as nfd-fn test's file:line does.
-				d.Message = fmt.Sprintf("line %d: %s", c.Line, d.Message)
-			}
+			d.Severity, d.Message, d.Field = diag.Error, c.Failure, c.Field
+			d.Pos.Line, d.Message = lineOf(it, c.Line, d.Message)
 			if c.Detail != "" {
 				d.Message += "\n" + c.Detail
 			}
@@ -87,4 +83,16 @@ func TestList(set *objects.Set, s *config.Settings, found diag.List, wc *lint.Wo
 		out = append(out, d)
 	}
 	return out
+}
+
+// lineOf is the line of the RuleTest item it to report, and msg starting
+// with it: a KRM result's file has no line, so the message names it, as
+// nfd-fn test's file:line does. Only an item read from a file has the
+// file's lines; kpt hands items over re-written, its annotations added,
+// so there the field path alone places the expectation (line 0).
+func lineOf(it *krm.Item, line int, msg string) (int, string) {
+	if line <= 0 || !it.ReadFromFile() {
+		return 0, msg
+	}
+	return line, fmt.Sprintf("line %d: %s", line, msg)
 }
