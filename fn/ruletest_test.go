@@ -191,3 +191,35 @@ func TestModeTestPathNotAmongTheItemsIsAnErrorOnTheRuleTestField(t *testing.T) {
 		t.Errorf("exit %d, errors %v: want exit 1 and the %d errors above", code, got, len(want))
 	}
 }
+
+// TestModeTestRuleTestWithoutPathIsCheckedAgainstEveryItem: a RuleTest
+// with no path annotation (kustomize gives none) cannot have its paths
+// looked up: it is checked against every item, with the functionConfig's
+// settings and its own nfdVersion, and an info result says so.
+func TestModeTestRuleTestWithoutPathIsCheckedAgainstEveryItem(t *testing.T) {
+	suite := `- apiVersion: nfd-fn.dev/v1alpha1
+  kind: RuleTest
+  metadata: {name: no-path}
+  spec:
+    nfdVersion: v0.17.1
+    inputs: [../rules]
+    expect:
+      nodes:
+      - {node: a, absentLabels: [feature.node.kubernetes.io/k6]}
+      findings:
+      - {check: NFD300, object: NodeFeatureRule/ge}
+`
+	got := runRelease(t, releaseList("mode: test", "", suite), RunOptions{})
+	res := results(got)
+	for _, want := range []string{
+		"info: RuleTest no-path: 3 of 3 expectations passed",
+		"the RuleTest has no path annotation (internal.config.kubernetes.io/path), so its inputs, config and workerConfig cannot be looked up among the items",
+	} {
+		if !strings.Contains(res, want) {
+			t.Errorf("no %q in the results:\n%s", want, res)
+		}
+	}
+	if strings.Contains(res, "error:") {
+		t.Errorf("an error result:\n%s", res)
+	}
+}

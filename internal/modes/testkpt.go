@@ -50,16 +50,12 @@ func SuiteListSource(rl *krm.ResourceList, suite *ruletest.Suite, it *krm.Item) 
 		src.Problems = append(src.Problems, d)
 	}
 	if it.File == "" {
-		d := on
-		d.Field, d.Pos.Line = suite.InputsField, suite.InputsLine
-		d.Message = "the RuleTest has no path annotation (internal.config.kubernetes.io/path): its inputs, config and workerConfig cannot be found among the items"
-		src.Problems = append(src.Problems, d)
-		return src
+		return wholeList(rl, suite, on, src)
 	}
 	dir := path.Dir(it.File)
 	var key []string
 	for _, in := range suite.InputsAt {
-		at := itemsUnder(rl, path.Join(dir, in.Key))
+		at := itemsUnder(rl, path.Join(dir, in.Key), false)
 		if len(at) == 0 {
 			fail(in, "%s: %s", in.Key, notAnItem(path.Join(dir, in.Key)))
 		}
@@ -130,6 +126,20 @@ func (src *ListSource) Apply(s *config.Settings) diag.List {
 	return s.UseRelease(src.Version)
 }
 
+// wholeList is the source of a RuleTest with no path annotation (kustomize
+// gives none, nor does a hand-made list): its paths cannot be looked up,
+// so it renders every item with the functionConfig's settings (and its
+// nfdVersion), and an info result says so.
+func wholeList(rl *krm.ResourceList, suite *ruletest.Suite, on diag.Diagnostic, src ListSource) ListSource {
+	src.Items = itemsUnder(rl, ".", true)
+	src.Key = "all\x00version=" + src.Version
+	d := on
+	d.Severity, d.Field = diag.Info, suite.InputsField
+	d.Message = "the RuleTest has no path annotation (internal.config.kubernetes.io/path), so its inputs, config and workerConfig cannot be looked up among the items: it is checked against every item, with the functionConfig's settings"
+	src.Problems = append(src.Problems, d)
+	return src
+}
+
 // notAnItem says that no item is at file.
 func notAnItem(file string) string {
 	return fmt.Sprintf("no item of the package is at %s (under kpt, a RuleTest's paths name files of the package, relative to the RuleTest's file; a KRM function cannot read others)", file)
@@ -148,12 +158,13 @@ func itemsAt(rl *krm.ResourceList, file string) []*krm.Item {
 }
 
 // itemsUnder are the items of the file at p or of the files under the
-// directory p ("." is the whole package), but for RuleTests.
-func itemsUnder(rl *krm.ResourceList, p string) []*krm.Item {
+// directory p ("." is the whole package; with all, items with no path
+// annotation too), but for RuleTests.
+func itemsUnder(rl *krm.ResourceList, p string, all bool) []*krm.Item {
 	var out []*krm.Item
 	for _, it := range rl.Items {
 		f := path.Clean(it.File)
-		if it.Kind != ruletest.Kind && it.File != "" && (p == "." || f == p || strings.HasPrefix(f, p+"/")) {
+		if it.Kind != ruletest.Kind && (it.File != "" || all) && (p == "." || f == p || strings.HasPrefix(f, p+"/")) {
 			out = append(out, it)
 		}
 	}
