@@ -221,8 +221,11 @@ func PlanDiagnostics(p *plan.Plan, ws []*workload.Workload) diag.List {
 func clip(s string) string { return plan.Clip(s, 120) }
 
 // PlanWriter is the writer of a plan --output format: text (coloured
-// with color), markdown (a pull-request comment) or json; ok is false
-// for another name.
+// with color), markdown (a pull-request comment), json, github (workflow
+// commands) or junit (PlanFormats); ok is false for another name.
+// PlanFormats names plan's --output formats, for usage lines.
+const PlanFormats = "text, markdown, json, github or junit"
+
 func PlanWriter(format string, color bool) (write func(io.Writer, *plan.Plan) error, ok bool) {
 	switch format {
 	case "text":
@@ -231,6 +234,10 @@ func PlanWriter(format string, color bool) (write func(io.Writer, *plan.Plan) er
 		return plan.WriteMarkdown, true
 	case "json":
 		return plan.WriteJSON, true
+	case "github":
+		return plan.WriteGitHub, true
+	case "junit":
+		return plan.WriteJUnit, true
 	}
 	return nil, false
 }

@@ -91,6 +91,9 @@ type WorkloadChange struct {
 	EligibleAfter  int      `json:"eligibleAfter"`
 	LostNodes      []string `json:"lostNodes"`
 	GainedNodes    []string `json:"gainedNodes"`
+	// Pos is where the workload is written (its file and line), for the
+	// CI reports; not part of the JSON form.
+	Pos diag.Position `json:"-"`
 }
 
 // String is "Kind namespace/name", or "Kind name" without a namespace.
