@@ -45,3 +45,20 @@ func BenchmarkTest50SuitesOverFleet(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkValidateFleetTestFloor is `nfd-fn validate` on the same
+// fleet: the read, admission, render and checks that
+// BenchmarkTest50SuitesOverFleet's one shared render makes too, so the
+// difference between the two is what the 50 suites cost on their own.
+func BenchmarkValidateFleetTestFloor(b *testing.B) {
+	fleet := os.Getenv("NFD_FN_FLEET")
+	if fleet == "" {
+		b.Skip("NFD_FN_FLEET names no fleet file (make bench-go sets it)")
+	}
+	for b.Loop() {
+		// The fleet's rules have errors (NFD006, NFD027): exit 1.
+		if code := Main([]string{"validate", fleet}, strings.NewReader(""), io.Discard, io.Discard); code != 1 {
+			b.Fatalf("nfd-fn validate: exit %d, want 1", code)
+		}
+	}
+}
