@@ -16,8 +16,9 @@ const noEligibleNode = "plan-no-eligible-node"
 // WriteGitHub writes the plan as GitHub Actions workflow commands: each
 // problem at error or warning (a broken rule at its file and line, a
 // workload left with no node at the workload's) as the diagnostic
-// converter writes it, a ::warning at each workload that loses eligible
-// nodes but keeps some, and one ::notice with the headline.
+// converter writes it; for each workload that loses nodes, an annotation
+// at each rule whose change of output causes it (workloadAnnotations);
+// and one ::notice with the headline.
 func WriteGitHub(w io.Writer, p *Plan) error {
 	var b strings.Builder
 	for i := range p.Diagnostics {
@@ -26,16 +27,45 @@ func WriteGitHub(w io.Writer, p *Plan) error {
 		}
 	}
 	for i := range p.Workloads {
-		wc := &p.Workloads[i]
-		if len(wc.LostNodes) == 0 || wc.LeftWithout() {
-			continue
-		}
-		b.WriteString(cireport.Annotation{Level: "warning", File: wc.Pos.File, Line: wc.Pos.Line,
-			Title: "nfd-fn plan: " + wc.String(), Message: wc.String() + ": " + Eligibility(wc)}.String() + "\n")
+		b.WriteString(workloadAnnotations(&p.Workloads[i]))
 	}
 	b.WriteString(cireport.Annotation{Level: "notice", Title: "nfd-fn plan", Message: Headline(p)}.String() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// workloadAnnotations are the annotations of a workload that loses
+// nodes: one at each rule that causes it (an error when no node is left,
+// else a warning), or, with no cause known, a warning at the workload
+// (whose NFD043 error, when no node is left, the diagnostics hold).
+func workloadAnnotations(wc *WorkloadChange) string {
+	level := "warning"
+	if wc.LeftWithout() {
+		level = "error"
+	}
+	var b strings.Builder
+	for _, c := range wc.Causes {
+		b.WriteString(cireport.Annotation{Level: level, File: c.Rule.Pos.File, Line: c.Rule.Pos.Line,
+			Title: "nfd-fn plan: " + wc.String(), Message: causeText(wc, &c)}.String() + "\n")
+	}
+	if len(wc.Causes) == 0 && len(wc.LostNodes) > 0 && !wc.LeftWithout() {
+		b.WriteString(cireport.Annotation{Level: level, File: wc.Pos.File, Line: wc.Pos.Line,
+			Title: "nfd-fn plan: " + wc.String(), Message: wc.String() + ": " + Eligibility(wc)}.String() + "\n")
+	}
+	return b.String()
+}
+
+// causeText says what a cause does to the workload: "CronJob
+// ml/legacy-benchmark: 2 -> 0 eligible nodes: NodeFeatureRule gpu
+// spec.rules[0]: label nvidia.com/gpu.present=true removed on 2 nodes
+// (gpu-1, gpu-2)".
+func causeText(wc *WorkloadChange, c *Cause) string {
+	rule := strings.TrimSuffix(c.Rule.Object.String()+" "+c.Rule.Field, " ")
+	text := wc.String() + ": " + Eligibility(wc) + ": " + rule + ": " + c.Change + " on " + diag.DescribeNodes(c.Nodes)
+	if c.Examined < len(wc.LostNodes) {
+		text += fmt.Sprintf(" (of the first %d lost nodes, the ones examined)", c.Examined)
+	}
+	return text
 }
 
 // WriteJUnit writes the plan as JUnit XML: a testsuite per node that
@@ -81,7 +111,11 @@ func workloadSuite(wc *WorkloadChange, left map[diag.ObjectRef]diag.Diagnostic) 
 	name := wc.String()
 	c := cireport.JUnitCase{ClassName: name, Name: "eligible nodes: " + Eligibility(wc), File: wc.Pos.File, Line: wc.Pos.Line}
 	if d, ok := left[diag.ObjectRef{Kind: wc.Kind, Namespace: wc.Namespace, Name: wc.Name}]; ok {
-		c.Failure = &cireport.JUnitProblem{Message: d.Message, Type: "error", Text: d.Text()}
+		text := d.Text()
+		for _, cause := range wc.Causes {
+			text += "\ncaused by " + cause.Rule.Pos.Where(cause.Rule.Object) + ": " + causeText(wc, &cause)
+		}
+		c.Failure = &cireport.JUnitProblem{Message: d.Message, Type: "error", Text: text}
 	}
 	return cireport.JUnitSuite{Name: name, File: wc.Pos.File, Cases: []cireport.JUnitCase{c}}
 }

@@ -65,6 +65,7 @@ func Make(in Input) *Plan {
 		}
 	}
 	p.Workloads, p.Diagnostics = planWorkloads(in.Workloads, names, before, after, p.Diagnostics)
+	causesOf(p, in, sides{names: names, before: before, after: after, head: head, base: side})
 	p.Diagnostics = p.Diagnostics.FoldObjects()
 	p.summarize(len(names), len(in.Workloads))
 	p.Summary.Unplannable = unplannable(in.Head)
