@@ -128,6 +128,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 		return code, false
 	}
 	f.Base, f.Workloads = f.base, f.workloads
+	f.Causes = f.output == "github" || f.output == "junit"
 	p, err := modes.PlanFiles(files, f.PlanOptions)
 	if err != nil {
 		complain(stderr, "nfd-fn plan: %v", err)

@@ -36,6 +36,15 @@ type sides struct {
 	before, after []*objects.NodeState
 	head          *master.Fleet
 	base          side
+	// placed are the rules placed in their files so far, by side
+	// (removed: the base side) and source.
+	placed map[placedRule]diag.Diagnostic
+}
+
+// placedRule is a rule of one side.
+type placedRule struct {
+	base   bool
+	source engine.Source
 }
 
 // causesOf finds the causes of each workload's lost nodes: the changes on
@@ -44,6 +53,7 @@ type sides struct {
 // base rule for what is removed; unknown when the before side is the
 // Node objects, whose labels no rule here wrote).
 func causesOf(p *Plan, in Input, s sides) {
+	s.placed = map[placedRule]diag.Diagnostic{}
 	index := make(map[string]int, len(s.names))
 	for i, n := range s.names {
 		index[n] = i
@@ -144,11 +154,17 @@ func (s sides) writer(in Input, i int, c *Change) (diag.Diagnostic, bool) {
 		return diag.Diagnostic{}, false
 	}
 	for _, rr := range fleet.Nodes[i].Rules {
-		if writes(&rr, c) {
-			at := diag.List{{Object: diag.ObjectRef(rr.Source.Object), Field: rr.Source.Field}}
-			set.Place(at)
-			return at[0], true
+		if !writes(&rr, c) {
+			continue
 		}
+		k := placedRule{c.Op == Removed, rr.Source}
+		if d, ok := s.placed[k]; ok {
+			return d, true
+		}
+		at := diag.List{{Object: diag.ObjectRef(rr.Source.Object), Field: rr.Source.Field}}
+		set.Place(at)
+		s.placed[k] = at[0]
+		return at[0], true
 	}
 	return diag.Diagnostic{}, false
 }

@@ -32,7 +32,9 @@ func causeOf(t *testing.T, p *Plan, kind, name string) string {
 // object (no --base) has no rule to blame.
 func TestCausesAreTheRulesWhoseChangeAloneTakesTheNode(t *testing.T) {
 	t.Run("taint-added-by-the-head-rule", func(t *testing.T) {
-		p := Make(fixtureInput(t, ""))
+		in := fixtureInput(t, "")
+		in.Causes = true
+		p := Make(in)
 		want := "rules/gpu.yaml:9 spec.rules[0]: taint nvidia.com/gpu=present:NoSchedule added on [gpu-1]"
 		if got := causeOf(t, p, "DaemonSet", "node-exporter"); got != want {
 			t.Errorf("cause %q, want %q", got, want)
@@ -43,6 +45,7 @@ func TestCausesAreTheRulesWhoseChangeAloneTakesTheNode(t *testing.T) {
 	})
 	t.Run("label-removed-from-the-base-rule", func(t *testing.T) {
 		in := fixtureInput(t, "base")
+		in.Causes = true
 		selector := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: any-gpu, namespace: ml}\nspec:\n  template:\n    spec:\n      nodeSelector: {nvidia.com/gpu.present: \"true\"}\n      tolerations: [{operator: Exists}]\n      containers: [{name: c, image: c:1}]\n"
 		ws, ds := workloadsIn([]byte(selector), "any-gpu.yaml")
 		if len(ds) > 0 {
