@@ -93,7 +93,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	fs := newFlagSet("plan", planUsage, stderr)
 	fs.Var(&f.base, "base", "the rules before the change, a file or directory (repeatable); the snapshot is the PATHs'")
 	fs.Var(&f.workloads, "workloads", "Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs and Pods, a file or directory such as helm template's output (repeatable)")
-	fs.StringVar(&f.output, "output", "text", "text, markdown (a pull-request comment) or json")
+	fs.StringVar(&f.output, "output", "text", "text, markdown (a pull-request comment), json, github (workflow commands: annotations at the files) or junit")
 	fs.StringVar(&f.output, "o", "text", "short for --output")
 	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors (bad usage and unreadable paths included)")
 	fs.StringVar(&f.config, "config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
@@ -128,6 +128,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 		return code, false
 	}
 	f.Base, f.Workloads = f.base, f.workloads
+	f.Causes = f.output == "github" || f.output == "junit"
 	p, err := modes.PlanFiles(files, f.PlanOptions)
 	if err != nil {
 		complain(stderr, "nfd-fn plan: %v", err)

@@ -241,19 +241,20 @@ func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerCon
 	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: worker, More: more, IgnoreSource: ignoreSource(rl, s)})
 }
 
-// testList is mode test (modes.TestList): the RuleTests among the items
-// are checked against the render of the list's other objects, and the
-// results say how each fared. Items pass through untouched.
+// testList is mode test (modes.TestList): each RuleTest among the items
+// is checked against the render of the items its inputs name, with its
+// own config, workerConfig and nfdVersion where it gives them
+// (suiteListSource; testSources), and the results say how each
+// fared. Items pass through untouched.
 func testList(rl *krm.ResourceList, s config.Settings, r *report) {
-	suites, on, problems := listSuites(rl)
-	set := readSet(rl, &s, r)
-	worker, more := listWorkerConfig(rl)
-	found := append(r.list, more...)
+	suites, items, problems := listSuites(rl)
+	base := r.list
 	r.list = problems
 	if len(suites) == 0 {
 		r.add(diag.Error, nil, "", "mode test: no RuleTest among the items (kind: RuleTest, apiVersion: nfd-fn.dev/v1alpha1)")
+		return
 	}
-	r.extend(modes.TestList(set, &s, found, worker, suites, on))
+	testSources(rl, s, base, suites, items, r)
 }
 
 // ignoreSource is where the run's suppressions are written: the

@@ -4,35 +4,53 @@ import (
 	"fmt"
 
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/ruletest"
 )
 
 // listSuites are the RuleTests among a ResourceList's items (mode test
-// under kpt), each with what its results are about (its object and
-// place: modes.TestList); a RuleTest that does not parse is an error
-// diagnostic on its item.
-func listSuites(rl *krm.ResourceList) ([]*ruletest.Suite, []diag.Diagnostic, diag.List) {
+// under kpt), each with its item; a RuleTest that does not parse is an
+// error diagnostic on its item.
+func listSuites(rl *krm.ResourceList) ([]*ruletest.Suite, []*krm.Item, diag.List) {
 	var suites []*ruletest.Suite
-	var on []diag.Diagnostic
+	var items []*krm.Item
 	var problems diag.List
 	for _, it := range rl.Items {
 		if it.Kind != ruletest.Kind {
 			continue
 		}
-		ref := diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Name: it.Name, Namespace: it.Namespace}
 		tree, err := it.ParseTree()
 		var s *ruletest.Suite
 		if err == nil {
 			s, err = ruletest.ParseNode(tree, itemName(it))
 		}
 		if err != nil {
-			problems = append(problems, diag.Diagnostic{Severity: diag.Error, Object: ref, Pos: diag.Position{File: it.File, Index: it.Index}, Message: err.Error()})
+			d := suiteOn(it).At
+			d.Severity, d.Message = diag.Error, err.Error()
+			problems = append(problems, d)
 			continue
 		}
-		suites, on = append(suites, s), append(on, diag.Diagnostic{Object: ref, Pos: diag.Position{File: it.File, Index: it.Index}})
+		suites, items = append(suites, s), append(items, it)
 	}
-	return suites, on, problems
+	return suites, items, problems
+}
+
+// suiteOn is what the results of the RuleTest item it are about
+// (modes.TestList): its object and place, and whether its lines are the
+// file's.
+func suiteOn(it *krm.Item) modes.SuiteOn {
+	ref := diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Name: it.Name, Namespace: it.Namespace}
+	return modes.SuiteOn{At: diag.Diagnostic{Object: ref, Pos: diag.Position{File: it.File, Index: it.Index}}, Lines: it.ReadFromFile()}
+}
+
+// suitesOn is suiteOn of each item.
+func suitesOn(items []*krm.Item) []modes.SuiteOn {
+	on := make([]modes.SuiteOn, len(items))
+	for i, it := range items {
+		on[i] = suiteOn(it)
+	}
+	return on
 }
 
 // itemName names an item in messages: its file, else its place in the list.

@@ -47,12 +47,15 @@ func (t Outputs[W]) Want() string {
 }
 
 // PlanOutputs are plan's --output forms: text (coloured with color),
-// markdown (a pull-request comment) and json.
+// markdown (a pull-request comment), json, github (workflow commands)
+// and junit.
 func PlanOutputs(color bool) Outputs[func(io.Writer, *plan.Plan) error] {
 	return Outputs[func(io.Writer, *plan.Plan) error]{
 		{Name: "text", Write: func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) }},
 		{Name: "markdown", Write: plan.WriteMarkdown},
 		{Name: "json", Write: plan.WriteJSON},
+		{Name: "github", Write: plan.WriteGitHub},
+		{Name: "junit", Write: plan.WriteJUnit},
 	}
 }
 

@@ -27,6 +27,9 @@ type PlanOptions struct {
 	// nfd-master settings, NFD release and CRDs (--base-config,
 	// --base-nfd-version, --base-crd-version); unset, the head side's.
 	BaseConfig, BaseNFDVersion, BaseCRDVersion string
+	// Causes asks for the rules behind each workload's lost nodes
+	// (plan.Input.Causes): the github and junit outputs name them.
+	Causes bool
 }
 
 // baseSettings reports whether the before side has settings of its own.
@@ -42,7 +45,7 @@ func (o *PlanOptions) baseSettings() bool {
 // their lines. A failure to read the files is an error naming the flag.
 func PlanFiles(f *Files, o PlanOptions) (*plan.Plan, error) {
 	s := f.Settings
-	in := plan.Input{Head: s.NewSet()}
+	in := plan.Input{Head: s.NewSet(), Causes: o.Causes}
 	head := f.reader(in.Head)
 	ds, _, err := head.Read(f.Paths, false)
 	if err != nil {

@@ -40,7 +40,7 @@ func TestOutputFormsAreListedForTheMessage(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"plan", PlanOutputs(false).Want(), "text, markdown or json"},
+		{"plan", PlanOutputs(false).Want(), "text, markdown, json, github or junit"},
 		{"labels", LabelOutputs.Want(), "labels or labels-json"},
 		{"one-form", Outputs[func(io.Writer) error]{{Name: "text"}}.Want(), "text"},
 		{"no-form", Outputs[func(io.Writer) error]{}.Want(), ""},

@@ -32,6 +32,10 @@ type Input struct {
 	// Problems are what went wrong reading the input; they count as the
 	// plan's diagnostics (see BaseSide for the base rules' files).
 	Problems diag.List
+	// Causes asks for the rules behind each workload's lost nodes
+	// (WorkloadChange.Causes, which the CI reports name); without it they
+	// are not looked for.
+	Causes bool
 	// BaseProblems are the before side's problems in reading and
 	// admitting its rules, unmarked: those Problems has too are not
 	// repeated, the others are the before side's (BaseSide) and, on
@@ -65,6 +69,9 @@ func Make(in Input) *Plan {
 		}
 	}
 	p.Workloads, p.Diagnostics = planWorkloads(in.Workloads, names, before, after, p.Diagnostics)
+	if in.Causes {
+		causesOf(p, in, sides{names: names, before: before, after: after, head: head, base: side})
+	}
 	p.Diagnostics = p.Diagnostics.FoldObjects()
 	p.summarize(len(names), len(in.Workloads))
 	p.Summary.Unplannable = unplannable(in.Head)

@@ -16,6 +16,11 @@ type side struct {
 	diags func(head diag.List) (baseOnly, headOnly diag.List)
 	// groups are the NodeFeatureGroups' members on a rendered before side.
 	groups []master.GroupResult
+	// fleet and set are the rendered before side's nodes and objects (nil
+	// when the before side is the Node objects), for the rules a change
+	// undoes (causesOf).
+	fleet *master.Fleet
+	set   *objects.Set
 }
 
 // beforeStates is every head node's state on the before side, in the
@@ -55,7 +60,7 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 			out[i] = &objects.NodeState{}
 		}
 	}
-	return out, side{name: BeforeBase, groups: base.Groups, diags: func(h diag.List) (diag.List, diag.List) {
+	return out, side{name: BeforeBase, groups: base.Groups, fleet: base, set: set, diags: func(h diag.List) (diag.List, diag.List) {
 		return oneSided(in.BaseProblems, baseDiagnostics(set, base), h)
 	}}
 }
