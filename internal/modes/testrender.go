@@ -141,9 +141,8 @@ func (t *testRun) inputFiles(s *ruletest.Suite) ([]string, error) {
 func (t *testRun) renderFiles(paths []string, config, worker, version string) *rendered {
 	f := OpenFiles(paths, nil, t.opts.Decoding)
 	r := &rendered{files: f}
-	var msgs strings.Builder
-	if code := f.LoadSettings("test", config, version, &msgs); code != 0 {
-		r.err = errors.New(strings.TrimSpace(msgs.String()))
+	if found, err := f.LoadSettings(SettingsFlags{Config: config, NFDVersion: version}); err != nil {
+		r.err = errors.New(settingsText("test", found, err))
 		return r
 	}
 	s := f.Settings
