@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -38,7 +37,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
 	if code := loadSettings("explain", files, modes.SettingsFlags{Config: *config, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stderr); code != 0 {
 		return code

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -119,7 +118,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
 		return 2, false
 	}
-	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
 	if code := loadSettings("plan", files, modes.SettingsFlags{Config: f.config, NFDVersion: f.nfdVersion, CRDVersion: f.crdVersion}, stderr); code != 0 {
 		return code, false

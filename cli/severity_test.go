@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -47,7 +46,7 @@ func TestSeverityRuleKeepsReadmeChecksDocAndCodeInStep(t *testing.T) {
 	}
 	cases, _ := filepath.Glob("../testdata/validate/*")
 	for _, dir := range cases {
-		files := modes.OpenFiles([]string{dir}, nil, fn.Decoding)
+		files := modes.OpenFiles([]string{dir}, nil)
 		if _, err := files.LoadSettings(modes.SettingsFlags{Config: configArg(t, dir)}); err != nil {
 			t.Fatalf("%s: bad config: %v", dir, err)
 		}

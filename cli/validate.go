@@ -59,7 +59,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json, sarif, github or junit", *output)
 		return 2
 	}
-	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
 	if code := loadSettings("validate", files, modes.SettingsFlags{Config: *config, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stderr); code != 0 {
 		return code

@@ -7,16 +7,13 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
-
-// NodePathPrefix is the directory, relative to the package, that new Node
-// items are given in their path annotations: nodes/<node-name>.yaml.
-const NodePathPrefix = modes.NodePathPrefix
 
 // Run reads a ResourceList from input, processes it according to its
 // functionConfig and writes the output ResourceList to out. It returns the
@@ -45,10 +42,9 @@ func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
 	return process(rl, out, opts, &report{})
 }
 
-// readList reads a ResourceList for a run: cut by the splitter, each item
-// decoded on the worker pool as it is cut, lean where it can be.
+// readList reads a ResourceList for a run (inputs.ReadList).
 func readList(input []byte, opts RunOptions) (*krm.ResourceList, error) {
-	return krm.Read(input, krm.ReadOptions{Decoder: newItemDecoder(keepItemNode, nil, opts.Release), Release: opts.Release})
+	return inputs.ReadList(input, opts.Release)
 }
 
 // process runs the mode the functionConfig asks for on a read list and
@@ -158,7 +154,7 @@ func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, fini
 			return Results(capNotes(r.list))
 		})
 	}
-	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, opts.Apply.Shape)
+	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, applyShape(opts.Apply))
 	if finish != nil {
 		finish()
 	}

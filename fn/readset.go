@@ -17,7 +17,7 @@ import (
 // and groups (inputs.AdmitList).
 func readSet(rl *krm.ResourceList, s *config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
-	r.extend(inputs.AddItems(set, rl, nil))
+	r.extend(inputs.AddItems(set, rl))
 	problems, found := inputs.AdmitList(rl, set, s)
 	r.config(rl.FunctionConfig, problems)
 	r.extend(found)

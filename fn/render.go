@@ -36,7 +36,7 @@ import (
 // once the items have been written (it is nil when they are in r already).
 func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.Summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, &s, r)
-	worker, problems := modes.ListWorkerConfig(rl)
+	worker, problems := listWorkerConfig(rl)
 	r.extend(problems)
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
@@ -76,7 +76,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 		case existing != nil:
 			updateNode(rl, existing, res, s)
 		case keep:
-			if n := modes.NewNode(res, s); n != nil {
+			if n := newNode(res, s); n != nil {
 				rl.Append(n)
 				r.newNodes++
 			}
@@ -113,7 +113,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 		r.extend(fleet.Diagnostics)
 		r.extend(findings)
 		explainNode(p, s, r)
-		r.extend(modes.WriteNova(rl, s, fleet.Nodes))
+		r.extend(writeNova(rl, s, fleet.Nodes))
 		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
 		r.list = admission.DropCovered(r.list)
 		set.Place(r.list)
@@ -166,7 +166,7 @@ type encoded struct {
 // encodedNode builds the new Node item of a rendered node (nil when
 // nothing is written for it) and encodes it when the list streams.
 func encodedNode(rl *krm.ResourceList, res *master.NodeResult, s config.Settings) encoded {
-	n := modes.NewNode(res, s)
+	n := newNode(res, s)
 	if n == nil || !rl.Streams() {
 		return encoded{node: n}
 	}
@@ -242,8 +242,8 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerConfig, r *report) {
 	s.WorkerConfig, s.WorkerConfigFile = nil, ""
 	set := readSet(rl, &s, r)
-	more := modes.CheckProviderConfigs(rl)
-	worker, problems := modes.ListWorkerConfig(rl)
+	more := checkProviderConfigs(rl)
+	worker, problems := listWorkerConfig(rl)
 	r.extend(problems)
 	if given != nil {
 		worker = given
@@ -261,15 +261,15 @@ func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerCon
 // are checked against the render of the list's other objects, and the
 // results say how each fared. Items pass through untouched.
 func testList(rl *krm.ResourceList, s config.Settings, r *report) {
-	suites, items, problems := modes.ListSuites(rl)
+	suites, on, problems := listSuites(rl)
 	set := readSet(rl, &s, r)
-	worker, more := modes.ListWorkerConfig(rl)
+	worker, more := listWorkerConfig(rl)
 	found := append(r.list, more...)
 	r.list = problems
 	if len(suites) == 0 {
 		r.add(diag.Error, nil, "", "mode test: no RuleTest among the items (kind: RuleTest, apiVersion: nfd-fn.dev/v1alpha1)")
 	}
-	r.extend(modes.TestList(set, &s, found, worker, suites, items))
+	r.extend(modes.TestList(set, &s, found, worker, suites, on))
 }
 
 // ignoreSource is where the run's suppressions are written: the

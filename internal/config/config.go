@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
@@ -239,7 +238,7 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, diag.List) {
 	if n == nil || yamlstrict.IsNull(n) {
 		return fc, nil
 	}
-	kind, apiVersion := krm.ScalarAt(n, "kind"), krm.ScalarAt(n, "apiVersion")
+	kind, apiVersion := yamlstrict.Scalar(n, "kind"), yamlstrict.Scalar(n, "apiVersion")
 	switch {
 	case kind == "ConfigMap":
 		return fromConfigMap(n)
@@ -259,7 +258,7 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, diag.List) {
 func fromConfigMap(n *yaml.Node) (*FunctionConfig, diag.List) {
 	fc := &FunctionConfig{}
 	var problems diag.List
-	data := krm.ValueAt(n, "data")
+	data := yamlstrict.Value(n, "data")
 	if data == nil || yamlstrict.IsNull(data) {
 		return fc, nil
 	}

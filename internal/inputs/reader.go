@@ -35,7 +35,6 @@ type Reader struct {
 	// Stdin, when set, is read for the file argument "-".
 	Stdin *Stdin
 	set   *objects.Set
-	dec   Decoding
 	// last is the item each object of the set, by key, was last read
 	// from.
 	last map[diag.ObjectRef]*krm.Item
@@ -47,9 +46,9 @@ type Reader struct {
 }
 
 // NewReader returns a reader into set, whose settings apply
-// (OnlyNFDFiles, NoOpenShiftAlias), decoding items with dec.
-func NewReader(set *objects.Set, dec Decoding) *Reader {
-	return &Reader{set: set, dec: dec, last: map[diag.ObjectRef]*krm.Item{}}
+// (OnlyNFDFiles, NoOpenShiftAlias).
+func NewReader(set *objects.Set) *Reader {
+	return &Reader{set: set, last: map[diag.ObjectRef]*krm.Item{}}
 }
 
 // Read reads every file under paths (objects.CollectFiles: directories
@@ -77,7 +76,7 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 	lists, others := SplitLists(files, inputs.Release)
 	var found diag.List
 	for _, f := range lists {
-		rl, err := readListFile(f, fr.dec, keepForChecks, inputs, inputs.Release)
+		rl, err := readListFile(f, keepForChecks, inputs, inputs.Release)
 		if err != nil {
 			// As a file that does not parse: an error about the file.
 			found = append(found, diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: f.Name},
@@ -86,7 +85,7 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 		}
 		found = append(found, fr.add(rl, note)...)
 	}
-	rl, more, err := ReadFiles(others, nil, fr.dec, keepForChecks, inputs, inputs.Release)
+	rl, more, err := readFiles(others, nil, keepForChecks, inputs, inputs.Release)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -102,7 +101,7 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 // add adds the objects of a list read to the set and returns their
 // problems (and, with note, the objects skipped).
 func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
-	found := AddItems(fr.set, rl, fr.track)
+	found := addItems(fr.set, rl, fr.track)
 	fr.images.add(workloadReleases(rl.Items))
 	fr.crds = append(fr.crds, crdsOf(rl.Items)...)
 	if note {
@@ -125,12 +124,12 @@ func keepForChecks(it *krm.Item) bool {
 	if !ok {
 		return true
 	}
-	for _, o := range d.Objects() {
+	for _, o := range d.objects {
 		if !fleetObject(o) {
 			return true
 		}
 	}
-	d.DropTrees()
+	d.nodes = nil
 	return false
 }
 
@@ -165,8 +164,8 @@ func showsNFDImage(data []byte) bool {
 // track records the item each NodeFeature and Node of the set comes from.
 // One defined twice is given its tree, and so is the one it replaces, so
 // that the error names both places at their lines.
-func (fr *Reader) track(it *krm.Item, d Decoded, i int, o *objects.Origin) {
-	obj := d.Objects()[i]
+func (fr *Reader) track(it *krm.Item, d *decodedItem, i int, o *objects.Origin) {
+	obj := d.objects[i]
 	if !fleetObject(obj) {
 		return
 	}
@@ -177,7 +176,7 @@ func (fr *Reader) track(it *krm.Item, d Decoded, i int, o *objects.Origin) {
 		return
 	}
 	if o.Node == nil {
-		o.Node = ItemDocument(it, d, i)
+		o.Node = itemDocument(it, d, i)
 	}
 	if first := latestOrigin(fr.set, key); first != nil && first.Node == nil {
 		first.Node = prev.Tree() // an item read without a tree holds one object

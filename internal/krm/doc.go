@@ -8,13 +8,15 @@
 // # The read, render and write flow
 //
 // Who calls whom for a render of a ResourceList on stdin (fn.Run), in
-// order; "||" marks work on the worker pool, one item per worker. Files
+// order; "||" marks work on the worker pool, one item per worker. The
+// Decoder is internal/inputs' (inputs.ReadList), shown in fn's column,
+// which reads through it. Files
 // (krm.ReadFiles) and a ResourceList given as a file take the same path
 // with another cutter.
 //
 //	cli            fn                  krm                        internal/fastread, pkg/objects, pkg/master
 //	 | fn.Run(input) |                   |                            |
-//	 |-------------->| readList          |                            |
+//	 |-------------->| inputs.ReadList   |                            |
 //	 |               |--krm.Read(data, ReadOptions{Decoder})-------->|
 //	 |               |                   | splitter cuts item i       |
 //	 |               |                   | || Item.parse:             |

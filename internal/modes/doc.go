@@ -6,4 +6,10 @@
 // and PlanFiles read files first (Files, through internal/inputs). So
 // suppression, admission, positions and sorting are done in one place
 // whichever driver runs the mode.
+//
+// modes works on what was read (an objects.Set, settings, diagnostics)
+// and returns diagnostics and documents: it neither reads nor writes KRM
+// items (internal/inputs reads them, fn writes them; depcheck holds it to
+// that, as it holds internal/config to reading its tree with
+// pkg/yamlstrict).
 package modes

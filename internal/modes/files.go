@@ -21,14 +21,13 @@ type Files struct {
 	// configPath is the --config file LoadSettings read ("" for none).
 	configPath string
 	stdin      *inputs.Stdin
-	dec        inputs.Decoding
 	readers    []*inputs.Reader
 }
 
 // OpenFiles returns the files under paths, stdin being "-", to be read
-// with dec (fn.Decoding).
-func OpenFiles(paths []string, stdin io.Reader, dec inputs.Decoding) *Files {
-	return &Files{Paths: paths, stdin: inputs.NewStdin(stdin), dec: dec}
+// by internal/inputs.
+func OpenFiles(paths []string, stdin io.Reader) *Files {
+	return &Files{Paths: paths, stdin: inputs.NewStdin(stdin)}
 }
 
 // Close gives back the files and stdin read; nothing read from them may
@@ -42,7 +41,7 @@ func (f *Files) Close() {
 
 // reader returns a new reader into set, closed with f.
 func (f *Files) reader(set *objects.Set) *inputs.Reader {
-	r := inputs.NewReader(set, f.dec)
+	r := inputs.NewReader(set)
 	r.Stdin = f.stdin
 	f.readers = append(f.readers, r)
 	return r

@@ -139,7 +139,7 @@ func (t *testRun) inputFiles(s *ruletest.Suite) ([]string, error) {
 // and renders them as validate does (Validate), taking each node's view,
 // its matched rules and the groups' members from that one render.
 func (t *testRun) renderFiles(paths []string, config, worker, version string) *rendered {
-	f := OpenFiles(paths, nil, t.opts.Decoding)
+	f := OpenFiles(paths, nil)
 	r := &rendered{files: f}
 	if found, err := f.LoadSettings(SettingsFlags{Config: config, NFDVersion: version}); err != nil {
 		r.err = errors.New(settingsText("test", found, err))

@@ -108,7 +108,7 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	if vo.Worker == nil {
 		// As render reads them: the nfd-worker.conf ConfigMap among the
 		// files; one that cannot be read is an error about it, as among
-		// a ResourceList's items (ListWorkerConfig).
+		// a ResourceList's items (fn's listWorkerConfig).
 		var bad *lint.WorkerConfigError
 		vo.Worker, err = workerConfigInFiles(f.Paths)
 		if errors.As(err, &bad) {

@@ -1,4 +1,4 @@
-package modes
+package fn
 
 import (
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
@@ -7,12 +7,12 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 )
 
-// ListWorkerConfig is the nfd-worker configuration a ResourceList holds:
+// listWorkerConfig is the nfd-worker configuration a ResourceList holds:
 // the first ConfigMap with data["nfd-worker.conf"]
 // (lint.ReadWorkerConfigMap), as NFD's Helm chart and kustomize deployment
 // make it; nil when there is none. One that cannot be read is an error
 // about its item, among the returned problems.
-func ListWorkerConfig(rl *krm.ResourceList) (*lint.WorkerConfig, diag.List) {
+func listWorkerConfig(rl *krm.ResourceList) (*lint.WorkerConfig, diag.List) {
 	var problems diag.List
 	for _, it := range rl.Items {
 		if it.Kind != "ConfigMap" {
