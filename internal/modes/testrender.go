@@ -163,8 +163,10 @@ func (t *testRun) renderFiles(paths []string, config, worker, version string) *r
 	}
 	ds = append(ds, in.Admit(&s)...)
 	if wc == nil {
-		if wc, err = workerConfigInFiles(paths); err != nil {
-			r.err = err
+		var unread diag.List
+		if wc, unread = in.WorkerConfig(); len(unread) > 0 {
+			// The suite cannot run as its nfd-worker would: say why.
+			r.err = fmt.Errorf("%s: %s", unread[0].Pos.File, unread[0].Message)
 			return r
 		}
 	}
