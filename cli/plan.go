@@ -108,14 +108,15 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	if done {
 		return code, false
 	}
-	write, ok := modes.PlanWriter(f.output, takesColour(stdout))
+	forms := modes.PlanOutputs(takesColour(stdout))
+	form, ok := forms.Find(f.output)
 	switch {
 	case len(paths) == 0:
 		complain(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
 		fs.Usage()
 		return 2, false
 	case !ok:
-		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
+		complain(stderr, "nfd-fn plan: unknown --output %q: want %s", f.output, forms.Want())
 		return 2, false
 	}
 	files := modes.OpenFiles(paths, stdin)
@@ -132,7 +133,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	if err := diag.WriteText(stderr, p.Diagnostics); err != nil {
 		return 1, false
 	}
-	if err := write(stdout, p); err != nil {
+	if err := form.Write(stdout, p); err != nil {
 		complain(stderr, "nfd-fn plan: writing output: %v", err)
 		return 1, false
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
-	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -19,9 +18,11 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
 
-// renderList is mode render: the fleet pipeline over the list's objects,
-// the rendered Nodes and NodeFeatureGroup status written into the list,
-// then lint's checks, explain and the Nova provider config.
+// renderList is mode render over a ResourceList: its domain part is
+// modes.Render (prepare, shard, stream, the fleet check and summary, then
+// Finish: lint, explain, Nova, uncovered, suppress); renderList is the
+// streaming adapter over it, writing the rendered Nodes and
+// NodeFeatureGroup status into the list's items.
 //
 // Nodes are rendered a few at a time (master.Stream) and none is kept: a
 // node with a Node object in the input is rendered before the list is
@@ -41,35 +42,37 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
 	}
-	p := master.Prepare(set, s.Options)
-	if progressTo != nil {
-		p.Progress = modes.Progress(progressTo)
-	}
-	others := p.OnlyShard(s.Shard)
-	omitOtherShards(rl, set, others, s.Shard, r)
+	rd := modes.Render(set, s, modes.RenderOptions{Worker: worker, Progress: progressTo, Summary: sum})
+	omitOtherShards(rl, set, rd.OtherShards, s.Shard, r)
 	keep := s.Nova.Enabled
-	st := p.Stream(master.StreamOptions{KeepNodes: keep})
-	fleetNodes := p.NodeNames()
-	if s.Shard.Sharded() {
-		// A shard's nodes are not the fleet: "matches no node" and
-		// "taints every node" would be about the shard.
-		fleetNodes = nil
-	}
-	check := lint.NewFleetCheck(set, s.Options, fleetNodes)
-	st.Observe(check.Add)
-	sum.Begin(set, len(p.NodeNames()), &s.Options)
-	st.Observe(sum.Add)
 	// nodeOutput labels writes no Node: each node's view is collected.
-	labels := s.NodeOutput == config.NodeOutputLabels
-	if labels {
-		r.labels = modes.CollectLabels(st, s)
+	labels := rd.Labels != nil
+	r.labels = rd.Labels
+	writeNodes(rl, set, rd, s, r, stream && !keep && !labels, keep || labels)
+	finish = func() {
+		r.list = rd.Finish(r.list, func(nodes []master.NodeResult) diag.List { return writeNova(rl, s, nodes) }, ignoreSource(rl, s))
 	}
+	if keep {
+		finish()
+		return nil
+	}
+	return finish
+}
+
+// writeNodes renders the nodes of set through rd's stream into the list: Node items
+// updated in place, or made as the list is written when stream allows
+// (makeNodesAsWritten); new Nodes appended (held: every node is rendered
+// before the list is written, with the Nova provider config or the
+// labels view, which write none) or made as the list's tail; and the
+// NodeFeatureGroups' status.
+func writeNodes(rl *krm.ResourceList, set *objects.Set, rd *modes.Rendering, s config.Settings, r *report, stream, held bool) {
+	st, keep, labels := rd.Stream, s.Nova.Enabled, rd.Labels != nil
 	nodes := nodeObjects(set)
 	var made map[string]bool
-	if stream && !keep && !labels {
+	if stream {
 		made = makeNodesAsWritten(rl, st, nodes, s)
 	}
-	first, later := renderOrder(p.NodeNames(), nodes, made, keep || labels || st.HasGroups(), !keep && !labels)
+	first, later := renderOrder(rd.Pipeline.NodeNames(), nodes, made, held || st.HasGroups(), !held)
 	st.Render(first, func(i int, res *master.NodeResult) {
 		switch existing := nodes[res.Name]; {
 		case labels || made[res.Name]:
@@ -87,43 +90,24 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 			rl.Items[g.Group.Origin.Item].Changed = true
 		}
 	}
-	if !keep && !labels {
-		rl.SetTail(func(yield func(*yaml.Node, []byte) error) error {
-			var err error
-			st.RenderWith(later, func(res *master.NodeResult) any {
-				return encodedNode(rl, res, s)
-			}, func(_ int, _ *master.NodeResult, v any) {
-				if n := v.(encoded); n.node != nil && err == nil {
-					err = n.err
-					if err == nil {
-						err = yield(n.node, n.text)
-						r.newNodes++
-					}
+	if held {
+		return
+	}
+	rl.SetTail(func(yield func(*yaml.Node, []byte) error) error {
+		var err error
+		st.RenderWith(later, func(res *master.NodeResult) any {
+			return encodedNode(rl, res, s)
+		}, func(_ int, _ *master.NodeResult, v any) {
+			if n := v.(encoded); n.node != nil && err == nil {
+				err = n.err
+				if err == nil {
+					err = yield(n.node, n.text)
+					r.newNodes++
 				}
-			})
-			return err
+			}
 		})
-	}
-	finish = func() {
-		fleet := st.Finish()
-		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker, Catalog: s.FeatureCatalog}), fleet.NodeDiagnostics)
-		findings = append(findings, check.Findings()...)
-		set.Place(findings)
-		findings.SortByPosition()
-		r.extend(fleet.Diagnostics)
-		r.extend(findings)
-		explainNode(p, s, r)
-		r.extend(writeNova(rl, s, fleet.Nodes))
-		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
-		r.list = admission.DropCovered(r.list)
-		set.Place(r.list)
-		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s)).FoldObjects()
-	}
-	if keep {
-		finish()
-		return nil
-	}
-	return finish
+		return err
+	})
 }
 
 // omitOtherShards leaves out of the output the Node objects of the nodes

@@ -2,7 +2,6 @@ package modes
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
@@ -219,21 +218,6 @@ func PlanDiagnostics(p *plan.Plan, ws []*workload.Workload) diag.List {
 }
 
 func clip(s string) string { return plan.Clip(s, 120) }
-
-// PlanWriter is the writer of a plan --output format: text (coloured
-// with color), markdown (a pull-request comment) or json; ok is false
-// for another name.
-func PlanWriter(format string, color bool) (write func(io.Writer, *plan.Plan) error, ok bool) {
-	switch format {
-	case "text":
-		return func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) }, true
-	case "markdown":
-		return plan.WriteMarkdown, true
-	case "json":
-		return plan.WriteJSON, true
-	}
-	return nil, false
-}
 
 // firstError is the first error of l.
 func firstError(l diag.List) diag.Diagnostic {
