@@ -142,7 +142,7 @@ func labelOutputs() []modes.Output[func(*renderRun) int] {
 // or the same over files and directories.
 func renderResourceList(r *renderRun) int {
 	if len(r.paths) > 0 {
-		return runFiles(r.paths, r.config, modes.ApplyNone, r.opts, r.stdin, r.stdout, r.stderr)
+		return runFiles(r.paths, r.config, nil, r.opts, r.stdin, r.stdout, r.stderr)
 	}
 	if configNeedsPaths(r) {
 		return 2
@@ -158,7 +158,7 @@ func renderApply(part modes.ApplyPart) func(*renderRun) int {
 			complain(r.stderr, "nfd-fn render: --output %s needs FILE or DIR arguments (- for stdin)", r.form)
 			return 2
 		}
-		return runFiles(r.paths, r.config, part, r.opts, r.stdin, r.stdout, r.stderr)
+		return runFiles(r.paths, r.config, fn.ApplyOutput(part), r.opts, r.stdin, r.stdout, r.stderr)
 	}
 }
 
@@ -215,8 +215,7 @@ func runNovaOutput(args []string, opts fn.RunOptions, stdin io.Reader, stdout, s
 // FILE|DIR...); the errors and warnings go to stderr.
 func runNovaFiles(paths []string, config string, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	var file []byte
-	opts.NovaFile = &file
-	code := runFiles(paths, config, modes.ApplyNone, opts, stdin, io.Discard, stderr)
+	code := runFiles(paths, config, fn.NovaOutput(&file), opts, stdin, io.Discard, stderr)
 	if code == 2 {
 		return code
 	}
@@ -291,14 +290,14 @@ func modeFor(cmd string) string {
 }
 
 // runFiles renders the objects in files and directories.
-func runFiles(paths []string, config string, apply modes.ApplyPart, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFiles(paths []string, config string, output *fn.Output, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	fc, err := modes.ReadConfig(config)
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
 		return 2
 	}
 	out := &stdoutWriter{w: stdout}
-	opts.ErrorLog, opts.Apply, opts.Summary, opts.Progress = stderr, apply, stderr, terminal(stderr)
+	opts.ErrorLog, opts.Output, opts.Summary, opts.Progress = stderr, output, stderr, terminal(stderr)
 	code, err := fn.RunFiles(paths, stdin, fc, out, opts)
 	return out.exit(code, err, "nfd-fn render", stderr)
 }

@@ -147,7 +147,7 @@ func TestRenderNovaReportsErrorsAndExitsNonZero(t *testing.T) {
 	}
 	// The diagnostics are the run's, one per result of the same run.
 	var out bytes.Buffer
-	if _, err := Run(input, &out, RunOptions{NovaFile: new([]byte)}); err != nil {
+	if _, err := Run(input, &out, RunOptions{Output: NovaOutput(new([]byte))}); err != nil {
 		t.Fatal(err)
 	}
 	if results := resultMessages(t, out.Bytes()); len(results) != len(diags) {

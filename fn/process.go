@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"io"
 
-	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
-	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
@@ -56,14 +54,8 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
 	}
-	if opts.NovaFile != nil {
-		settings.Nova.Enabled, settings.Nova.Capture = true, opts.NovaFile
-	}
-	if opts.Apply != modes.ApplyNone {
-		settings.NodeOutput = config.NodeOutputApply
-	}
-	if opts.Labels != nil {
-		settings.NodeOutput = config.NodeOutputLabels
+	if opts.Output != nil {
+		opts.Output.settle(&settings)
 	}
 	if opts.Shard != nil {
 		settings.Shard = *opts.Shard
@@ -96,7 +88,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		testList(rl, settings, r)
 	default:
 		sum := modes.NewSummary()
-		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Apply == modes.ApplyNone && opts.Labels == nil)
+		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Output == nil || opts.Output.write == nil)
 		if opts.Summary != nil {
 			defer func() { fmt.Fprintln(opts.Summary, sum.Line("render", r.list)) }()
 		}
@@ -130,36 +122,14 @@ func readByKpt(rl *krm.ResourceList) bool {
 	return false
 }
 
-// write writes the output: the ResourceList, or with Apply the part it
-// names of the apply-ready Nodes alone, or with Labels nothing (what each
-// node gets goes to *opts.Labels). finish, when not nil, adds the results that are
-// known only once every item has been made (a streamed render's).
+// write writes the output: the ResourceList, or the form opts.Output
+// names. finish, when not nil, adds the results that are known only once
+// every item has been made (a streamed render's).
 func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
-	if r.labels != nil {
-		// Nothing streams: every node is rendered before the list is written.
-		if finish != nil {
-			finish()
-			finish = nil
-		}
-		if opts.Labels != nil {
-			*opts.Labels = r.labels.Sorted()
-			return nil
-		}
-		r.extend(r.labels.Diagnostics(InfoResultCap))
+	if opts.Output != nil && opts.Output.write != nil {
+		return opts.Output.write(rl, out, r, finish)
 	}
-	if opts.Apply == modes.ApplyNone {
-		return rl.WriteThen(out, func() []*sdk.Result {
-			if finish != nil {
-				finish()
-			}
-			return Results(capNotes(r.list))
-		})
-	}
-	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, applyShape(opts.Apply))
-	if finish != nil {
-		finish()
-	}
-	return err
+	return writeList(rl, out, r, finish)
 }
 
 // RunOptions adjust Run from the command line.
@@ -172,9 +142,9 @@ type RunOptions struct {
 	// orchestrators that show a failing function's stderr but not its
 	// results (kustomize).
 	ErrorLog io.Writer
-	// NovaFile, when set, switches the Nova provider config on and
-	// receives the file (nfd-fn render --output nova).
-	NovaFile *[]byte
+	// Output, when set, is the form written instead of the plain
+	// ResourceList (ApplyOutput, NovaOutput, LabelsOutput).
+	Output *Output
 	// Summary, when set, receives the one-line summary a render ends with.
 	Summary io.Writer
 	// Progress, when set, receives progress lines as nodes are rendered
@@ -190,13 +160,6 @@ type RunOptions struct {
 	// NFDVersion, when set, overrides the functionConfig's nfdVersion
 	// (nfd-fn --nfd-version).
 	NFDVersion string
-	// Apply, when not ApplyNone, writes the Nodes alone, apply-ready
-	// (nodeOutput: apply), as a YAML stream of the part it names for
-	// kubectl apply --server-side (nfd-fn render --output apply, and
-	// apply-status for --subresource=status): one Node for every node,
-	// name-only when NFD owns nothing in that part. The results go to
-	// ErrorLog only.
-	Apply modes.ApplyPart
 	// CRDVersion, when set, overrides the functionConfig's crdVersion
 	// (nfd-fn --crd-version).
 	CRDVersion string
@@ -207,10 +170,6 @@ type RunOptions struct {
 	// FeatureCatalog, when set, overrides the functionConfig's
 	// featureCatalog (nfd-fn render --feature-catalog).
 	FeatureCatalog *lint.FeatureCatalog
-	// Labels, when set, receives what each node gets from NFD, sorted by
-	// name (nodeOutput: labels), and nothing is written to out
-	// (nfd-fn render --output labels); the results go to ErrorLog only.
-	Labels *[]labelview.Node
 }
 
 // setGroupStatus writes the members into a NodeFeatureGroup's
