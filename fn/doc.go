@@ -10,10 +10,11 @@
 //   - internal/config reads the functionConfig (one key table, Default,
 //     Validate) into Settings;
 //   - the items become one objects.Set (readset.go, inputs.AddItems),
-//     which the mode hands to the one fleet pipeline, master.Prepare and
-//     master.Stream (render.go), or to its entry point in internal/modes
-//     (Validate, Explain, PlanDiagnostics, BuildNova), the same functions
-//     the command line calls;
+//     which the mode hands to its entry point in internal/modes (Render,
+//     Validate, Explain, PlanDiagnostics, BuildNova), the same functions
+//     the command line calls; for render, fn is the streaming adapter over
+//     modes.Render (render.go), and the --output forms other than the list
+//     are Outputs (output.go);
 //   - fn writes every item it changes or makes, whatever the speed path:
 //     the rendered Nodes, patched in their trees or their text or made
 //     new (nodewrite.go, node.go), their apply-ready parts (applyShape),

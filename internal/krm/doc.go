@@ -30,7 +30,7 @@
 //	 |               |<--*ResourceList (items in input order)---------|
 //	 |               | process: config.Load(FunctionConfig)           |
 //	 |               | renderList: readSet -> objects.Set.Add per decoded object ------------->|
-//	 |               |   master.Prepare(set).Stream; Render(first nodes) ----------------------->|
+//	 |               |   modes.Render: master.Prepare(set).Stream; Render(first nodes) --------->|
 //	 |               |   || lean NodeFeature: Load() reads its Raw again (Release after) ------>|
 //	 |               |   updateNode: Item.Changed, tree edited (state tree)                     |
 //	 |               |   SetMaker(ItemMaker) for Node items made as written (state made)         |
@@ -42,7 +42,7 @@
 //	 |               |                   |   made: || ItemMaker.Make(k) (render, SyncMapText)   |
 //	 |               |                   |   tree: Node encoded                                 |
 //	 |               |                   | tail: yield each new Node's text                     |
-//	 |               |<--results()-------| (finish: fleet checks, lint, explain)                 |
+//	 |               |<--results()-------| (finish: Rendering.Finish: lint, explain, Nova)       |
 //	 |               |                   | results written last       |
 //	 |<--exit code---|                   |                            |
 //

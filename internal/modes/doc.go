@@ -1,11 +1,14 @@
 // Package modes holds nfd-fn's mode entry points, one per mode, that the
-// KRM function (fn) and the command line (cli) both call: Validate,
-// Explain and Plan take what was read (an objects.Set and the problems
+// KRM function (fn) and the command line (cli) both call: Render,
+// Validate, Explain and Plan take what was read (an objects.Set and the problems
 // met reading it, from a ResourceList's items or from files) and return
 // the diagnostics, the explanation or the plan; ValidateFiles, ExplainFiles
 // and PlanFiles read files first (Files, through internal/inputs). So
 // suppression, admission, positions and sorting are done in one place
-// whichever driver runs the mode.
+// whichever driver runs the mode. Render is the fleet pipeline every
+// other mode shares, its fleet-wide results added by Rendering.Finish;
+// fn streams its nodes into the items. Each command's --output forms are
+// one table of writers (Outputs).
 //
 // modes works on what was read (an objects.Set, settings, diagnostics)
 // and returns diagnostics and documents: it neither reads nor writes KRM
