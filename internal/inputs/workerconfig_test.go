@@ -65,21 +65,9 @@ func TestReaderFindsTheWorkerConfigMapAsRenderDoes(t *testing.T) {
 			for _, d := range unread {
 				texts = append(texts, d.Text())
 			}
-			if got != tt.want || !cmp.Equal(prefixes(texts, tt.unread), tt.unread) {
+			if got != tt.want || !cmp.Equal(testkit.CutTo(texts, tt.unread), tt.unread) {
 				t.Errorf("worker ConfigMap %q, want %q; unread %q, want them to start %q", got, tt.want, texts, tt.unread)
 			}
 		})
 	}
-}
-
-// prefixes cuts each of got to the length of the same entry of want.
-func prefixes(got, want []string) []string {
-	if len(got) != len(want) || len(got) == 0 {
-		return got
-	}
-	out := make([]string, len(got))
-	for i := range got {
-		out[i] = got[i][:min(len(got[i]), len(want[i]))]
-	}
-	return out
 }

@@ -55,7 +55,7 @@ func TestLoadSettingsSaysWhyARunCannotGoOn(t *testing.T) {
 			defer f.Close()
 			found, err := f.LoadSettings(tt.flags)
 			lines := SettingsLines("validate", found, err)
-			if diff := cmp.Diff(tt.lines, cutTo(lines, tt.lines)); diff != "" {
+			if diff := cmp.Diff(tt.lines, testkit.CutTo(lines, tt.lines)); diff != "" {
 				t.Errorf("lines (-want +got):\n%s\nall: %q", diff, lines)
 			}
 			var refused *SettingsError
@@ -74,21 +74,6 @@ func TestLoadSettingsSaysWhyARunCannotGoOn(t *testing.T) {
 	}
 }
 
-// cutTo cuts each of got to the length of the same entry of want, so that
-// want may give only how each line starts.
-func cutTo(got, want []string) []string {
-	if len(got) != len(want) {
-		return got
-	}
-	out := make([]string, len(got))
-	for i := range got {
-		out[i] = got[i][:min(len(got[i]), len(want[i]))]
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
-}
 
 // TestSettingsTextIsWhatTheCommandLinePrints: nfd-test reports a suite
 // whose settings are refused with the lines the command line would print,
