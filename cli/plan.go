@@ -121,10 +121,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	}
 	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
-	if code := files.LoadSettings("plan", f.config, f.nfdVersion, stderr); code != 0 {
-		return code, false
-	}
-	if code := files.UseCRDVersion("plan", f.crdVersion, stderr); code != 0 {
+	if code := loadSettings("plan", files, modes.SettingsFlags{Config: f.config, NFDVersion: f.nfdVersion, CRDVersion: f.crdVersion}, stderr); code != 0 {
 		return code, false
 	}
 	f.Base, f.Workloads = f.base, f.workloads

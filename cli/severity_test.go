@@ -47,8 +47,8 @@ func TestSeverityRuleKeepsReadmeChecksDocAndCodeInStep(t *testing.T) {
 	cases, _ := filepath.Glob("../testdata/validate/*")
 	for _, dir := range cases {
 		files := modes.OpenFiles([]string{dir}, nil)
-		if code := files.LoadSettings("validate", configArg(t, dir), "", os.Stderr); code != 0 {
-			t.Fatalf("%s: bad config", dir)
+		if _, err := files.LoadSettings(modes.SettingsFlags{Config: configArg(t, dir)}); err != nil {
+			t.Fatalf("%s: bad config: %v", dir, err)
 		}
 		ds, _, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{WorkerConfig: argOf(t, dir, "--worker-config")})
 		files.Close()

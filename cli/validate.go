@@ -61,10 +61,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
-	if code := files.LoadSettings("validate", *config, *nfdVersion, stderr); code != 0 {
-		return code
-	}
-	if code := files.UseCRDVersion("validate", *crdVersion, stderr); code != 0 {
+	if code := loadSettings("validate", files, modes.SettingsFlags{Config: *config, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stderr); code != 0 {
 		return code
 	}
 	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context, FeatureCatalog: *catalog})

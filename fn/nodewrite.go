@@ -5,7 +5,6 @@ import (
 
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
@@ -75,14 +74,7 @@ func applyNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 // keepPlace copies the file annotations of old onto n, so that the Node is
 // written back where it was read from.
 func keepPlace(n, old *yaml.Node) {
-	oldAnn := krm.MapAt(krm.MapAt(old, "metadata"), "annotations")
-	ann := krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations")
-	for _, k := range []string{kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation} {
-		krm.RemoveField(ann, k)
-		if v := krm.ValueAt(oldAnn, k); v != nil {
-			krm.SetField(ann, k, v)
-		}
-	}
+	krm.CopyPlace(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), krm.MapAt(krm.MapAt(old, "metadata"), "annotations"))
 }
 
 // NodePathPrefix is the directory, relative to the package, that new Node
@@ -112,8 +104,7 @@ func isEmptyState(s *master.NodeState) bool {
 // never create a Node from it.
 func newNodeItem(name string, s *master.NodeState, preview bool) *yaml.Node {
 	path := NodePathPrefix + name + ".yaml"
-	annotations := map[string]string{kioutil.PathAnnotation: path, kioutil.IndexAnnotation: "0",
-		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0"}
+	annotations := krm.PlaceAnnotations(path, 0)
 	if preview {
 		annotations[LocalConfigAnnotation] = "true"
 	}

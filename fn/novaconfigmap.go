@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
@@ -283,13 +282,8 @@ func syncNovaConfigMap(it *krm.Item, text, p string) bool {
 		krm.SetField(ann, NovaGeneratedAnnotation, krm.StrNode(NovaGeneratedValue))
 		changed = true
 	}
-	if it.File != p || krm.ScalarAt(ann, kioutil.PathAnnotation)+krm.ScalarAt(ann, kioutil.LegacyPathAnnotation) == "" {
-		for _, k := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} {
-			krm.SetField(ann, k, krm.StrNode(p))
-		}
-		for _, k := range []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation} {
-			krm.SetField(ann, k, krm.StrNode("0"))
-		}
+	if it.File != p || !krm.HasPath(ann) {
+		krm.SetPlace(ann, p, 0)
 		it.File, it.Index = p, 0
 		changed = true
 	}

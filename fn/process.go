@@ -1,6 +1,7 @@
 package fn
 
 import (
+	"fmt"
 	"io"
 
 	"go.yaml.in/yaml/v3"
@@ -89,7 +90,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		sum := modes.NewSummary()
 		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Output == nil || opts.Output.write == nil)
 		if opts.Summary != nil {
-			defer func() { sum.Write(opts.Summary, "render", r.list) }()
+			defer func() { fmt.Fprintln(opts.Summary, sum.Line("render", r.list)) }()
 		}
 	}
 	if err := write(rl, out, opts, r, finish); err != nil {

@@ -42,7 +42,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
 	}
-	rd := modes.Render(set, s, modes.RenderOptions{Worker: worker, Progress: progressTo, Summary: sum})
+	rd := modes.Render(set, s, modes.RenderOptions{Worker: worker, Progress: progress(progressTo), Summary: sum})
 	omitOtherShards(rl, set, rd.OtherShards, s.Shard, r)
 	keep := s.Nova.Enabled
 	// nodeOutput labels writes no Node: each node's view is collected.

@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -43,12 +44,17 @@ type Reader struct {
 	images imagesShown
 	// crds are the NFD CustomResourceDefinitions read, for Admit.
 	crds []shownCRD
+	// workers are the nfd-worker configuration ConfigMaps read, for
+	// WorkerConfig.
+	workers workerConfigs
+	// ranked is how many files earlier reads ranked.
+	ranked int
 }
 
 // NewReader returns a reader into set, whose settings apply
 // (OnlyNFDFiles, NoOpenShiftAlias).
 func NewReader(set *objects.Set) *Reader {
-	return &Reader{set: set, last: map[diag.ObjectRef]*krm.Item{}}
+	return &Reader{set: set, last: map[diag.ObjectRef]*krm.Item{}, workers: workerConfigs{lines: true}}
 }
 
 // Read reads every file under paths (objects.CollectFiles: directories
@@ -70,8 +76,15 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 		return nil, 0, err
 	}
 	fr.set.Own(inputs)
+	ranks := make(map[string]int, len(files))
+	for i, f := range files {
+		ranks[f.Name] = fr.ranked + i // after the files of earlier reads
+	}
+	fr.ranked += len(files)
+	byFile := func(_ int, it *krm.Item) int { return ranks[it.File] }
+	var workerOnly []krm.File
 	if fr.set.OnlyNFDFiles {
-		files = mentioningNFD(files, inputs.Release)
+		files, workerOnly = mentioningNFD(files, inputs.Release)
 	}
 	lists, others := SplitLists(files, inputs.Release)
 	var found diag.List
@@ -83,13 +96,14 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 				Message: fmt.Sprintf("the ResourceList cannot be read: %v", err)})
 			continue
 		}
-		found = append(found, fr.add(rl, note)...)
+		found = append(found, fr.add(rl, note, func(int, *krm.Item) int { return ranks[f.Name] })...)
 	}
 	rl, more, err := readFiles(others, nil, keepForChecks, inputs, inputs.Release)
 	if err != nil {
 		return nil, 0, err
 	}
-	found = append(append(found, more...), fr.add(rl, note)...)
+	found = append(append(found, more...), fr.add(rl, note, byFile)...)
+	fr.readWorkerOnly(workerOnly, inputs, byFile)
 	fr.Locate(found) // should a problem met reading be about a lean object
 	// In the order of the files and of their documents, as they were met.
 	slices.SortStableFunc(found, func(a, b diag.Diagnostic) int {
@@ -99,8 +113,10 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 }
 
 // add adds the objects of a list read to the set and returns their
-// problems (and, with note, the objects skipped).
-func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
+// problems (and, with note, the objects skipped); the worker ConfigMaps
+// among them are kept for WorkerConfig, their files ranked by rank.
+func (fr *Reader) add(rl *krm.ResourceList, note bool, rank func(int, *krm.Item) int) diag.List {
+	fr.workers.look(rl.Items, rank)
 	found := addItems(fr.set, rl, fr.track)
 	fr.images.add(workloadReleases(rl.Items))
 	fr.crds = append(fr.crds, crdsOf(rl.Items)...)
@@ -140,18 +156,48 @@ func fleetObject(o *objects.Decoded) bool {
 
 // mentioningNFD keeps the files that mention NFD (objects.MentionsNFD)
 // or may hold an nfd-master Deployment or nfd-worker DaemonSet, which
-// show the release (showsNFDImage); the pages of the others, read to
-// tell, are given back.
-func mentioningNFD(files []krm.File, release func([]byte)) []krm.File {
-	out := files[:0]
+// show the release (showsNFDImage); of the others, those that may hold an
+// nfd-worker configuration ConfigMap are returned apart (workerOnly), and
+// the pages of the rest, read to tell, are given back.
+func mentioningNFD(files []krm.File, release func([]byte)) (out, workerOnly []krm.File) {
+	out = files[:0]
 	for _, f := range files {
-		if objects.MentionsNFD(f.Data) || showsNFDImage(f.Data) || objects.NotText(f.Data) {
+		switch {
+		case objects.MentionsNFD(f.Data) || showsNFDImage(f.Data) || objects.NotText(f.Data):
 			out = append(out, f)
-			continue
+		case holdsWorkerConfig(f.Data):
+			workerOnly = append(workerOnly, f)
+		default:
+			release(f.Data)
 		}
-		release(f.Data)
 	}
-	return out
+	return out, workerOnly
+}
+
+// readWorkerOnly reads the files kept only for the nfd-worker
+// configuration ConfigMap they may hold (mentioningNFD): their worker
+// ConfigMaps are kept for WorkerConfig, ranked by rank, and nothing else
+// of them counts: their objects are not added, and their problems, or a
+// failure to read them, are not validate's to report (it skips files
+// that do not mention NFD).
+func (fr *Reader) readWorkerOnly(files []krm.File, inputs *krm.Inputs, rank func(int, *krm.Item) int) {
+	if len(files) == 0 {
+		return
+	}
+	rl, _, err := readFiles(files, nil, keepForChecks, inputs, inputs.Release)
+	if err == nil {
+		fr.workers.look(rl.Items, rank)
+	}
+}
+
+// WorkerConfig is the nfd-worker configuration among the files read, as
+// among a ResourceList's items (WorkerConfigIn): the first ConfigMap with
+// data["nfd-worker.conf"] in the order of the files and their documents,
+// nil when there is none; one before it that cannot be read is an error
+// about it, among the returned problems. A set that reads only the files
+// mentioning NFD (objects.Set.OnlyNFDFiles) still finds it in the others.
+func (fr *Reader) WorkerConfig() (*lint.WorkerConfig, diag.List) {
+	return fr.workers.first()
 }
 
 // showsNFDImage reports a file that may hold a workload running an NFD

@@ -15,4 +15,10 @@
 // items (internal/inputs reads them, fn writes them; depcheck holds it to
 // that, as it holds internal/config to reading its tree with
 // pkg/yamlstrict).
+//
+// modes prints nothing and picks no exit code: what a run has to tell
+// beside its result (the settings' findings, the problems explain leaves
+// out, discover's note on the node name) comes back as diagnostics, and
+// why a run cannot go on as an error (SettingsError says whose fault);
+// the drivers say them and map them to exit codes.
 package modes

@@ -3,7 +3,6 @@ package modes
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/admission"
@@ -18,9 +17,9 @@ type RenderOptions struct {
 	// Worker is the nfd-worker configuration among the input (fn's
 	// listWorkerConfig), for lint's checks; nil for none.
 	Worker *lint.WorkerConfig
-	// Progress, when set, receives progress lines as nodes are rendered
-	// (Progress).
-	Progress io.Writer
+	// Progress, when set, is called as nodes are rendered with the number
+	// done and the total (master.Pipeline.Progress).
+	Progress func(done, total int)
 	// Summary, when set, counts what the nodes get for the line a render
 	// ends with.
 	Summary *Summary
@@ -56,9 +55,7 @@ type Rendering struct {
 // every node rendered.
 func Render(set *objects.Set, s config.Settings, o RenderOptions) *Rendering {
 	p := master.Prepare(set, s.Options)
-	if o.Progress != nil {
-		p.Progress = Progress(o.Progress)
-	}
+	p.Progress = o.Progress
 	r := &Rendering{Pipeline: p, set: set, s: s, worker: o.Worker}
 	r.OtherShards = p.OnlyShard(s.Shard)
 	r.Stream = p.Stream(master.StreamOptions{KeepNodes: s.Nova.Enabled})
