@@ -45,7 +45,7 @@ func TestUnknownOutputFormIsRefused(t *testing.T) {
 	}{
 		{[]string{"render", "--output", "yaml"}, `unknown --output "yaml": want resourcelist, apply, apply-status, nova, labels or labels-json`},
 		{[]string{"validate", "--output", "yaml", "."}, `unknown --output "yaml": want text, json, sarif, github or junit`},
-		{[]string{"plan", "--output", "yaml", "."}, `unknown --output "yaml": want text, markdown or json`},
+		{[]string{"plan", "--output", "yaml", "."}, `unknown --output "yaml": want text, markdown, json, github or junit`},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := Main(tt.args, strings.NewReader(""), &stdout, &stderr); code != 2 {
