@@ -191,6 +191,11 @@ func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map
 	return labels, notes
 }
 
+// DroppedFeatures are the features the configuration leaves out of what
+// nfd-worker publishes (core.noPublishFeatures, as patterns): Publish
+// removes them (master.FeatureDropper).
+func (l *Labeler) DroppedFeatures() []string { return l.e.cfg.Core.NoPublishFeatures }
+
 // whitelisted applies core.labelWhiteList to a published label, as
 // nfd-worker applies it to the name after the prefix.
 func (l *Labeler) whitelisted(name string) bool {
