@@ -63,30 +63,62 @@ func readingGone(set *objects.Set, l *discover.Labeler, gone map[string][]string
 					kind, rule, t.Feature, config, why, diag.DescribeNodes(nodes))})
 		}
 	}
-	for i := range set.Rules {
-		o := &set.Rules[i]
-		if !o.Used() {
-			continue
-		}
-		for r, rule := range o.Obj.Spec.Rules {
-			base := fmt.Sprintf("spec.rules[%d]", r)
-			warn(objects.RuleRef(o.Obj), o.Origin, "rule", rule.Name, base+".matchFeatures", rule.MatchFeatures)
-			for a, any := range rule.MatchAny {
-				warn(objects.RuleRef(o.Obj), o.Origin, "rule", rule.Name, fmt.Sprintf("%s.matchAny[%d].matchFeatures", base, a), any.MatchFeatures)
+	for _, o := range termsOfRules(set) {
+		for r, rule := range o.rules {
+			base := fmt.Sprintf("%s[%d]", o.field, r)
+			warn(o.ref, o.origin, o.kind, rule.name, base+".matchFeatures", rule.match)
+			for a, any := range rule.any {
+				warn(o.ref, o.origin, o.kind, rule.name, fmt.Sprintf("%s.matchAny[%d].matchFeatures", base, a), any.MatchFeatures)
 			}
 		}
 	}
-	for i := range set.Groups {
-		o := &set.Groups[i]
-		if !o.Used() {
-			continue
+	return out
+}
+
+// termsObject is a NodeFeatureRule or NodeFeatureGroup as readingGone
+// walks it: where its rules are (field), and each rule's terms.
+type termsObject struct {
+	ref    diag.ObjectRef
+	origin objects.Origin
+	kind   string
+	field  string
+	rules  []ruleTerms
+}
+
+// ruleTerms are one rule's name and matchFeatures and matchAny terms.
+type ruleTerms struct {
+	name  string
+	match api.FeatureMatcher
+	any   []api.MatchAnyElem
+}
+
+// termsOfRules are the set's NodeFeatureRules and NodeFeatureGroups in
+// use, in input order.
+func termsOfRules(set *objects.Set) []termsObject {
+	out := termsOf(set.Rules, func(o *api.NodeFeatureRule) termsObject {
+		t := termsObject{ref: objects.RuleRef(o), kind: "rule", field: "spec.rules"}
+		for _, r := range o.Spec.Rules {
+			t.rules = append(t.rules, ruleTerms{r.Name, r.MatchFeatures, r.MatchAny})
 		}
-		for r, rule := range o.Obj.Spec.Rules {
-			base := fmt.Sprintf("spec.featureGroupRules[%d]", r)
-			warn(objects.GroupRef(o.Obj), o.Origin, "group rule", rule.Name, base+".matchFeatures", rule.MatchFeatures)
-			for a, any := range rule.MatchAny {
-				warn(objects.GroupRef(o.Obj), o.Origin, "group rule", rule.Name, fmt.Sprintf("%s.matchAny[%d].matchFeatures", base, a), any.MatchFeatures)
-			}
+		return t
+	})
+	return append(out, termsOf(set.Groups, func(o *api.NodeFeatureGroup) termsObject {
+		t := termsObject{ref: objects.GroupRef(o), kind: "group rule", field: "spec.featureGroupRules"}
+		for _, r := range o.Spec.Rules {
+			t.rules = append(t.rules, ruleTerms{r.Name, r.MatchFeatures, r.MatchAny})
+		}
+		return t
+	})...)
+}
+
+// termsOf describes the objects in use with describe.
+func termsOf[T any](objs []objects.Object[T], describe func(T) termsObject) []termsObject {
+	var out []termsObject
+	for i := range objs {
+		if o := &objs[i]; o.Used() {
+			t := describe(o.Obj)
+			t.origin = o.Origin
+			out = append(out, t)
 		}
 	}
 	return out
