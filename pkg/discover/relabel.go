@@ -140,12 +140,18 @@ var inputsOfSources = []sourceInput{
 // core.noPublishFeatures applied to its features, and its labels
 // recomputed. The spec given is not modified.
 func (l *Labeler) Publish(spec *v1alpha1.NodeFeatureSpec) (*v1alpha1.NodeFeatureSpec, diag.List) {
+	return l.publish(spec, nil)
+}
+
+// publish is Publish, sharing source labels with the other configuration
+// of a pair through sh (nil: none).
+func (l *Labeler) publish(spec *v1alpha1.NodeFeatureSpec, sh *sourceShare) (*v1alpha1.NodeFeatureSpec, diag.List) {
 	// The sources core.featureSources leaves out discover nothing, for
 	// the label sources and the custom rules alike; noPublishFeatures
 	// withholds features only once the labels are made.
 	features := spec.Features
 	removeNoPublishFeatures(&features, l.withheld)
-	labels, notes := l.Labels(&features, spec.Labels)
+	labels, notes := l.labels(&features, spec.Labels, sh)
 	out := &v1alpha1.NodeFeatureSpec{Features: features, Labels: labels}
 	if len(labels) == 0 {
 		out.Labels = nil
@@ -165,6 +171,11 @@ func (l *Labeler) Publish(spec *v1alpha1.NodeFeatureSpec) (*v1alpha1.NodeFeature
 // of v0.19 (cpu-cpu_atom, cpu-cpu_core) come from a host file and are
 // kept as published, without a note.
 func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map[string]string, diag.List) {
+	return l.labels(f, published, nil)
+}
+
+// labels is Labels, sharing source labels through sh (nil: none).
+func (l *Labeler) labels(f *v1alpha1.Features, published map[string]string, sh *sourceShare) (map[string]string, diag.List) {
 	e := *l.e
 	e.legacyKconfig = &kconfigStore{m: legacyKconfig(f.Attributes["kernel.config"].Elements)}
 	labels := map[string]string{}
@@ -180,7 +191,7 @@ func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map
 		// are the worker's on every run, not news of the recompute.
 		c := &collector{source: n}
 		if _, gap := gaps[n]; !gap && l.labelsFrom(n) {
-			publishSource(labels, n, sourceLabels(n, &e, *f, c), &e, c)
+			sh.publishSource(labels, n, func(into map[string]string) { publishSource(into, n, sourceLabels(n, &e, *f, c), &e, c) })
 		}
 	}
 	if l.hybridCPU && slices.Contains(l.sources, "cpu") && l.labelsFrom("cpu") {

@@ -104,7 +104,13 @@ func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing
 // not nil, is what a paired render shares between its two sides
 // (pair.go).
 func (r *Renderer) renderShared(res NodeResult, objs []NodeFeatureObject, existing *NodeState, only map[string]bool, sh *sharing) (NodeResult, bool) {
-	merged := mergeNodeFeatures(&r.opts, res.Name, objs, only)
+	opts := &r.opts
+	if sh != nil && sh.published {
+		o := r.opts
+		o.WorkerLabels = nil
+		opts = &o
+	}
+	merged := mergeNodeFeatures(opts, res.Name, objs, only)
 	res.Problems = append(res.Problems, merged.unread...)
 	res.Features = merged.features
 	if sh.second() {

@@ -34,9 +34,10 @@ func RenderPair(head, base *Pipeline) (*Fleet, *Fleet) {
 		only = maps.Clone(hs.only)
 		maps.Copy(only, bs.only)
 	}
+	pub := pairPublisher(head.opts.WorkerLabels, base.opts.WorkerLabels)
 	type pair struct{ h, b *NodeResult }
 	parallel.Ordered(len(head.names), func(i int) pair {
-		h, b := renderPairNode(hs, bs, i, only)
+		h, b := renderPairNode(hs, bs, i, only, pub)
 		return pair{h, b}
 	}, func(i int, p pair) {
 		hs.Record(i, p.h)
@@ -93,21 +94,73 @@ func sameFeaturesPublished(a, b WorkerLabeler) bool {
 // NodeFeatures once. A node whose NodeFeatures cannot be read, or whose
 // labels name a feature left undecoded, is rendered by each stream on
 // its own, as RenderNode does.
-func renderPairNode(hs, bs *Stream, i int, only map[string]bool) (*NodeResult, *NodeResult) {
+func renderPairNode(hs, bs *Stream, i int, only map[string]bool, pub publishPair) (*NodeResult, *NodeResult) {
 	name := hs.p.names[i]
 	objs, ok := loadedOnce(hs.p.features[name], bs.p.features[name], only)
 	if ok {
-		sh := &sharing{labels: map[string]sharedLabel{}}
-		h, unread := hs.p.renderer.renderShared(NodeResult{Name: name}, objs, hs.p.existing(name), only, sh)
+		hObjs, bObjs, hRes, bRes := publishedOnce(objs, name, pub)
+		sh := &sharing{labels: map[string]sharedLabel{}, published: hObjs != nil}
+		if hObjs == nil {
+			hObjs, bObjs = objs, objs
+		}
+		h, unread := hs.p.renderer.renderShared(hRes, hObjs, hs.p.existing(name), only, sh)
 		if !unread {
 			sh.done = true
-			b, unread := bs.p.renderer.renderShared(NodeResult{Name: name}, objs, bs.p.existing(name), only, sh)
+			b, unread := bs.p.renderer.renderShared(bRes, bObjs, bs.p.existing(name), only, sh)
 			if !unread {
 				return hs.rendered(i, h), bs.rendered(i, b)
 			}
 		}
 	}
 	return hs.RenderNode(i), bs.RenderNode(i)
+}
+
+// publishPair publishes a NodeFeature spec for both sides' worker
+// configurations at once (PairedLabeler).
+type publishPair func(spec *api.NodeFeatureSpec) (head, base *api.NodeFeatureSpec, headNotes, baseNotes diag.List)
+
+// PairedLabeler is a WorkerLabeler that publishes for itself and another
+// configuration at once, making once what both make alike (pkg/discover's
+// Labeler: the labels of the sources both configure alike); PairWith
+// returns nil when it cannot pair with other.
+type PairedLabeler interface {
+	PairWith(other any) func(spec *api.NodeFeatureSpec) (mine, theirs *api.NodeFeatureSpec, myNotes, theirNotes diag.List)
+}
+
+// pairPublisher is the pair publish of two worker labelers, nil when the
+// head's cannot pair with the base's.
+func pairPublisher(head, base WorkerLabeler) publishPair {
+	p, ok := head.(PairedLabeler)
+	if !ok || base == nil {
+		return nil
+	}
+	return p.PairWith(base)
+}
+
+// publishedOnce publishes the worker's own NodeFeature of node (the one
+// object named after it) for both sides with pub: the two sides' objects,
+// and their results holding the publish notes as the merge would have
+// put them. It returns nil objects when pub is nil or the node has not
+// exactly one such object (each side then publishes in its merge).
+func publishedOnce(objs []NodeFeatureObject, node string, pub publishPair) (h, b []NodeFeatureObject, hRes, bRes NodeResult) {
+	hRes, bRes = NodeResult{Name: node}, NodeResult{Name: node}
+	own := -1
+	for i := range objs {
+		if objs[i].Ref.Name == node {
+			if own >= 0 {
+				return nil, nil, hRes, bRes
+			}
+			own = i
+		}
+	}
+	if pub == nil || own < 0 {
+		return nil, nil, hRes, bRes
+	}
+	hSpec, bSpec, hNotes, bNotes := pub(objs[own].Spec)
+	h, b = slices.Clone(objs), slices.Clone(objs)
+	h[own].Spec, b[own].Spec = hSpec, bSpec
+	hRes.Problems, bRes.Problems = hNotes, bNotes
+	return h, b, hRes, bRes
 }
 
 // loadedOnce decodes a node's NodeFeature objects (the same on both
@@ -136,7 +189,10 @@ func loadedOnce(h, b []NodeFeatureObject, only map[string]bool) ([]NodeFeatureOb
 // verdict. A nil sharing shares nothing.
 type sharing struct {
 	// done says the first side has been rendered: the second reads.
-	done       bool
+	done bool
+	// published says the worker's own NodeFeature is published already
+	// (publishedOnce): the merge must not publish it again.
+	published  bool
 	features   *api.Features
 	rules      []engine.RuleResult
 	ruleErrors []*engine.EvalError

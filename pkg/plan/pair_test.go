@@ -11,6 +11,9 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
+// The Labeler publishes both sides of a pair at once.
+var _ master.PairedLabeler = (*discover.Labeler)(nil)
+
 // pairRules label from features, name a feature in a value, drop a
 // label in a denied namespace, taint and give a resource: every part of
 // a node's render the two sides of a pair share.
@@ -59,6 +62,7 @@ func TestAPairedRenderGivesTheFleetsOfTwoRenders(t *testing.T) {
 	}
 	before := labeler(string(gpuWorkerConfig("[vendor]")))
 	after := labeler(string(gpuWorkerConfig("[vendor, device]")) + "\ncore: {labelWhiteList: '^(pci|cpu|kernel)'}\n")
+	fields := labeler(string(gpuWorkerConfig("[vendor, device]")))
 	noPublish := labeler(string(gpuWorkerConfig("[vendor]")) + "\ncore: {noPublishFeatures: [cpu.cpuid]}\n")
 	for _, tc := range []struct {
 		name         string
@@ -66,6 +70,7 @@ func TestAPairedRenderGivesTheFleetsOfTwoRenders(t *testing.T) {
 		otherOptions bool
 	}{
 		{name: "worker-configs-differ", head: after, base: before},
+		{name: "only-pci-label-fields-differ", head: fields, base: before},
 		{name: "head-as-published", head: nil, base: before},
 		{name: "same-worker-config", head: before, base: before},
 		{name: "no-publish-features-differ", head: after, base: noPublish},
