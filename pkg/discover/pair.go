@@ -40,21 +40,8 @@ func (l *Labeler) PairWith(other any) func(spec *v1alpha1.NodeFeatureSpec) (mine
 // source n's labels besides the release and labelWhiteList (nil for a
 // source with none).
 func sourceSettings(c *workerConfig, n string) any {
-	switch n {
-	case "cpu":
-		return c.Sources.CPU
-	case "kernel":
-		return c.Sources.Kernel
-	case "pci":
-		return c.Sources.PCI
-	case "usb":
-		return c.Sources.USB
-	case "custom":
-		return c.Sources.Custom
-	case "fake":
-		return c.Sources.Fake
-	}
-	return nil
+	return map[string]any{"cpu": c.Sources.CPU, "kernel": c.Sources.Kernel, "pci": c.Sources.PCI,
+		"usb": c.Sources.USB, "custom": c.Sources.Custom, "fake": c.Sources.Fake}[n]
 }
 
 // sourceShare carries the labels the first configuration of a pair made,
