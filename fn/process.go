@@ -66,8 +66,10 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.CRDVersion != "" {
 		problems = append(problems, settings.UseCRDs(opts.CRDVersion)...)
 	}
-	if opts.WorkerConfig != nil {
-		settings.WorkerConfig, settings.WorkerConfigFile = opts.WorkerConfig.Text, opts.WorkerConfig.File
+	worker, more := configuredWorker(rl, &settings, opts.WorkerConfig)
+	problems = append(problems, more...)
+	if worker != nil {
+		settings.WorkerConfig, settings.WorkerConfigFile = worker.Text, worker.File
 	}
 	if opts.FeatureCatalog != nil {
 		settings.FeatureCatalog = opts.FeatureCatalog
@@ -79,7 +81,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	var finish func()
 	switch settings.Mode {
 	case "validate":
-		validateList(rl, settings, opts.WorkerConfig, r)
+		validateList(rl, settings, worker, r)
 	case "discover":
 		discoverList(rl, settings, problems.HasErrors(), opts.Discover, r)
 	case "plan":

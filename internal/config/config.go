@@ -125,6 +125,12 @@ type FunctionConfig struct {
 	// publish (lint.ReadFeatureCatalog's YAML, as a string): a misspelt
 	// declared feature or element is an error rather than a warning.
 	FeatureCatalog string `json:"featureCatalog,omitempty"`
+	// WorkerConfigMap names a ConfigMap among the items ("name" or
+	// "namespace/name") whose data["nfd-worker.conf"] is the nfd-worker
+	// configuration about to roll out: render recomputes each node's
+	// built-in labels with it and validate warns about workloads selecting
+	// a label it no longer produces, as --worker-config does.
+	WorkerConfigMap string `json:"workerConfigMap,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -165,6 +171,10 @@ type Settings struct {
 	// settled.
 	WorkerConfig     []byte
 	WorkerConfigFile string
+	// WorkerConfigMap is the functionConfig's workerConfigMap, and
+	// WorkerConfigField where it is written (inputs.NamedWorkerConfig
+	// finds the ConfigMap among the items).
+	WorkerConfigMap, WorkerConfigField string
 	// releaseKeys are the settings given that only some releases have;
 	// autoDefaultNs is the autoDefaultNs setting.
 	releaseKeys   []givenKey
@@ -379,6 +389,7 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	problems = append(problems, novaProblems...)
 	problems = append(problems, fc.resolveDiscover(&s)...)
 	problems = append(problems, fc.resolveRelease(&s)...)
+	problems = append(problems, fc.resolveWorkerConfigMap(&s)...)
 	if fc.FeatureCatalog != "" {
 		cat, err := lint.ReadFeatureCatalog([]byte(fc.FeatureCatalog), "featureCatalog")
 		if err != nil {

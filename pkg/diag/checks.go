@@ -144,10 +144,12 @@ var Catalogue = []Check{
 		"`ose-node-feature-discovery-rhel9@sha256:...` in an nfd-master Deployment", "Set nfdVersion (or --nfd-version) to the release the cluster runs; docs/releases.md says which OpenShift ships which."},
 	{"NFD310", "worker-labels-kept", "With a worker configuration given (`--worker-config`), labels nfd-fn cannot recompute from the snapshot's features and keeps as the worker published them: the feature they need is not in the NodeFeature (core.noPublishFeatures), or they come from custom.d files or features.d hooks on the host",
 		"a snapshot taken with `noPublishFeatures: [\"pci.*\"]`, planned with a new `deviceLabelFields`", "Nothing to fix; take the snapshot without noPublishFeatures to plan those labels too."},
-	{"NFD311", "worker-label-gone", "A rule or workload selects a label nfd-worker no longer publishes with the given worker configuration",
+	{"NFD311", "worker-label-gone", "A workload selects a label nfd-worker no longer publishes with the given worker configuration (NodeFeatureRules and groups never read labels: NFD313 is theirs)",
 		"a DaemonSet selecting `feature.node.kubernetes.io/pci-10de.present` with `deviceLabelFields: [vendor, device]`", "Select the label the new configuration publishes (`plan --base-worker-config` shows the rename), or keep the configuration."},
 	{"NFD312", "crd-version", "The input's NodeFeature CRDs are of another NFD release than the operand's: the API server admits (and prunes) objects with the CRDs' schema",
 		"a CRD chart at v0.17.3 under a v0.19.0 nfd-master", "Upgrade the CRDs with the operand; `--crd-version` renders with the CRDs the cluster really has."},
+	{"NFD313", "worker-feature-gone", "A rule or group reads a feature nfd-worker no longer publishes with the given worker configuration (its source left out of core.featureSources, or named by core.noPublishFeatures), for nodes whose snapshot has it",
+		"a rule on `pci.device` with `featureSources: [all, -pci]` in the new configuration", "Keep the source (or the feature) published, or match the rule on another feature."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

@@ -25,8 +25,9 @@ type side struct {
 
 // beforeStates is every head node's state on the before side, in the
 // head fleet's order: the Node object as it is (an empty state for a node
-// without one), or the node rendered with the base rules.
-func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
+// without one), or the node rendered with the base rules (base, when
+// renderSides rendered it already).
+func beforeStates(in Input, head, base *master.Fleet) ([]*objects.NodeState, side) {
 	out := make([]*objects.NodeState, len(head.Nodes))
 	if in.Base == nil && in.BaseOptions == nil {
 		nodes := map[string]*objects.NodeState{}
@@ -50,7 +51,9 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 		opts = *in.BaseOptions
 	}
 	set := BaseSet(in.Head, rules)
-	base := renderStates(set, opts)
+	if base == nil {
+		base = renderStates(set, opts)
+	}
 	byName := make(map[string]*objects.NodeState, len(base.Nodes))
 	for i := range base.Nodes {
 		byName[base.Nodes[i].Name] = &base.Nodes[i].State
