@@ -75,6 +75,18 @@ var (
 			"nfd.node.kubernetes.io/feature-labels=cpu-avx2,cpu-avx512",
 		},
 	}
+	gpuOnly = nfdState{
+		labels: []string{"nvidia.com/gpu.present=true"},
+		annotations: []string{
+			"feature.node.kubernetes.io/gpu-model=2330",
+			"nfd.node.kubernetes.io/extended-resources=nvidia.com/gpu",
+			"nfd.node.kubernetes.io/feature-annotations=gpu-model",
+			"nfd.node.kubernetes.io/feature-labels=nvidia.com/gpu.present",
+			"nfd.node.kubernetes.io/taints=nvidia.com/gpu=present:NoSchedule",
+		},
+		taints:    []string{"nvidia.com/gpu=present:NoSchedule"},
+		resources: []string{"nvidia.com/gpu=1"},
+	}
 	cpuOnly = nfdState{
 		labels:      []string{"feature.node.kubernetes.io/cpu-avx2=true"},
 		annotations: []string{"nfd.node.kubernetes.io/feature-labels=cpu-avx2"},
@@ -107,6 +119,8 @@ func testApply(t *testing.T, p *plane) {
 			[]string{"rules/cpu.yaml"}, map[string]nfdState{"gpu-1": gpuRuleRemoved, "cpu-1": cpuOnly}, false},
 		{"a changed rule's values change", "nodes,nodefeatures",
 			[]string{"rules/cpu-changed.yaml"}, map[string]nfdState{"gpu-1": gpuRuleChanged, "cpu-1": cpuOnly}, false},
+		{"a node no rule matches any more gets a name-only Node, which removes all NFD set", "nodefeatures",
+			[]string{"rules/gpu.yaml"}, map[string]nfdState{"gpu-1": gpuOnly, "cpu-1": {}}, false},
 	}
 	for _, step := range steps {
 		t.Run(step.name, func(t *testing.T) {

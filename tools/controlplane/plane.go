@@ -258,7 +258,7 @@ func warnings(h http.Header) []string {
 
 // kubectl runs the control plane's kubectl against the API server.
 func (p *plane) kubectl(stdin []byte, args ...string) (stdout, stderr string, err error) {
-	cmd := exec.Command(filepath.Join(p.bin, "kubectl"), append([]string{"--kubeconfig=" + p.kubeconfig}, args...)...)
+	cmd := exec.Command(filepath.Join(p.bin, "kubectl"), append([]string{"--kubeconfig=" + p.kubeconfig, "--request-timeout=5m"}, args...)...)
 	cmd.Env = append(os.Environ(), "HOME="+p.dir, "KUBECACHEDIR="+filepath.Join(p.dir, "kubecache"))
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(stdin), &out, &errb
