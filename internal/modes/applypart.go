@@ -29,7 +29,8 @@ const (
 
 // Shape returns the part p of an apply-ready Node n: a copy holding
 // apiVersion, kind, metadata and spec (ApplyObject), or apiVersion, kind,
-// metadata.name and status (ApplyStatus). n is left as it is.
+// metadata.name and status with its capacity and allocatable, empty ones
+// included (ApplyStatus, withStatusMaps). n is left as it is.
 func (p ApplyPart) Shape(n *yaml.Node) *yaml.Node {
 	out := &yaml.Node{Kind: yaml.MappingNode}
 	keep := []string{"apiVersion", "kind", "metadata", "spec"}
@@ -49,6 +50,9 @@ func (p ApplyPart) Shape(n *yaml.Node) *yaml.Node {
 			v = md
 		}
 		krm.SetField(out, k, v)
+	}
+	if p == ApplyStatus {
+		withStatusMaps(out)
 	}
 	return out
 }

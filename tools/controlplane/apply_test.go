@@ -142,6 +142,15 @@ func testApply(t *testing.T, p *plane) {
 				if st := n.owner("nfd-fn", "status"); st.owns("f:metadata", "f:labels") || st.owns("f:metadata", "f:annotations") {
 					t.Errorf("Node %s: nfd-fn's status apply owns metadata, so the next change would conflict: %s", name, st.FieldsV1)
 				}
+				// TODO(lead): Node spec.taints is an atomic list, so
+				// nfd-fn's apply of its taints replaces the whole list
+				// and drops the taints others set (here the API server's
+				// not-ready taint; an admin's `kubectl taint` would make
+				// the apply conflict instead). Reported with issue 39;
+				// this asserts today's behaviour so a fix shows here.
+				if got, want := slices.Contains(n.allTaints(), notReady), name == "cpu-1"; got != want {
+					t.Errorf("Node %s: the registration's not-ready taint present=%v, want %v (gpu-1 loses it to nfd-fn's atomic taint list)", name, got, want)
+				}
 				if rv := n.Metadata.ResourceVersion; step.unchanged && rv != before[name] {
 					t.Errorf("Node %s: a reapply of the same output changed it (resourceVersion %s -> %s)", name, before[name], rv)
 				}

@@ -40,8 +40,24 @@ type managedFields struct {
 	FieldsV1    json.RawMessage `json:"fieldsV1"`
 }
 
-// taints are the Node's taints as key=value:effect.
+// notReady is the taint the API server's TaintNodesByCondition admission
+// gives a Node at registration (the node lifecycle controller removes it
+// once the node is Ready).
+const notReady = "node.kubernetes.io/not-ready=:NoSchedule"
+
+// taints are the Node's taints as key=value:effect, but notReady.
 func (n node) taints() []string {
+	var out []string
+	for _, t := range n.allTaints() {
+		if t != notReady {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// allTaints are all the Node's taints as key=value:effect.
+func (n node) allTaints() []string {
 	var out []string
 	for _, t := range n.Spec.Taints {
 		out = append(out, t.Key+"="+t.Value+":"+t.Effect)
