@@ -176,10 +176,10 @@ func goRun(log io.Writer, dir string, args ...string) error {
 }
 
 // goCommand is the go command in dir, module mode, with the local
-// toolchain and cgo off (static binaries, no C compiler needed).
+// toolchain (cgo as the toolchain defaults: off where no C compiler is).
 func goCommand(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "CGO_ENABLED=0", "GOWORK=off")
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod", "GOWORK=off")
 	return cmd
 }
