@@ -49,6 +49,9 @@ type Decoded struct {
 	// Alias marks an NFD object written in an alias API group (the
 	// OpenShift NFD operator's), decoded as its upstream kind.
 	Alias bool
+	// RefusedFeatures are the feature names of a NodeFeature the API
+	// server refuses, whose spec Decode lets go (keepIdentity).
+	RefusedFeatures []string
 }
 
 // Decode reads one document (a mapping node). It never fails: what is
@@ -109,6 +112,9 @@ func (d *Decoded) decodeNFD(n *yaml.Node) {
 	}
 	d.Class, d.Obj = NFD, out
 	d.Errs = decoder.Decode(n, out, "")
+	if nf, ok := out.(*api.NodeFeature); ok && rejects(d.Errs) {
+		d.RefusedFeatures = keepIdentity(nf)
+	}
 }
 
 // nfdKinds are the kinds nfd-master serves.
@@ -180,6 +186,7 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 		case *api.NodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
 			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj, Origin: o, Rejected: rejected})
+			s.addRefusedFeatures(d.RefusedFeatures)
 		case *LeanNodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
 			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj.Names, Origin: o, Rejected: rejected, Lean: obj})
