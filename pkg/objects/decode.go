@@ -290,7 +290,7 @@ func fieldErrors(d *Decoded, o Origin) diag.List {
 		}
 		pos := diag.Position{File: o.File, Index: o.Index, Line: e.Line, Column: e.Column}
 		msg := fmt.Sprintf("%s; the API server would reject this %s, so nfd-fn ignores it", e.Msg, d.Ref.Kind)
-		if strings.HasSuffix(e.Msg, lenientNote) {
+		if e.Stored || strings.HasSuffix(e.Msg, lenientNote) {
 			msg = e.Msg
 		}
 		out = append(out, diag.Diagnostic{Severity: diag.Error, Check: check, Object: d.Ref, Field: e.Path, Pos: pos, Message: msg})
