@@ -27,33 +27,43 @@ func TestYAML11BooleanKeysAreReportedAndReadAsTheAPIServerStoresThem(t *testing.
 		"yaml11-keys/rules.yaml:19:9 error NFD002",
 		"yaml11-keys/rules.yaml:30:26 error NFD002",
 	}
+	outs, rendered := validateAndRender(t, bin, dir)
 	for _, cmd := range []string{"validate", "render"} {
-		run := runBinary(t, bin, nil, cmd, dir)
-		if run.code != 1 {
-			t.Errorf("%s: exit %d, want 1; stderr:\n%s", cmd, run.code, run.stderr)
-		}
-		out := run.stdout
-		if cmd == "render" {
-			out = run.stderr
-		}
 		var got []string
-		for _, f := range findings(out) {
+		for _, f := range findings(outs[cmd]) {
 			if strings.HasSuffix(f, " NFD002") {
 				got = append(got, f)
 			}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s findings (-want +got):\n%s\noutput:\n%s", cmd, diff, out)
+			t.Errorf("%s findings (-want +got):\n%s\noutput:\n%s", cmd, diff, outs[cmd])
 		}
-		if !strings.Contains(out, `the unquoted key on, which kubectl and Helm (YAML 1.1) send as a boolean, is stored by the API server as the key "true", which nfd-fn uses too: quote it ("on")`) {
-			t.Errorf("%s: no message naming the key the API server stores and how to keep it:\n%s", cmd, out)
-		}
-		if cmd == "render" {
-			for _, label := range []string{"feature.node.kubernetes.io/true: x", "feature.node.kubernetes.io/off: kept"} {
-				if !strings.Contains(run.stdout, label) {
-					t.Errorf("render: no label %q: the rule is used with the keys the API server stores:\n%s", label, run.stdout)
-				}
-			}
+		if !strings.Contains(outs[cmd], `the unquoted key on, which kubectl and Helm (YAML 1.1) send as a boolean, is stored by the API server as the key "true", which nfd-fn uses too: quote it ("on")`) {
+			t.Errorf("%s: no message naming the key the API server stores and how to keep it:\n%s", cmd, outs[cmd])
 		}
 	}
+	for _, label := range []string{"feature.node.kubernetes.io/true: x", "feature.node.kubernetes.io/off: kept"} {
+		if !strings.Contains(rendered, label) {
+			t.Errorf("render: no label %q: the rule is used with the keys the API server stores:\n%s", label, rendered)
+		}
+	}
+}
+
+// validateAndRender runs validate and render on dir, each expected to
+// exit 1 (the cases hold errors), and returns each command's findings
+// (validate's stdout, render's stderr) and render's output.
+func validateAndRender(t *testing.T, bin, dir string) (findingsOf map[string]string, rendered string) {
+	t.Helper()
+	findingsOf = map[string]string{}
+	for _, cmd := range []string{"validate", "render"} {
+		run := runBinary(t, bin, nil, cmd, dir)
+		if run.code != 1 {
+			t.Errorf("%s: exit %d, want 1; stderr:\n%s", cmd, run.code, run.stderr)
+		}
+		findingsOf[cmd] = run.stdout
+		if cmd == "render" {
+			findingsOf[cmd], rendered = run.stderr, run.stdout
+		}
+	}
+	return findingsOf, rendered
 }
