@@ -79,6 +79,9 @@ func Decode(n *yaml.Node) *Decoded {
 	if d.Class == NFD || d.Class == KubeNode || d.Class == KubeNamespace {
 		d.Errs = addNew(d.Errs, metadataErrors(n, d.Ref.Kind))
 	}
+	if nf, ok := d.Obj.(*api.NodeFeature); ok && rejects(d.Errs) {
+		d.RefusedFeatures = keepIdentity(nf)
+	}
 	return d
 }
 
@@ -112,9 +115,6 @@ func (d *Decoded) decodeNFD(n *yaml.Node) {
 	}
 	d.Class, d.Obj = NFD, out
 	d.Errs = decoder.Decode(n, out, "")
-	if nf, ok := out.(*api.NodeFeature); ok && rejects(d.Errs) {
-		d.RefusedFeatures = keepIdentity(nf)
-	}
 }
 
 // nfdKinds are the kinds nfd-master serves.

@@ -72,3 +72,23 @@ spec:
 		t.Errorf("RefusedFeatureNames() = %q, want none", got)
 	}
 }
+
+// A NodeFeature refused for its name alone (metadata, checked after the
+// spec) is trimmed too.
+func TestNodeFeatureRefusedForItsNameKeepsNoSpec(t *testing.T) {
+	d := Decode(doc(t, `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeature
+metadata: {name: "a/b", labels: {nfd.node.kubernetes.io/node-name: a}}
+spec:
+  features:
+    attributes:
+      kernel.version: {elements: {major: "6"}}
+`))
+	if !rejects(d.Errs) {
+		t.Fatalf("errors %v: want the name refused", d.Errs)
+	}
+	nf := d.Obj.(*api.NodeFeature)
+	if nf.Spec.Features.Attributes != nil || nf.Metadata.Labels != nil || !slices.Equal(d.RefusedFeatures, []string{"kernel.version"}) {
+		t.Errorf("kept %+v, refused features %q: want no spec and the feature's name", nf, d.RefusedFeatures)
+	}
+}
