@@ -34,7 +34,7 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.FeaturesDir, "features-dir", "", "features.d directory (default: <host-root>/etc/kubernetes/node-feature-discovery/features.d)")
 	sources := fs.String("sources", "", "comma-separated sources to run (default: all of "+strings.Join(discover.SourceNames(), ", ")+")")
 	skip := fs.String("skip-sources", "", "comma-separated sources to skip")
-	fs.StringVar(&o.WorkerConfigPath, "config", "", "nfd-worker configuration file (core and sources settings, custom rules)")
+	fs.StringVar(&o.WorkerConfigPath, "config", "", "nfd-worker configuration file (core and sources settings, custom rules); default: <host-root>/"+discover.DefaultWorkerConfigPath+" as nfd-worker reads it, else nfd-worker's defaults when that is absent")
 	fs.StringVar(&o.NFDVersion, "nfd-version", discover.DefaultNFDVersion, "reproduce this nfd-worker release: "+strings.Join(discover.SupportedNFDVersions(), ", "))
 	fs.StringVar(&o.Arch, "arch", "", "reproduce nfd-worker on this architecture: "+strings.Join(discover.SupportedArchs(), " or ")+" (default: this machine's)")
 	rest, code, done := parseArgs(fs, args, stdout)

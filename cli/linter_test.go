@@ -58,15 +58,8 @@ func TestYAML11BooleansInStringFieldsAreRefusedLikeTrue(t *testing.T) {
 		"yaml11-booleans/rules.yaml:25:13 error NFD002",
 		"yaml11-booleans/rules.yaml:29:37 error NFD002",
 	}
-	for _, cmd := range []string{"validate", "render"} {
-		run := runBinary(t, bin, nil, cmd, dir)
-		if run.code != 1 {
-			t.Errorf("%s: exit %d, want 1; stderr:\n%s", cmd, run.code, run.stderr)
-		}
-		out := run.stdout
-		if cmd == "render" {
-			out = run.stderr
-		}
+	outs, _ := validateAndRender(t, bin, dir)
+	for cmd, out := range outs {
 		if diff := cmp.Diff(want, findings(out)); diff != "" {
 			t.Errorf("%s findings (-want +got):\n%s\noutput:\n%s", cmd, diff, out)
 		}

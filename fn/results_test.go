@@ -44,7 +44,7 @@ items:
   spec:
     rules:
     - name: r
-      labels: {y: "true"}
+      labels: {"y": "true"}
       matchFeatures:
       - feature: kernel.config
         matchExpressions:

@@ -2,6 +2,8 @@ package fastread
 
 import (
 	"bytes"
+
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // block reads the plain block-style YAML that kubectl, kpt and nfd-worker
@@ -162,6 +164,11 @@ func (p *block) key() (k []byte, after int, ok bool) {
 		}
 		k = s[:i]
 		if bytes.HasPrefix(k, []byte("...")) || (len(k) == 2 && k[0] == '<' && k[1] == '<') {
+			return nil, 0, false
+		}
+		if len(k) <= 3 && yamlstrict.IsYAML11Bool(string(k)) {
+			// A key kubectl and Helm send as "true" or "false": the
+			// general path reports it (yamlstrict's storedKey).
 			return nil, 0, false
 		}
 	}

@@ -299,6 +299,7 @@ func TestDecodeFastFallsBack(t *testing.T) {
 		{"cr", `family: "6"`, "family: \"6\"\r"},
 		{"non-ascii", `family: "6"`, `family: "é"`},
 		{"flag-with-value", "ADX: {}", "ADX: yes"},
+		{"yaml11-boolean-key", "ADX: {}", "on: {}"},
 		{"other-kind", "kind: NodeFeature", "kind: NodeFeatureRule"},
 		{"uneven-indentation", "          family: \"6\"\n", "          family: \"6\"\n           x: y\n"},
 	}

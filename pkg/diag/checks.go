@@ -13,8 +13,8 @@ type Check struct {
 var Catalogue = []Check{
 	{"NFD001", "yaml", "YAML that does not parse",
 		"`labels: {a: \"true\"` (an unclosed flow mapping)", "Fix the syntax at the line shown; the rest of the file is not checked until then."},
-	{"NFD002", "schema", "A field of the wrong type for the NFD API (the API server rejects the object), an unquoted yes, no, on, off, y or n among them (kubectl and Helm read YAML 1.1 and send a boolean)",
-		"`value: 8086` where a list of strings is expected; `labels: {example.com/gpu: yes}`", "Write the value in the type the API takes: `value: [\"8086\"]`, `\"yes\"`."},
+	{"NFD002", "schema", "A field of the wrong type for the NFD API (the API server rejects the object), an unquoted yes, no, on, off, y or n among them (kubectl and Helm read YAML 1.1 and send a boolean); as a key (`labels: {on: \"x\"}`), such a word is sent as the key \"true\" or \"false\", which the API server stores and nfd-fn then uses",
+		"`value: 8086` where a list of strings is expected; `labels: {example.com/gpu: yes}`; `matchExpressions: {yes: {op: Exists}}`", "Write the value in the type the API takes: `value: [\"8086\"]`, `\"yes\"`; quote the key: `\"yes\": {op: Exists}`."},
 	{"NFD003", "unknown-field", "An unknown or misspelt field (the API server rejects the object)",
 		"`values:` in a match expression, `lables:` in a rule", "Use the field the did-you-mean names."},
 	{"NFD004", "invalid-op", "An unknown match operator: the rule fails wherever the expression is evaluated",

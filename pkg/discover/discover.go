@@ -73,7 +73,9 @@ type Options struct {
 	// of this machine: the configuration, or the ConfigMap or Helm values
 	// holding it (FindWorkerConfig). Only a regular file is read (symlinks
 	// followed); one that does not exist, or is not a configuration, is an
-	// error. Unset, nfd-worker's defaults apply.
+	// error. Unset, nfd-worker's default file is read below HostRoot
+	// (DefaultWorkerConfigPath), and nfd-worker's defaults apply when it
+	// is absent.
 	WorkerConfigPath string
 	// NFDVersion is the nfd-worker release whose NodeFeature is reproduced:
 	// "v0.17.x", "v0.18.x" or "v0.19.0" (SupportedNFDVersions);
@@ -210,7 +212,7 @@ func newEnv(o Options) (*env, []string, error) {
 		return nil, nil, err
 	}
 	h := newHost(o.HostRoot)
-	raw, err := workerConfigBytes(o, h)
+	raw, fromDefault, err := workerConfigBytes(o, h)
 	if err != nil {
 		h.close()
 		return nil, nil, err
@@ -218,6 +220,9 @@ func newEnv(o Options) (*env, []string, error) {
 	cfg, warnings, err := parseWorkerConfig(raw, rel, o.Confine)
 	if err != nil {
 		h.close()
+		if fromDefault {
+			return nil, nil, defaultConfigError(h, err)
+		}
 		return nil, nil, fmt.Errorf("parsing worker config: %w", err)
 	}
 	if arch != runtime.GOARCH && filepath.Clean(o.HostRoot) == "/" {
@@ -299,26 +304,32 @@ func optionPath(o Options, h host, p, def string) hostPath {
 }
 
 // workerConfigBytes returns the worker configuration's content: the bytes
-// given, or the file WorkerConfigPath names, read as a regular file
-// (through symlinks, such as a kubelet ConfigMap mount's ..data link). A
-// file named and missing is an error: nfd-worker's defaults stand in only
-// when no configuration is named.
-func workerConfigBytes(o Options, h host) ([]byte, error) {
-	if len(o.WorkerConfig) > 0 || o.WorkerConfigPath == "" {
-		return o.WorkerConfig, nil
+// given, the file WorkerConfigPath names, or, with neither, nfd-worker's
+// default file below the host root (readDefaultWorkerConfig, fromDefault
+// true), each read as a regular file (through symlinks, such as a kubelet
+// ConfigMap mount's ..data link). A file named and missing is an error:
+// nfd-worker's defaults stand in only when the default file is absent.
+func workerConfigBytes(o Options, h host) (b []byte, fromDefault bool, err error) {
+	switch {
+	case len(o.WorkerConfig) > 0:
+		return o.WorkerConfig, false, nil
+	case o.WorkerConfigPath == "":
+		b, err := readDefaultWorkerConfig(h)
+		return b, b != nil, err
 	}
 	p := optionPath(o, h, o.WorkerConfigPath, "")
 	if p.host.dir != h.dir {
 		defer p.host.close()
 	}
-	b, err := p.host.readFile(p.rel)
+	b, err = p.host.readFile(p.rel)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("the nfd-worker configuration %s does not exist (without a configuration named, nfd-fn uses nfd-worker's defaults)", o.WorkerConfigPath)
+		return nil, false, fmt.Errorf("the nfd-worker configuration %s does not exist (with none named, nfd-fn reads nfd-worker's default, %s below the host root, and uses nfd-worker's defaults only when that is absent)",
+			o.WorkerConfigPath, DefaultWorkerConfigPath)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the nfd-worker configuration: %w", err)
+		return nil, false, fmt.Errorf("reading the nfd-worker configuration: %w", err)
 	}
-	return b, nil
+	return b, false, nil
 }
 
 // resolveArch defaults the architecture to the running one and checks it

@@ -30,11 +30,16 @@ type referenceCase struct {
 	version string
 }
 
+// defaultsConfig names nfd-worker's defaults, for the references made
+// without a configuration file on a tree that holds one at nfd-worker's
+// default location (odd-devices), which discover reads when none is named.
+const defaultsConfig = "defaults.worker-config.yaml"
+
 // referenceCases lists every reference output.
 func referenceCases() map[string]referenceCase {
 	return map[string]referenceCase{
 		"odd-cpu":                 {tree: "odd-cpu", reference: "odd-cpu.nfd-worker.json"},
-		"odd-devices":             {tree: "odd-devices", reference: "odd-devices.nfd-worker.json"},
+		"odd-devices":             {tree: "odd-devices", config: defaultsConfig, reference: "odd-devices.nfd-worker.json"},
 		"odd-devices-with-config": {tree: "odd-devices", config: "odd-devices/etc/kubernetes/node-feature-discovery/nfd-worker.conf", reference: "odd-devices.nfd-worker.with-config.json"},
 		"odd-system":              {tree: "odd-system", reference: "odd-system.nfd-worker.json"},
 		"sysfs-symlinks":          {tree: "sysfs-symlinks", reference: "sysfs-symlinks.nfd-worker.json"},
@@ -45,8 +50,8 @@ func referenceCases() map[string]referenceCase {
 		// Derived from NFD v0.19.0's code, not run (testdata/discover/README.md).
 		"full-host-with-config-as-written": {tree: "full-host", config: "full-host.worker-config-as-written.yaml", reference: "full-host.nfd-worker.with-config-as-written.json"},
 		"configmap-host-with-config":       {tree: "configmap-host", config: "configmap-host/etc/kubernetes/node-feature-discovery/nfd-worker.conf", reference: "configmap-host.nfd-worker.with-config.json"},
-		"odd-devices-v0.17":                {tree: "odd-devices", reference: "odd-devices.nfd-worker.v0.17.json", version: "v0.17.1"},
-		"odd-devices-v0.18":                {tree: "odd-devices", reference: "odd-devices.nfd-worker.v0.18.json", version: "v0.18.3"},
+		"odd-devices-v0.17":                {tree: "odd-devices", config: defaultsConfig, reference: "odd-devices.nfd-worker.v0.17.json", version: "v0.17.1"},
+		"odd-devices-v0.18":                {tree: "odd-devices", config: defaultsConfig, reference: "odd-devices.nfd-worker.v0.18.json", version: "v0.18.3"},
 		"odd-system-v0.17":                 {tree: "odd-system", reference: "odd-system.nfd-worker.v0.17.json", version: "v0.17.1"},
 		"odd-system-v0.18":                 {tree: "odd-system", reference: "odd-system.nfd-worker.v0.18.json", version: "v0.18.3"},
 	}

@@ -85,6 +85,9 @@ func (c *checker) inputFeatures() map[string]bool {
 			names[strings.ToLower(n)] = true
 		}
 	}
+	for _, n := range c.set.RefusedFeatureNames() {
+		names[strings.ToLower(n)] = true
+	}
 	return names
 }
 

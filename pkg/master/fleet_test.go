@@ -352,7 +352,7 @@ func TestStaticRuleFailureIsReportedOnceNamingTheNodesItHit(t *testing.T) {
 		workerFeature("c", hostFeatures("c", "kernel.version: {elements: {minor: \"1\"}}")),
 		ruleObject("bad", "  - name: cmp\n    labels: {x: \"1\"}\n"+
 			"    matchFeatures: [{feature: kernel.version, matchExpressions: {major: {op: Gt}}}]\n"+
-			"  - name: never\n    labels: {y: \"1\"}\n"+
+			"  - name: never\n    labels: {\"y\": \"1\"}\n"+
 			"    matchFeatures: [{feature: no.such}, {feature: kernel.version, matchExpressions: {major: {op: Bogus}}}]\n"),
 	)
 	f := renderSet(set, DefaultOptions())

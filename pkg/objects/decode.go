@@ -49,6 +49,9 @@ type Decoded struct {
 	// Alias marks an NFD object written in an alias API group (the
 	// OpenShift NFD operator's), decoded as its upstream kind.
 	Alias bool
+	// RefusedFeatures are the feature names of a NodeFeature the API
+	// server refuses, whose spec Decode lets go (keepIdentity).
+	RefusedFeatures []string
 }
 
 // Decode reads one document (a mapping node). It never fails: what is
@@ -75,6 +78,9 @@ func Decode(n *yaml.Node) *Decoded {
 	}
 	if d.Class == NFD || d.Class == KubeNode || d.Class == KubeNamespace {
 		d.Errs = addNew(d.Errs, metadataErrors(n, d.Ref.Kind))
+	}
+	if nf, ok := d.Obj.(*api.NodeFeature); ok && rejects(d.Errs) {
+		d.RefusedFeatures = keepIdentity(nf)
 	}
 	return d
 }
@@ -180,6 +186,7 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 		case *api.NodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
 			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj, Origin: o, Rejected: rejected})
+			s.addRefusedFeatures(d.RefusedFeatures)
 		case *LeanNodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
 			s.Features = append(s.Features, Object[*api.NodeFeature]{Obj: obj.Names, Origin: o, Rejected: rejected, Lean: obj})
@@ -283,7 +290,7 @@ func fieldErrors(d *Decoded, o Origin) diag.List {
 		}
 		pos := diag.Position{File: o.File, Index: o.Index, Line: e.Line, Column: e.Column}
 		msg := fmt.Sprintf("%s; the API server would reject this %s, so nfd-fn ignores it", e.Msg, d.Ref.Kind)
-		if strings.HasSuffix(e.Msg, lenientNote) {
+		if e.Stored || strings.HasSuffix(e.Msg, lenientNote) {
 			msg = e.Msg
 		}
 		out = append(out, diag.Diagnostic{Severity: diag.Error, Check: check, Object: d.Ref, Field: e.Path, Pos: pos, Message: msg})

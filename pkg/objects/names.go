@@ -116,10 +116,11 @@ func SafeName(name string) bool {
 const lenientNote = " (no cluster can hold it; nfd-fn uses it as nfd-master's code does)"
 
 // rejects reports whether the decoding errors mean the object is not
-// used: any error but a safe name the API server refuses.
+// used: any error but a safe name the API server refuses and a value it
+// stores otherwise than written (FieldError.Stored).
 func rejects(errs []*ys.FieldError) bool {
 	for _, e := range errs {
-		if !strings.HasSuffix(e.Msg, lenientNote) {
+		if !e.Stored && !strings.HasSuffix(e.Msg, lenientNote) {
 			return true
 		}
 	}

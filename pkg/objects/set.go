@@ -107,6 +107,9 @@ type Set struct {
 	index map[diag.ObjectRef]Origin
 	// seen maps object keys to their latest index in their kind's slice.
 	seen map[diag.ObjectRef]int
+	// refusedFeatures are the feature names of the NodeFeatures the API
+	// server refuses (Decoded.RefusedFeatures).
+	refusedFeatures map[string]bool
 }
 
 // FeatureRef names a NodeFeature for diagnostics. The object refs of

@@ -34,6 +34,10 @@ type FieldError struct {
 	// Meant is, for an unknown field that is the misspelling of a known
 	// one, that field's path: the value the user wrote is missing there.
 	Meant string
+	// Stored marks a value the API server takes but stores otherwise than
+	// written (a YAML 1.1 boolean as a key): the decoded value is what it
+	// stores, and the object is not refused for it.
+	Stored bool
 }
 
 func (e *FieldError) Error() string {
@@ -316,13 +320,14 @@ func (s *state) decodeMap(n *yaml.Node, v reflect.Value, path string) {
 			continue
 		}
 		sub := JoinKey(path, k.Value)
-		if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-			s.fail(k, sub, "duplicate key %q", k.Value)
+		key := s.storedKey(k, sub)
+		if m.MapIndex(reflect.ValueOf(key)).IsValid() {
+			s.fail(k, sub, "duplicate key %q", key)
 			continue
 		}
 		ev := reflect.New(et).Elem()
 		s.decode(val, ev, sub)
-		m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), ev)
+		m.SetMapIndex(reflect.ValueOf(key).Convert(v.Type().Key()), ev)
 	}
 	v.Set(m)
 }
