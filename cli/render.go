@@ -298,6 +298,7 @@ func runFiles(paths []string, config string, output *fn.Output, opts fn.RunOptio
 	}
 	out := &stdoutWriter{w: stdout}
 	opts.ErrorLog, opts.Output, opts.Summary, opts.Progress = stderr, output, stderr, terminal(stderr)
+	opts.ConfigFile = config
 	code, err := fn.RunFiles(paths, stdin, fc, out, opts)
 	return out.exit(code, err, "nfd-fn render", stderr)
 }

@@ -45,7 +45,7 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 		// path nfd-fn cannot read, as validate, explain and plan say too.
 		return 1, &inputs.ReadError{Err: err}
 	}
-	r := &report{lines: true, list: found, warnings: true}
+	r := &report{lines: true, list: found, warnings: true, configFile: opts.ConfigFile}
 	r.extend(inputs.Skipped(rl))
 	if _, err := process(rl, out, opts, r); err != nil {
 		return 1, err

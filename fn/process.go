@@ -136,6 +136,9 @@ func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, fini
 
 // RunOptions adjust Run from the command line.
 type RunOptions struct {
+	// ConfigFile names the file the functionConfig was read from
+	// (nfd-fn render --config FILE), where its problems are placed.
+	ConfigFile string
 	// ForceMode overrides the functionConfig's mode when set.
 	ForceMode string
 	// Discover snapshots the host for mode discover.

@@ -28,6 +28,9 @@ type report struct {
 	// rl.yaml), for the lines on stderr about no other file; empty for
 	// stdin ("<input>").
 	input string
+	// configFile names the functionConfig's file when the command line
+	// read it (nfd-fn render --config FILE), for its problems' place.
+	configFile string
 	// labels, with nodeOutput labels, collects what each node gets.
 	labels *modes.Labels
 	// newNodes counts the Node items written for nodes without a Node
@@ -106,6 +109,9 @@ func (r *report) config(fc *yaml.Node, problems diag.List) {
 		return
 	}
 	ref, pos := functionConfigPlace(fc) // once: it encodes the functionConfig
+	if pos.File == "" && r.configFile != "" {
+		pos = diag.Position{File: r.configFile}
+	}
 	out := make(diag.List, len(problems))
 	for i, d := range problems {
 		d.Object, d.Pos = ref, pos

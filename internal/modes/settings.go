@@ -138,12 +138,13 @@ func settingsOf(path string, root *yaml.Node, fromFlag bool) (config.Settings, d
 }
 
 // SettingsLines are the lines cmd tells about its settings: each finding
-// LoadSettings returned ("file: severity: field: message"), then each
+// LoadSettings returned (diag.Diagnostic.Line: "file: severity: object
+// field: message [ID]"), then each
 // reason of its error ("nfd-fn cmd: reason"), none escaped.
 func SettingsLines(cmd string, found diag.List, err error) []string {
 	lines := make([]string, 0, len(found)+1)
 	for _, d := range found {
-		lines = append(lines, fmt.Sprintf("%s: %s: %s: %s", d.Pos.File, d.Severity, d.Field, d.Message))
+		lines = append(lines, d.Line())
 	}
 	var refused *SettingsError
 	switch {

@@ -10,12 +10,16 @@ import (
 // path:line:col: severity: Kind/name field: message [NFDnnn], on one line,
 // with control characters and bidi overrides escaped (Escape): names and
 // values come from input nfd-fn did not write.
-func (d Diagnostic) Text() string {
+func (d Diagnostic) Text() string { return Escape(d.Line()) }
+
+// Line is Text before escaping: "place: severity: what: message [ID]",
+// for callers that escape the lines they print themselves.
+func (d Diagnostic) Line() string {
 	text := fmt.Sprintf("%s: %s: %s", d.Pos.String(), d.Severity, d.Describe())
 	if id := d.ID(); id != "" {
 		text += " [" + id + "]"
 	}
-	return Escape(text)
+	return text
 }
 
 // String is file:line:col, the file alone when the line is not known,
