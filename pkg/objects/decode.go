@@ -307,7 +307,11 @@ func unknownNFD(d *Decoded, o Origin) diag.Diagnostic {
 	switch {
 	case group != api.Group && (group != "nfd.openshift.io" || !slices.Contains(nfdKinds, d.Ref.Kind)):
 		want := api.APIVersion
-		msg := fmt.Sprintf("API group %q is not NFD's, so nfd-master never reads this %s: did you mean %q?", group, d.Ref.Kind, want)
+		what := "object"
+		if d.Ref.Kind != "" {
+			what = d.Ref.Kind
+		}
+		msg := fmt.Sprintf("API group %q is not NFD's, so nfd-master never reads this %s: did you mean %q?", group, what, want)
 		if best := suggest.Closest(d.Ref.Kind, nfdKinds); best != "" && !slices.Contains(nfdKinds, d.Ref.Kind) {
 			msg += fmt.Sprintf(" (and kind %q?)", best)
 		}
