@@ -241,6 +241,7 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 // snapshot's, not recomputed. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerConfig, r *report) {
 	s.WorkerConfig, s.WorkerConfigFile = nil, ""
+	s.AssumeStrict()
 	set := readSet(rl, &s, r)
 	more := modes.CheckProviderConfigs(rl)
 	worker, problems := modes.ListWorkerConfig(rl)

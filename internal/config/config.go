@@ -155,8 +155,11 @@ type Settings struct {
 	// assumed; Options.Release is the release (see SetRelease).
 	ReleaseGiven bool
 	// StrictFieldValidation rejects objects with unknown fields rather
-	// than pruning them (admission).
-	StrictFieldValidation bool
+	// than pruning them (admission), as the API server does under
+	// fieldValidation Strict (kubectl's default) rather than Warn
+	// (client-go's); StrictFieldValidationGiven reports the setting given
+	// rather than defaulted (see AssumeStrict).
+	StrictFieldValidation, StrictFieldValidationGiven bool
 	// CRDs, when named, is the release whose CRDs admit the objects
 	// (crdVersion, --crd-version), whatever release is rendered as.
 	CRDs release.Release
@@ -458,7 +461,7 @@ func checkInstance(field, instance string) diag.List {
 // NewSet returns an empty object set that reads objects as the settings
 // say.
 func (s Settings) NewSet() *objects.Set {
-	return &objects.Set{NoOpenShiftAlias: !s.OpenShiftAlias}
+	return &objects.Set{NoOpenShiftAlias: !s.OpenShiftAlias, StrictFieldValidation: s.StrictFieldValidation}
 }
 
 // The values of the nodeOutput setting.

@@ -65,12 +65,16 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 				rel, kind, rel.Schema, p, acceptedFrom(kind, o.Node, rel.Schema, p.Field, false))})
 	}
 	for _, path := range v.Pruned {
+		accepted := acceptedFrom(kind, o.Node, rel.Schema, path, true)
+		if accepted == noReleaseAccepts {
+			continue // a field of no release: the object reader reports it (NFD003)
+		}
+		head := fmt.Sprintf("unknown field %q in NFD %s's CRD schema (%s)", path, rel, rel.Schema)
 		d := diag.Diagnostic{Severity: diag.Warning, Check: CheckPruned, Object: ref, Field: path, Pos: o.Position(path, true),
-			Message: fmt.Sprintf("unknown field %q in NFD %s's CRD schema (%s): the API server prunes it, so nfd-master never sees it; %s",
-				path, rel, rel.Schema, acceptedFrom(kind, o.Node, rel.Schema, path, true))}
+			Message: fmt.Sprintf("%s: %s; %s", head, objects.UnknownFieldPruned(path), accepted)}
 		if strict {
 			d.Severity, d.Check = diag.Error, CheckRejected
-			d.Message += "; with strictFieldValidation (kubectl apply --validate=strict) the object is refused whole"
+			d.Message = fmt.Sprintf("%s: %s; %s", head, objects.UnknownFieldRefused(kind, path), accepted)
 		}
 		ds = append(ds, d)
 	}
@@ -102,8 +106,11 @@ func acceptedFrom(kind string, obj *yaml.Node, from release.Version, field strin
 			return fmt.Sprintf("NFD v0.%d.0 is the first release that accepts it", minor)
 		}
 	}
-	return "no NFD release accepts it"
+	return noReleaseAccepts
 }
+
+// noReleaseAccepts ends the message of a field no release accepts.
+const noReleaseAccepts = "no NFD release accepts it"
 
 func (v *Verdict) refuses(field string, pruned bool) bool {
 	if pruned {

@@ -15,7 +15,7 @@ var Catalogue = []Check{
 		"`labels: {a: \"true\"` (an unclosed flow mapping)", "Fix the syntax at the line shown; the rest of the file is not checked until then."},
 	{"NFD002", "schema", "A field of the wrong type for the NFD API (the API server rejects the object), an unquoted yes, no, on, off, y or n among them (kubectl and Helm read YAML 1.1 and send a boolean)",
 		"`value: 8086` where a list of strings is expected; `labels: {example.com/gpu: yes}`", "Write the value in the type the API takes: `value: [\"8086\"]`, `\"yes\"`."},
-	{"NFD003", "unknown-field", "An unknown or misspelt field (the API server rejects the object)",
+	{"NFD003", "unknown-field", "An unknown or misspelt field: kubectl apply (fieldValidation=Strict) refuses the object, an error; under fieldValidation=Warn (client-go, Helm, operators, GitOps controllers) the API server prunes it, a warning. validate assumes Strict, render, plan and explain Warn, unless strictFieldValidation says otherwise",
 		"`values:` in a match expression, `lables:` in a rule", "Use the field the did-you-mean names."},
 	{"NFD004", "invalid-op", "An unknown match operator: the rule fails wherever the expression is evaluated",
 		"`op: in`", "Use one of NFD's operators (In, NotIn, InRegexp, Exists, DoesNotExist, Gt, Ge, Lt, Le, GtLt, GeLe, IsTrue, IsFalse); the proposed value is the closest."},
@@ -132,7 +132,7 @@ var Catalogue = []Check{
 	// NFD300-NFD319: the NFD release rendered as (docs/releases.md).
 	{"NFD300", "admission-rejected", "An object the API server of the NFD release rendered as refuses whole (its CRD schema: an operator, a required field, a type); nfd-master never sees it",
 		"`op: Ge` with `nfdVersion: v0.17.1`", "Write what that release accepts (the message names the first release that accepts it), or upgrade NFD."},
-	{"NFD301", "admission-pruned", "A field the release's CRD schema does not know: the API server drops it (with strictFieldValidation, refuses the object)",
+	{"NFD301", "admission-pruned", "A field the release's CRD schema does not know (a newer release's): pruned under fieldValidation=Warn (client-go, Helm); under Strict (kubectl apply, and validate unless strictFieldValidation: false) the object is refused whole (NFD300)",
 		"`type: version` on a match expression with `nfdVersion: v0.17.1`", "Drop the field, or upgrade NFD; the rule runs as if it were not there."},
 	{"NFD302", "release-assumed", "The NFD release rendered as, taken from the input (an nfd-master or nfd-worker image, the NodeFeatures' worker.version annotation)",
 		"an export holding the nfd-master Deployment at v0.17.1", "Nothing to fix; set nfdVersion to choose the release."},
