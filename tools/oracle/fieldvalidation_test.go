@@ -2,9 +2,13 @@ package oracle
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"github.com/nfd-fn/nfd-fn/pkg/admission"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
 )
@@ -47,8 +51,8 @@ func TestObjectsAreUsedAsTheAPIServerAdmitsThemUnderEachFieldValidation(t *testi
 				}
 				seen[fv.name][refuses]++
 				if got, why := nfdfnRefuses(o, rel, fv.strict); got != refuses {
-					t.Errorf("%s (%s) on %s's CRDs under fieldValidation=%s: API server refuses=%v (errors %q, unknown fields %q), nfd-fn refuses=%v (%s)",
-						o.where, o.kind, line.CRDs, fv.name, refuses, want.Errors, want.Pruned, got, why)
+					t.Errorf("%s (%s) on %s's CRDs under fieldValidation=%s: API server refuses=%v (errors %s, unknown fields %s), nfd-fn refuses=%v (%s)",
+						o.where, o.kind, line.CRDs, fv.name, refuses, cut(fmt.Sprint(want.Errors)), cut(fmt.Sprint(want.Pruned)), got, cut(why.Error()))
 				}
 			}
 		}
@@ -66,7 +70,7 @@ func TestObjectsAreUsedAsTheAPIServerAdmitsThemUnderEachFieldValidation(t *testi
 
 // nfdfnRefuses reads one object as nfd-fn's modes do and reports whether
 // it is left out (refused), and why: its problems.
-func nfdfnRefuses(o object, rel release.Release, strict bool) (bool, string) {
+func nfdfnRefuses(o object, rel release.Release, strict bool) (bool, diag.List) {
 	set := &objects.Set{StrictFieldValidation: strict}
 	ds := set.Add(objects.Decode(o.node), objects.Origin{File: o.where, Item: -1, Node: o.node})
 	ds = append(ds, admission.Admit(set, rel, strict)...)
@@ -84,7 +88,90 @@ func nfdfnRefuses(o object, rel release.Release, strict bool) (bool, string) {
 	// node-name label that is no node name, are refused for the API
 	// server's purposes (metadataErrors, as the schema oracle has it).
 	if meta := metadataErrors(o.node); len(meta) > 0 {
-		return true, fmt.Sprint(meta)
+		return true, append(ds, diag.Diagnostic{Message: fmt.Sprint(meta)})
 	}
-	return !used, ds.Error()
+	return !used, ds
+}
+
+// cut shortens a message for a test's failure: the corpus holds a
+// megabyte-long key.
+func cut(s string) string {
+	if len(s) > 400 {
+		return s[:400] + fmt.Sprintf("... (%d bytes)", len(s))
+	}
+	return s
+}
+
+// TestRefusalsReadAsTheAPIServerWritesThem: nfd-fn's findings (what
+// validate, plan's "would refuse" and explain print) quote what the API
+// server answers a create under each fieldValidation (serverSays).
+func TestRefusalsReadAsTheAPIServerWritesThem(t *testing.T) {
+	objs, _, err := corpus(repoRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := 0
+	for _, line := range release.Lines() {
+		rel, _ := release.Parse(line.CRDs.String())
+		server := crdsOf(t, line.CRDs.String())
+		for _, o := range objs {
+			want := server[o.kind].create(o.json)
+			if len(metadataErrors(o.node)) > 0 || len(want.Fields) < len(want.Errors) {
+				continue // names, and refusals while decoding, are nfd-fn's own words
+			}
+			for _, fv := range fieldValidations {
+				_, found := nfdfnRefuses(o, rel, fv.strict)
+				text := found.Error()
+				for _, s := range serverSays(want, fv.strict, decodingRefuses(found)) {
+					if !strings.Contains(text, s) {
+						t.Errorf("%s (%s) on %s's CRDs under fieldValidation=%s: the API server says %q; nfd-fn's findings do not:\n%s",
+							o.where, o.kind, line.CRDs, fv.name, cut(s), cut(text))
+					}
+					quoted++
+				}
+			}
+		}
+	}
+	if quoted == 0 {
+		t.Error("the corpus holds no refusal to compare")
+	}
+	t.Logf("%d refusals in the API server's words", quoted)
+}
+
+// decodingRefuses reports findings where nfd-fn's reader refuses the
+// object for a value of the wrong type (check schema, NFD002).
+func decodingRefuses(ds diag.List) bool {
+	for _, d := range ds {
+		if d.Check == "schema" && d.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// serverSays is what the API server answers a create, as far as nfd-fn
+// quotes it: under Strict, an object with unknown fields fails while
+// decoding, with the strict decoding error of each field
+// (`strict decoding error: unknown field "spec.rules[0].lables"`);
+// otherwise each field error of the schema validator
+// (`spec.rules[0].name: Required value`), unless nfd-fn's reader refuses
+// the object first for a value of the wrong type (NFD002, in its own
+// words: "expected a string, got int 0300: quote it"), and under Warn a
+// warning per unknown field (`unknown field "spec.rules[0].lables"`).
+// Paths past 256 bytes are cut in nfd-fn's messages and not compared.
+func serverSays(v serverVerdict, strict, typeRefused bool) []string {
+	var out []string
+	for _, p := range v.Pruned {
+		switch {
+		case len(p) > 256:
+		case strict:
+			out = append(out, runtime.NewStrictDecodingError([]error{fmt.Errorf("unknown field %q", p)}).Error())
+		default:
+			out = append(out, fmt.Sprintf("unknown field %q", p))
+		}
+	}
+	if (strict && len(v.Pruned) > 0) || typeRefused {
+		return out
+	}
+	return append(out, v.Errors...)
 }
