@@ -148,6 +148,8 @@ var Catalogue = []Check{
 		"a DaemonSet selecting `feature.node.kubernetes.io/pci-10de.present` with `deviceLabelFields: [vendor, device]`", "Select the label the new configuration publishes (`plan --base-worker-config` shows the rename), or keep the configuration."},
 	{"NFD312", "crd-version", "The input's NodeFeature CRDs are of another NFD release than the operand's: the API server admits (and prunes) objects with the CRDs' schema",
 		"a CRD chart at v0.17.3 under a v0.19.0 nfd-master", "Upgrade the CRDs with the operand; `--crd-version` renders with the CRDs the cluster really has."},
+	{"NFD313", "nfd-master-managed", "A Node whose managedFields show nfd-master (manager nfd-master, operation Update) owning labels, annotations, taints or extended resources nfd-fn writes (render, plan): nfd-fn's server-side apply shares the equal ones without a conflict, but one only nfd-master's entries hold (a removed rule's label) is never removed and is orphaned",
+		"Nodes exported with `kubectl get nodes -o yaml --show-managed-fields` from a cluster nfd-master labelled", "Stop nfd-master, then clear its managedFields entries (docs/pipelines.md, Taking over from nfd-master) before the first `kubectl apply --server-side --field-manager=nfd-fn`."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
@@ -53,6 +54,7 @@ func Make(in Input) *Plan {
 	}
 	p.Diagnostics = append(p.Diagnostics, markBefore(baseOnly, prefix)...)
 	p.Diagnostics = append(p.Diagnostics, headDiags...)
+	p.Diagnostics = append(p.Diagnostics, takeover(in.Head, in.Options, head)...)
 	if in.Base != nil || in.BaseOptions != nil {
 		p.Rules = verdicts(baseOnly, headOnly, side.groups, head.Groups)
 	}
@@ -94,6 +96,17 @@ func renderStates(set *objects.Set, opts master.Options) *master.Fleet {
 	st := master.Prepare(set, opts).Stream(master.StreamOptions{KeepNodes: true})
 	st.Render(st.All(), nil)
 	return st.Finish()
+}
+
+// takeover is lint's takeover check (NFD313) of the head render: the
+// Nodes whose managedFields show nfd-master owning fields the plan's
+// apply would share or orphan.
+func takeover(set *objects.Set, opts master.Options, head *master.Fleet) diag.List {
+	t := lint.NewTakeover(set, opts)
+	for i := range head.Nodes {
+		t.Add(&head.Nodes[i])
+	}
+	return t.Findings()
 }
 
 // headDiagnostics are the head render's problems, placed in their files.
