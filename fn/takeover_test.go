@@ -23,11 +23,9 @@ const masterLabelledNode = `- apiVersion: v1
     - apiVersion: v1
       fieldsType: FieldsV1
       fieldsV1:
-        f:metadata:
-          f:labels:
-            .: {}
-            f:kubernetes.io/hostname: {}
-      manager: kubelet
+        f:spec:
+          f:providerID: {}
+      manager: kube-controller-manager
       operation: Update
     - apiVersion: v1
       fieldsType: FieldsV1
@@ -72,8 +70,8 @@ func TestRenderWarnsWhenNFDMasterOwnsWhatNFDFnWouldApply(t *testing.T) {
 	if len(ids) != 1 || ids[0] != "NFD313 Node/a metadata.managedFields" {
 		t.Errorf("want one NFD313 warning on Node/a's metadata.managedFields, got %q", ids)
 	}
-	kubeletOnly := strings.Replace(masterLabelledNode, "      manager: nfd-master\n", "      manager: kubectl-edit\n", 1)
-	if res := results(runRelease(t, releaseList("", "", kubeletOnly), RunOptions{})); strings.Contains(res, "managedFields show nfd-master") {
+	notMasters := strings.Replace(masterLabelledNode, "      manager: nfd-master\n", "      manager: kubectl-edit\n", 1)
+	if res := results(runRelease(t, releaseList("", "", notMasters), RunOptions{})); strings.Contains(res, "managedFields show nfd-master") {
 		t.Errorf("a Node nfd-master does not manage gets the warning:\n%s", res)
 	}
 }

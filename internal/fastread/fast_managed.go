@@ -61,15 +61,7 @@ func (dec *fastDecoder) fieldsV1(v value, e *managedEntry) bool {
 	return dec.fieldsAt(v, 4, func(k []byte, sub value) (bool, bool) {
 		switch string(k) {
 		case "f:metadata":
-			return true, seen.once(0) && dec.fieldsAt(sub, 5, func(k []byte, m value) (bool, bool) {
-				switch string(k) {
-				case "f:labels":
-					return true, dec.fieldKeys(m, 6, &e.labels)
-				case "f:annotations":
-					return true, dec.fieldKeys(m, 6, &e.annotations)
-				}
-				return false, false
-			})
+			return true, seen.once(0) && dec.fieldMaps(sub, "f:labels", &e.labels, "f:annotations", &e.annotations)
 		case "f:spec":
 			return true, seen.once(1) && dec.fieldsAt(sub, 5, func(k []byte, t value) (bool, bool) {
 				if string(k) != "f:taints" {
@@ -79,15 +71,21 @@ func (dec *fastDecoder) fieldsV1(v value, e *managedEntry) bool {
 				return true, dec.skip(t, 6)
 			})
 		case "f:status":
-			return true, seen.once(2) && dec.fieldsAt(sub, 5, func(k []byte, m value) (bool, bool) {
-				switch string(k) {
-				case "f:capacity":
-					return true, dec.fieldKeys(m, 6, &e.capacity)
-				case "f:allocatable":
-					return true, dec.fieldKeys(m, 6, &e.allocat)
-				}
-				return false, false
-			})
+			return true, seen.once(2) && dec.fieldMaps(sub, "f:capacity", &e.capacity, "f:allocatable", &e.allocat)
+		}
+		return false, false
+	})
+}
+
+// fieldMaps reads a part of fieldsV1 (at depth 5) for the names its maps
+// a and b list.
+func (dec *fastDecoder) fieldMaps(v value, a string, aNames *[][]byte, b string, bNames *[][]byte) bool {
+	return dec.fieldsAt(v, 5, func(k []byte, m value) (bool, bool) {
+		switch string(k) {
+		case a:
+			return true, dec.fieldKeys(m, 6, aNames)
+		case b:
+			return true, dec.fieldKeys(m, 6, bNames)
 		}
 		return false, false
 	})
