@@ -57,6 +57,10 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	}
 	check := lint.NewFleetCheck(set, s.Options, fleetNodes)
 	st.Observe(check.Add)
+	takeover := lint.NewTakeover(set, s.Options) // render's and plan's alone
+	if takeover != nil {
+		st.Observe(takeover.Add)
+	}
 	sum.Begin(set, len(p.NodeNames()), &s.Options)
 	st.Observe(sum.Add)
 	// nodeOutput labels writes no Node: each node's view is collected.
@@ -108,6 +112,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 		fleet := st.Finish()
 		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker, Catalog: s.FeatureCatalog}), fleet.NodeDiagnostics)
 		findings = append(findings, check.Findings()...)
+		findings = append(findings, takeover.Findings()...)
 		set.Place(findings)
 		findings.SortByPosition()
 		r.extend(fleet.Diagnostics)

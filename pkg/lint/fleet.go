@@ -29,9 +29,6 @@ type FleetCheck struct {
 	conflicts map[conflictKey][]string
 	// failed counts the nodes where each rule failed.
 	failed map[ruleKey]int
-	// takeover finds the Nodes nfd-master's managedFields own fields of
-	// (nil when none).
-	takeover *Takeover
 }
 
 // NewFleetCheck starts Fleet's checks of set over the fleet of the named
@@ -39,7 +36,7 @@ type FleetCheck struct {
 func NewFleetCheck(set *objects.Set, opts master.Options, nodes []string) *FleetCheck {
 	return &FleetCheck{set: set, opts: opts, nodes: nodes,
 		matched: map[ruleKey]int{}, conflicts: map[conflictKey][]string{},
-		failed: map[ruleKey]int{}, takeover: NewTakeover(set, opts)}
+		failed: map[ruleKey]int{}}
 }
 
 // Add takes one rendered node into account: a count per rule it matched,
@@ -54,7 +51,6 @@ func (fc *FleetCheck) Add(n *master.NodeResult) {
 	for k := range labelConflicts(n.Rules) {
 		fc.conflicts[k] = append(fc.conflicts[k], n.Name)
 	}
-	fc.takeover.Add(n)
 }
 
 // Findings are the checks' findings once every node has been added. Node
@@ -62,7 +58,7 @@ func (fc *FleetCheck) Add(n *master.NodeResult) {
 func (fc *FleetCheck) Findings() diag.List {
 	nodes := len(fc.nodes)
 	if nodes == 0 {
-		return fc.takeover.Findings() // per node: a shard's are its own
+		return nil
 	}
 	for _, on := range fc.conflicts {
 		sort.Strings(on)
@@ -88,7 +84,7 @@ func (fc *FleetCheck) Findings() diag.List {
 		}
 	}
 	c.reportConflicts(fc.conflicts)
-	return append(c.findings, fc.takeover.Findings()...)
+	return c.findings
 }
 
 func taintNote(opts master.Options) string {
