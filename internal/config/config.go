@@ -111,8 +111,10 @@ type FunctionConfig struct {
 	// release rendered as's own by default.
 	CrdVersion string `json:"crdVersion,omitempty"`
 	// StrictFieldValidation rejects objects with fields the release's
-	// CRDs do not know, as kubectl apply --validate=strict does, instead
-	// of pruning them.
+	// CRDs do not know, misspelt or a newer release's, as the API server
+	// does under kubectl apply's fieldValidation=Strict, instead of
+	// pruning them as under client-go's Warn; unset, validate assumes
+	// true and the other modes false (Settings.AssumeStrict).
 	StrictFieldValidation *bool `json:"strictFieldValidation,omitempty"`
 	// AutoDefaultNs is nfd-master's autoDefaultNs (NFD v0.17 and
 	// earlier): false leaves unprefixed names unprefixed.

@@ -23,7 +23,7 @@ const (
 // is marked Rejected (an error per refused field, naming the value, the
 // release and the first release that accepts it); fields the schema does
 // not know are pruned from the object nfd-master sees, with a warning, or
-// with strict (kubectl's --validate=strict) reject it. Objects read
+// with strict (fieldValidation=Strict, kubectl apply's default) reject it. Objects read
 // without their YAML (Origin.Node nil) are left as they are.
 func Admit(set *objects.Set, rel release.Release, strict bool) diag.List {
 	out := admitAll(set.Rules, api.KindNodeFeatureRule, objects.RuleRef, rel, strict)
