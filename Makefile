@@ -93,8 +93,9 @@ $(BIN)/export-1000.json: $(BIN)/export-1000.yaml
 	go -C tools run ./jsonexport < $< > $@.tmp
 	mv $@.tmp $@
 
-# Fuzz targets, FUZZTIME each (go test runs one -fuzz target at a time),
-# or N times FUZZTIME for a target written PKG:Target@N; every target runs
+# Fuzz targets, FUZZTIME each (one -fuzz target at a time, each package's
+# instrumented test binary built once and every target of it run from
+# that binary), or N times FUZZTIME for a target written PKG:Target@N; every target runs
 # even when one fails, then the run fails and says how many executions
 # each target reached (hack/fuzz.sh; it says, and does not fail, Go
 # 1.26's own race at the end of -fuzztime, go.dev/issue/75804, which

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/discover"
 )
 
@@ -57,9 +58,9 @@ func runDiscover(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), fn.DiscoverTimeout)
 	defer cancel()
-	nf, warnings, err := modes.Discover(ctx, o, stderr)
-	for _, w := range warnings {
-		complain(stderr, "warning: %s", w.Describe())
+	nf, found, err := modes.Discover(ctx, o)
+	for _, d := range found {
+		complain(stderr, "%s: %s", spoken(d.Severity), d.Describe())
 	}
 	if err != nil {
 		complain(stderr, "nfd-fn discover: %v", err)
@@ -87,4 +88,12 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// spoken is how a severity is said on stderr: notes are info findings.
+func spoken(s diag.Severity) string {
+	if s == diag.Info {
+		return "note"
+	}
+	return string(s)
 }

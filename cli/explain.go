@@ -4,8 +4,8 @@ import (
 	"errors"
 	"io"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 const explainUsage = `Usage: nfd-fn explain --node NAME [--rule NAME] [--config FILE] FILE|DIR|-...
@@ -37,15 +37,15 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
-	if code := files.LoadSettings("explain", *config, *nfdVersion, stderr); code != 0 {
+	if code := loadSettings("explain", files, modes.SettingsFlags{Config: *config, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stderr); code != 0 {
 		return code
 	}
-	if code := files.UseCRDVersion("explain", *crdVersion, stderr); code != 0 {
-		return code
+	e, told, err := modes.ExplainFiles(files, *node, *rule)
+	if diag.WriteText(stderr, told) != nil {
+		return 1
 	}
-	e, err := modes.ExplainFiles(files, *node, *rule, stderr)
 	var unread *modes.ReadError
 	switch {
 	case errors.As(err, &unread):

@@ -12,9 +12,8 @@ import (
 // ResourceList on stdin without them, and writes what NFD gives each node
 // instead of the Nodes, in the --output form format: a table a person
 // reads (written beside the run's errors) or JSON a script reads (which
-// fails closed: render.go's failsClosed).
-func runLabels(paths []string, config, format string, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
-	write, _ := modes.LabelWriter(format)
+// fails closed: modes.LabelOutputs), write.
+func runLabels(paths []string, config string, write modes.LabelsWriter, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(paths) == 0 && config != "" {
 		complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
 		return 2

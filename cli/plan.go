@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -94,7 +93,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	fs := newFlagSet("plan", planUsage, stderr)
 	fs.Var(&f.base, "base", "the rules before the change, a file or directory (repeatable); the snapshot is the PATHs'")
 	fs.Var(&f.workloads, "workloads", "Deployments, StatefulSets, DaemonSets, ReplicaSets, Jobs, CronJobs and Pods, a file or directory such as helm template's output (repeatable)")
-	fs.StringVar(&f.output, "output", "text", "text, markdown (a pull-request comment) or json")
+	fs.StringVar(&f.output, "output", "text", "text, markdown (a pull-request comment), json, github (workflow commands: annotations at the files) or junit")
 	fs.StringVar(&f.output, "o", "text", "short for --output")
 	fs.BoolVar(&f.detailed, "detailed-exitcode", false, "exit 0 when nothing changes, 2 when something does, 1 on errors (bad usage and unreadable paths included)")
 	fs.StringVar(&f.config, "config", "", "functionConfig file (ConfigMap or NFDFunctionConfig) with nfd-master's settings")
@@ -109,25 +108,24 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	if done {
 		return code, false
 	}
-	write, ok := modes.PlanWriter(f.output, takesColour(stdout))
+	forms := modes.PlanOutputs(takesColour(stdout))
+	form, ok := forms.Find(f.output)
 	switch {
 	case len(paths) == 0:
 		complain(stderr, "nfd-fn plan: at least one PATH (the snapshot and the rules) is required")
 		fs.Usage()
 		return 2, false
 	case !ok:
-		complain(stderr, "nfd-fn plan: unknown --output %q: want text, markdown or json", f.output)
+		complain(stderr, "nfd-fn plan: unknown --output %q: want %s", f.output, forms.Want())
 		return 2, false
 	}
-	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
-	if code := files.LoadSettings("plan", f.config, f.nfdVersion, stderr); code != 0 {
-		return code, false
-	}
-	if code := files.UseCRDVersion("plan", f.crdVersion, stderr); code != 0 {
+	if code := loadSettings("plan", files, modes.SettingsFlags{Config: f.config, NFDVersion: f.nfdVersion, CRDVersion: f.crdVersion}, stderr); code != 0 {
 		return code, false
 	}
 	f.Base, f.Workloads = f.base, f.workloads
+	f.Causes = f.output == "github" || f.output == "junit"
 	p, err := modes.PlanFiles(files, f.PlanOptions)
 	if err != nil {
 		complain(stderr, "nfd-fn plan: %v", err)
@@ -136,7 +134,7 @@ func planCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code
 	if err := diag.WriteText(stderr, p.Diagnostics); err != nil {
 		return 1, false
 	}
-	if err := write(stdout, p); err != nil {
+	if err := form.Write(stdout, p); err != nil {
 		complain(stderr, "nfd-fn plan: writing output: %v", err)
 		return 1, false
 	}

@@ -60,6 +60,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	if done {
 		return code
 	}
+	form, known := renderOutputs.Find(*output)
 	wc, err := modes.ReadWorkerConfig(*worker)
 	if err != nil {
 		complain(stderr, "nfd-fn render: --worker-config: %v", err)
@@ -78,7 +79,7 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 		}
 		defer func() { code = out.finish(code, stderr) }()
 		stdout = out
-	} else if why := failsClosed[*output]; why != "" {
+	} else if why := form.FailsClosed; why != "" {
 		held := holdOutput(stdout, why)
 		defer func() { code = held.release(code, stderr) }()
 		stdout = held
@@ -93,48 +94,97 @@ func runRender(args []string, stdin io.Reader, stdout, stderr io.Writer) (code i
 	// Guarded here, below the --out and held outputs' defers, so that an
 	// input cut short leaves them unwritten (exit 1).
 	return fn.Guard(func() int {
-		_, labels := modes.LabelWriter(*output)
-		switch {
-		case opts.Shard != nil && *output == "nova":
-			complain(stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
+		if !known {
+			complain(stderr, "nfd-fn render: unknown --output %q: want %s", *output, renderOutputs.Want())
 			return 2
-		case (*output == "resourcelist" || applyParts[*output] != modes.ApplyNone) && len(paths) > 0:
-			return runFiles(paths, *config, applyParts[*output], opts, stdin, stdout, stderr)
-		case *output == "nova" && len(paths) > 0:
-			return runNovaFiles(paths, *config, opts, stdin, stdout, stderr)
-		case labels:
-			return runLabels(paths, *config, *output, opts, stdin, stdout, stderr)
-		case applyParts[*output] != modes.ApplyNone:
-			complain(stderr, "nfd-fn render: --output %s needs FILE or DIR arguments (- for stdin)", *output)
-			return 2
-		case *config != "":
-			complain(stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
-			return 2
-		case *output == "resourcelist":
-			return runFunction("render", nil, opts, stdin, stdout, stderr)
-		case *output == "nova":
-			return runNovaOutput(paths, opts, stdin, stdout, stderr)
 		}
-		complain(stderr, "nfd-fn render: unknown --output %q: want resourcelist, apply, apply-status, nova, labels or labels-json", *output)
-		return 2
+		return form.Write(&renderRun{form: *output, paths: paths, config: *config, opts: opts, stdin: stdin, stdout: stdout, stderr: stderr})
 	}, vanished(stderr))
 }
 
-// applyParts maps the apply outputs to the part of the apply-ready Nodes
-// each writes: the Node's own fields, and its status subresource, applied
-// apart (modes.ApplyPart).
-var applyParts = map[string]modes.ApplyPart{
-	"apply":        modes.ApplyObject,
-	"apply-status": modes.ApplyStatus,
+// renderRun is one run of nfd-fn render, for its --output form to write.
+type renderRun struct {
+	form           string
+	paths          []string
+	config         string
+	opts           fn.RunOptions
+	stdin          io.Reader
+	stdout, stderr io.Writer
 }
 
-// failsClosed names the outputs written to stdout only when the run has
-// no error (outfile.go), with why, for the line that says so.
-var failsClosed = map[string]string{
-	"apply":        "--output apply writes a clean run's Nodes only (applied, a Node missing labels would strip them)",
-	"apply-status": "--output apply-status writes a clean run's Nodes only (applied, a Node missing extended resources would strip them)",
-	"nova":         "--output nova writes a clean run's provider config only (a provider missing traits would lose them in placement)",
-	"labels-json":  "--output labels-json writes a clean run's view only (a script acting on it would take a failed node for a bare one)",
+// renderOutputs are render's --output forms (modes.Outputs), each the run
+// that writes it; those written to stdout only when the run has no error
+// (outfile.go) say why, for the line that says so.
+var renderOutputs = append(modes.Outputs[func(*renderRun) int]{
+	{Name: "resourcelist", Write: renderResourceList},
+	{Name: "apply", Write: renderApply(modes.ApplyObject),
+		FailsClosed: "--output apply writes a clean run's Nodes only (applied, a Node missing labels would strip them)"},
+	{Name: "apply-status", Write: renderApply(modes.ApplyStatus),
+		FailsClosed: "--output apply-status writes a clean run's Nodes only (applied, a Node missing extended resources would strip them)"},
+	{Name: "nova", Write: renderNova,
+		FailsClosed: "--output nova writes a clean run's provider config only (a provider missing traits would lose them in placement)"},
+}, labelOutputs()...)
+
+// labelOutputs are render's forms of what NFD gives each node
+// (modes.LabelOutputs), each run by runLabels.
+func labelOutputs() []modes.Output[func(*renderRun) int] {
+	var out []modes.Output[func(*renderRun) int]
+	for _, o := range modes.LabelOutputs {
+		write := o.Write
+		out = append(out, modes.Output[func(*renderRun) int]{Name: o.Name, FailsClosed: o.FailsClosed, Write: func(r *renderRun) int {
+			return runLabels(r.paths, r.config, write, r.opts, r.stdin, r.stdout, r.stderr)
+		}})
+	}
+	return out
+}
+
+// renderResourceList writes the ResourceList: the KRM function on stdin,
+// or the same over files and directories.
+func renderResourceList(r *renderRun) int {
+	if len(r.paths) > 0 {
+		return runFiles(r.paths, r.config, nil, r.opts, r.stdin, r.stdout, r.stderr)
+	}
+	if configNeedsPaths(r) {
+		return 2
+	}
+	return runFunction("render", nil, r.opts, r.stdin, r.stdout, r.stderr)
+}
+
+// renderApply writes the part of the apply-ready Nodes: the Node's own
+// fields, or its status subresource, applied apart (modes.ApplyPart).
+func renderApply(part modes.ApplyPart) func(*renderRun) int {
+	return func(r *renderRun) int {
+		if len(r.paths) == 0 {
+			complain(r.stderr, "nfd-fn render: --output %s needs FILE or DIR arguments (- for stdin)", r.form)
+			return 2
+		}
+		return runFiles(r.paths, r.config, fn.ApplyOutput(part), r.opts, r.stdin, r.stdout, r.stderr)
+	}
+}
+
+// renderNova writes the Nova provider config file alone, which needs
+// every node: a shard is refused.
+func renderNova(r *renderRun) int {
+	switch {
+	case r.opts.Shard != nil:
+		complain(r.stderr, "nfd-fn render: --shard does not go with --output nova: the provider config needs every node")
+		return 2
+	case len(r.paths) > 0:
+		return runNovaFiles(r.paths, r.config, r.opts, r.stdin, r.stdout, r.stderr)
+	case configNeedsPaths(r):
+		return 2
+	}
+	return runNovaOutput(r.paths, r.opts, r.stdin, r.stdout, r.stderr)
+}
+
+// configNeedsPaths refuses --config without FILE or DIR arguments: on
+// stdin, the ResourceList carries its functionConfig.
+func configNeedsPaths(r *renderRun) bool {
+	if r.config == "" {
+		return false
+	}
+	complain(r.stderr, "nfd-fn render: --config needs FILE or DIR arguments (on stdin, the ResourceList carries its functionConfig)")
+	return true
 }
 
 // runNovaOutput renders the ResourceList on stdin and writes the Nova
@@ -165,8 +215,7 @@ func runNovaOutput(args []string, opts fn.RunOptions, stdin io.Reader, stdout, s
 // FILE|DIR...); the errors and warnings go to stderr.
 func runNovaFiles(paths []string, config string, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	var file []byte
-	opts.NovaFile = &file
-	code := runFiles(paths, config, modes.ApplyNone, opts, stdin, io.Discard, stderr)
+	code := runFiles(paths, config, fn.NovaOutput(&file), opts, stdin, io.Discard, stderr)
 	if code == 2 {
 		return code
 	}
@@ -241,14 +290,14 @@ func modeFor(cmd string) string {
 }
 
 // runFiles renders the objects in files and directories.
-func runFiles(paths []string, config string, apply modes.ApplyPart, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
+func runFiles(paths []string, config string, output *fn.Output, opts fn.RunOptions, stdin io.Reader, stdout, stderr io.Writer) int {
 	fc, err := modes.ReadConfig(config)
 	if err != nil {
 		complain(stderr, "nfd-fn render: %v", err)
 		return 2
 	}
 	out := &stdoutWriter{w: stdout}
-	opts.ErrorLog, opts.Apply, opts.Summary, opts.Progress = stderr, apply, stderr, terminal(stderr)
+	opts.ErrorLog, opts.Output, opts.Summary, opts.Progress = stderr, output, stderr, terminal(stderr)
 	code, err := fn.RunFiles(paths, stdin, fc, out, opts)
 	return out.exit(code, err, "nfd-fn render", stderr)
 }

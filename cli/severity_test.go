@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
@@ -47,9 +46,9 @@ func TestSeverityRuleKeepsReadmeChecksDocAndCodeInStep(t *testing.T) {
 	}
 	cases, _ := filepath.Glob("../testdata/validate/*")
 	for _, dir := range cases {
-		files := modes.OpenFiles([]string{dir}, nil, fn.Decoding)
-		if code := files.LoadSettings("validate", configArg(t, dir), "", os.Stderr); code != 0 {
-			t.Fatalf("%s: bad config", dir)
+		files := modes.OpenFiles([]string{dir}, nil)
+		if _, err := files.LoadSettings(modes.SettingsFlags{Config: configArg(t, dir)}); err != nil {
+			t.Fatalf("%s: bad config: %v", dir, err)
 		}
 		ds, _, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{WorkerConfig: argOf(t, dir, "--worker-config")})
 		files.Close()

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
 )
 
@@ -65,7 +64,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 	case len(paths) == 0:
 		paths = []string{"."}
 	}
-	rep, err := modes.Test(paths, modes.TestOptions{Decoding: fn.Decoding, Update: *update, NFDVersion: *nfdVersion,
+	rep, err := modes.Test(paths, modes.TestOptions{Update: *update, NFDVersion: *nfdVersion,
 		Coverage: *coverage, MinCoverage: *minCoverage, FeatureCatalog: catalog})
 	switch {
 	case errors.Is(err, modes.ErrNoTests):
@@ -87,7 +86,7 @@ func runTest(args []string, stdout, stderr io.Writer) int {
 
 // runTestInit implements `nfd-fn test --init DIR`.
 func runTestInit(dir, config, nfdVersion string, stdout, stderr io.Writer) int {
-	path, err := modes.TestInit(dir, config, modes.TestOptions{Decoding: fn.Decoding, NFDVersion: nfdVersion})
+	path, err := modes.TestInit(dir, config, modes.TestOptions{NFDVersion: nfdVersion})
 	if err != nil {
 		complain(stderr, "nfd-fn test --init: %v", err)
 		return 1

@@ -54,17 +54,14 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: flags need FILE or DIR arguments (with none, a ResourceList is read from stdin)")
 		return 2
 	}
-	write, ok := writers[*output]
+	form, ok := validateOutputs.Find(*output)
 	if !ok {
-		complain(stderr, "nfd-fn validate: unknown --output %q: want text, json, sarif, github or junit", *output)
+		complain(stderr, "nfd-fn validate: unknown --output %q: want %s", *output, validateOutputs.Want())
 		return 2
 	}
-	files := modes.OpenFiles(paths, stdin, fn.Decoding)
+	files := modes.OpenFiles(paths, stdin)
 	defer files.Close()
-	if code := files.LoadSettings("validate", *config, *nfdVersion, stderr); code != 0 {
-		return code
-	}
-	if code := files.UseCRDVersion("validate", *crdVersion, stderr); code != 0 {
+	if code := loadSettings("validate", files, modes.SettingsFlags{Config: *config, NFDVersion: *nfdVersion, CRDVersion: *crdVersion}, stderr); code != 0 {
 		return code
 	}
 	findings, read, err := modes.ValidateFiles(files, modes.ValidateFilesOptions{Ignore: *ignore, WorkerConfig: *worker, Context: *context, FeatureCatalog: *catalog})
@@ -72,21 +69,20 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "nfd-fn validate: %v", err)
 		return 2
 	}
-	if err := write(stdout, findings); err != nil {
+	if err := form.Write(stdout, findings); err != nil {
 		complain(stderr, "nfd-fn validate: writing output: %v", err)
 		return 1
 	}
 	return validateExit(findings, read, *strict, stderr)
 }
 
-var writers = map[string]func(io.Writer, diag.List) error{
-	"text": diag.WriteText,
-	"json": fn.WriteResultsJSON,
-	"sarif": func(w io.Writer, l diag.List) error {
-		return diag.WriteSARIF(w, l, Version)
-	},
-	"github": diag.WriteGitHub,
-	"junit":  diag.WriteJUnit,
+// validateOutputs are validate's --output forms over files (modes.Outputs).
+var validateOutputs = modes.Outputs[func(io.Writer, diag.List) error]{
+	{Name: "text", Write: diag.WriteText},
+	{Name: "json", Write: fn.WriteResultsJSON},
+	{Name: "sarif", Write: func(w io.Writer, l diag.List) error { return diag.WriteSARIF(w, l, Version) }},
+	{Name: "github", Write: diag.WriteGitHub},
+	{Name: "junit", Write: diag.WriteJUnit},
 }
 
 // validateExit prints a summary to stderr, errors first, then warnings,

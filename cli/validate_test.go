@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nfd-fn/nfd-fn/internal/golden"
-	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // TestValidateGolden runs `nfd-fn validate` on each case under
@@ -43,19 +42,4 @@ func caseArgs(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return strings.Fields(string(b))
-}
-
-// TestValidateReportsAnUnreadableWorkerConfigMapAsAnError: a ConfigMap
-// among the files whose nfd-worker.conf is not a configuration (the
-// fuzzer's find, testdata/fuzz/FuzzValidateFiles) is an error about that
-// ConfigMap at its file and line, exit 1, as the KRM function reports it
-// among its items; not a failure to run (exit 2).
-func TestValidateReportsAnUnreadableWorkerConfigMapAsAnError(t *testing.T) {
-	dir := t.TempDir()
-	testkit.WriteFiles(t, dir, map[string]string{"worker.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-worker-conf}\ndata:\n  nfd-worker.conf: |\n    c\n"})
-	out, errOut, code := testkit.Command(Main, "", "validate", dir)
-	want := filepath.Join(dir, "worker.yaml") + `:1:1: error: ConfigMap/nfd-worker-conf data[nfd-worker.conf]: `
-	if code != 1 || !strings.Contains(out+errOut, want) || !strings.Contains(out+errOut, "not an nfd-worker configuration") {
-		t.Errorf("exit %d; want 1 and an error starting %q:\n%s%s", code, want, out, errOut)
-	}
 }

@@ -3,6 +3,7 @@ package fn
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 	"time"
 
@@ -97,9 +98,7 @@ func nodeFeatureItem(nf *api.NodeFeature, old *krm.Item) (*krm.Item, error) {
 		ann[k] = v
 	}
 	if old == nil {
-		path := NodeFeaturePathPrefix + nf.Metadata.Name + ".yaml"
-		ann[kioutil.PathAnnotation], ann[kioutil.IndexAnnotation] = path, "0"
-		ann[kioutil.LegacyPathAnnotation], ann[kioutil.LegacyIndexAnnotation] = path, "0"
+		maps.Copy(ann, krm.PlaceAnnotations(NodeFeaturePathPrefix+nf.Metadata.Name+".yaml", 0))
 	} else {
 		for k, v := range bookkeeping(old) {
 			ann[k] = v
@@ -121,9 +120,7 @@ func bookkeeping(it *krm.Item) map[string]string {
 		}
 	}
 	if len(out) == 0 && it.File != "" {
-		idx := fmt.Sprint(it.Index)
-		out[kioutil.PathAnnotation], out[kioutil.IndexAnnotation] = it.File, idx
-		out[kioutil.LegacyPathAnnotation], out[kioutil.LegacyIndexAnnotation] = it.File, idx
+		out = krm.PlaceAnnotations(it.File, it.Index)
 	}
 	return out
 }

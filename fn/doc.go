@@ -4,17 +4,23 @@
 //
 //   - internal/krm cuts the input into items and writes the output back,
 //     untouched items as their original bytes; internal/inputs opens the
-//     files, directories and stdin of RunFiles, and decodes items with
-//     fn's decoders (objects.go, handed over as Decoding);
+//     files, directories and stdin of RunFiles, and decodes items (lean
+//     where internal/fastread reads them, else strictly) as they are cut,
+//     for Run as for RunFiles (inputs.ReadList, inputs.ReadFiles);
 //   - internal/config reads the functionConfig (one key table, Default,
 //     Validate) into Settings;
 //   - the items become one objects.Set (readset.go, inputs.AddItems),
-//     which the mode hands to the one fleet pipeline, master.Prepare and
-//     master.Stream (render.go), or to its entry point in internal/modes
-//     (Validate, Explain, PlanDiagnostics, WriteNova), the same functions
-//     the command line calls;
-//   - the rendered Nodes (modes.NewNode, PatchNode) and NodeFeatureGroup
-//     status are written into their items (node.go), and every diagnostic
+//     which the mode hands to its entry point in internal/modes (Render,
+//     Validate, Explain, PlanDiagnostics, BuildNova), the same functions
+//     the command line calls; for render, fn is the streaming adapter over
+//     modes.Render (render.go), and the --output forms other than the list
+//     are Outputs (output.go);
+//   - fn writes every item it changes or makes, whatever the speed path:
+//     the rendered Nodes, patched in their trees or their text or made
+//     new (nodewrite.go, node.go), their apply-ready parts (applyShape),
+//     NodeFeatureGroup status, and the Nova provider config's ConfigMap
+//     (novaconfigmap.go); it reads the worker ConfigMap and the RuleTests
+//     among the items (workerconfig.go, testlist.go); and every diagnostic
 //     becomes a KRM result in one function, Result (krmresult.go).
 //
 // fn holds no domain logic of its own: what nfd-master does is pkg/master,

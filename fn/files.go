@@ -39,7 +39,7 @@ func RunFiles(paths []string, stdin io.Reader, config *yaml.Node, out io.Writer,
 	if lists, _ := inputs.SplitLists(files, opened.Release); len(lists) > 0 {
 		return runListFile(files, lists[0], config, out, opts)
 	}
-	rl, found, err := inputs.ReadFiles(files, config, Decoding, keepFileItemNode, opened, opts.Release)
+	rl, found, err := inputs.ReadFiles(files, config, opened, opts.Release)
 	if err != nil {
 		// A file that cannot be read whole (too large to parse whole): a
 		// path nfd-fn cannot read, as validate, explain and plan say too.
@@ -91,14 +91,4 @@ func allCRLF(files []krm.File) bool {
 		}
 	}
 	return len(files) > 0
-}
-
-// keepFileItemNode keeps the trees of objects read from files, for the
-// positions of what is reported about them, except those a fleet holds
-// thousands of: NodeFeatures, and Nodes that keepItemNode lets go.
-func keepFileItemNode(it *krm.Item) bool {
-	if it.Kind != "NodeFeature" && it.Kind != "Node" {
-		return true
-	}
-	return keepItemNode(it)
 }

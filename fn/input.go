@@ -35,7 +35,7 @@ func RunInput(in io.Reader, out io.Writer, opts RunOptions) (int, error) {
 // instead of writing Nodes (nfd-fn render --output labels).
 func RunLabels(paths []string, stdin io.Reader, config *yaml.Node, opts RunOptions) ([]labelview.Node, int, error) {
 	var nodes []labelview.Node
-	opts.Labels = &nodes
+	opts.Output = LabelsOutput(&nodes)
 	var code int
 	var err error
 	if len(paths) > 0 {

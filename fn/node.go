@@ -5,27 +5,26 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // updateNode writes the rendered state of a node into its Node object
-// (an item, or an item of a List item), in place (modes.PatchNode).
+// (an item, or an item of a List item), in place (patchNode).
 func updateNode(rl *krm.ResourceList, existing *objects.Object[*objects.Node], n *master.NodeResult, s config.Settings) {
 	it := rl.Items[existing.Origin.Item]
 	tree := existing.Origin.Node
 	if tree == nil {
 		tree = it.Tree() // read lean: parsed again from its text
 	}
-	if tree != nil && modes.PatchNode(tree, n, s) {
+	if tree != nil && patchNode(tree, n, s) {
 		it.Changed = true
 	}
 }
 
 // nodeText is the output text of a Node item read lean (its tree let go)
 // once its node is rendered: the item parsed again from its text and
-// patched (modes.PatchNode), or nil when nothing changes (the item is then
+// patched (patchNode), or nil when nothing changes (the item is then
 // written as it was).
 func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *master.NodeResult, s config.Settings) ([]byte, error) {
 	if text, changed, ok := patchNodeText(it, old, n, s); ok {
@@ -35,13 +34,13 @@ func nodeText(rl *krm.ResourceList, it *krm.Item, old *objects.NodeState, n *mas
 		return rl.ItemText(it, text)
 	}
 	tree, err := it.ParseTree()
-	if err != nil || !modes.PatchNode(tree, n, s) {
+	if err != nil || !patchNode(tree, n, s) {
 		return nil, err
 	}
 	return rl.EncodeItem(it, tree)
 }
 
-// patchNodeText is modes.PatchNode done on the Node item's text, for the common
+// patchNodeText is patchNode done on the Node item's text, for the common
 // case of a Node in kubectl's layout (YAML or JSON) whose labels, annotations, capacity
 // or allocatable change (krm.SyncMapText, krm.SyncMapJSON): what nfd-fn does not own keeps
 // its bytes, and neither a tree nor its encoding is made. old is the

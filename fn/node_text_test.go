@@ -8,9 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
-	"github.com/nfd-fn/nfd-fn/internal/fastread"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/internal/modes"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -74,11 +72,7 @@ func TestNodeTextPatchIsTheTreePatch(t *testing.T) {
 	}
 	for name, edit := range edits {
 		for _, it := range exportedNodes(t) {
-			d, ok := fastread.DecodeNodeFast(it.Raw)
-			if !ok {
-				t.Fatalf("%s: the fixture's Node %s is not in the fast subset", name, it.Name)
-			}
-			old := d.Obj.(*objects.Node).State
+			old := nodeState(t, it)
 			res := &master.NodeResult{Name: it.Name, State: cloneState(old)}
 			edit(&res.State)
 			text, changed, ok := patchNodeText(it, &old, res, config.Settings{})
@@ -89,7 +83,7 @@ func TestNodeTextPatchIsTheTreePatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			treeChanged := modes.PatchNode(tree, res, config.Settings{})
+			treeChanged := patchNode(tree, res, config.Settings{})
 			if changed != treeChanged {
 				t.Fatalf("%s: Node %s: text patch changed=%v, tree patch %v", name, it.Name, changed, treeChanged)
 			}
@@ -106,13 +100,28 @@ func TestNodeTextPatchIsTheTreePatch(t *testing.T) {
 
 func TestNodeTextPatchLeavesTaintsToTheTree(t *testing.T) {
 	it := exportedNodes(t)[0]
-	d, _ := fastread.DecodeNodeFast(it.Raw)
-	old := d.Obj.(*objects.Node).State
+	old := nodeState(t, it)
 	res := &master.NodeResult{Name: it.Name, State: cloneState(old)}
 	res.State.Taints = append(append([]api.Taint(nil), old.Taints...), api.Taint{Key: "example.com/gpu", Effect: "NoSchedule"})
 	if _, _, ok := patchNodeText(it, &old, res, config.Settings{}); ok {
 		t.Error("a taint change was patched in text")
 	}
+}
+
+// nodeState is the state of a Node item as read, decoded from its tree
+// (objects.Decode: the lean reader is held to it by internal/fastread's
+// differential tests).
+func nodeState(t *testing.T, it *krm.Item) objects.NodeState {
+	t.Helper()
+	tree, err := it.ParseTree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ok := objects.Decode(tree).Obj.(*objects.Node)
+	if !ok {
+		t.Fatalf("Node %s does not decode as a Node", it.Name)
+	}
+	return n.State
 }
 
 func cloneState(s objects.NodeState) objects.NodeState {

@@ -17,7 +17,7 @@ func RenderNova(in io.Reader, opts RunOptions) (file []byte, diags diag.List, co
 	if err != nil {
 		return nil, nil, 1, fmt.Errorf("%w: %w", ErrInput, err)
 	}
-	opts.NovaFile = &file
+	opts.Output = NovaOutput(&file)
 	r, err := run(input, io.Discard, opts)
 	if err != nil {
 		return nil, nil, 1, err

@@ -14,7 +14,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/golden"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
@@ -97,7 +96,7 @@ func TestNovaProviderConfigIsOffByDefault(t *testing.T) {
 	}
 	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
 	out := runForTest(t, off)
-	if bytes.Contains(out, []byte(modes.NovaConfigMapName)) {
+	if bytes.Contains(out, []byte(NovaConfigMapName)) {
 		t.Errorf("novaProviderConfig false still wrote the ConfigMap:\n%s", out)
 	}
 }
@@ -120,8 +119,8 @@ func TestRenderNovaReturnsThePlainFile(t *testing.T) {
 	}
 	var want string
 	for _, it := range wrapped.Items {
-		if it.Metadata.Name == modes.NovaConfigMapName {
-			want = it.Data[modes.NovaDataKey]
+		if it.Metadata.Name == NovaConfigMapName {
+			want = it.Data[NovaDataKey]
 		}
 	}
 	off := bytes.Replace(input, []byte(`novaProviderConfig: "true"`), []byte(`novaProviderConfig: "false"`), 1)
@@ -148,7 +147,7 @@ func TestRenderNovaReportsErrorsAndExitsNonZero(t *testing.T) {
 	}
 	// The diagnostics are the run's, one per result of the same run.
 	var out bytes.Buffer
-	if _, err := Run(input, &out, RunOptions{NovaFile: new([]byte)}); err != nil {
+	if _, err := Run(input, &out, RunOptions{Output: NovaOutput(new([]byte))}); err != nil {
 		t.Fatal(err)
 	}
 	if results := resultMessages(t, out.Bytes()); len(results) != len(diags) {

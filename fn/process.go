@@ -1,22 +1,18 @@
 package fn
 
 import (
+	"fmt"
 	"io"
 
-	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
+	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
-	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
-
-// NodePathPrefix is the directory, relative to the package, that new Node
-// items are given in their path annotations: nodes/<node-name>.yaml.
-const NodePathPrefix = modes.NodePathPrefix
 
 // Run reads a ResourceList from input, processes it according to its
 // functionConfig and writes the output ResourceList to out. It returns the
@@ -45,10 +41,9 @@ func run(input []byte, out io.Writer, opts RunOptions) (*report, error) {
 	return process(rl, out, opts, &report{})
 }
 
-// readList reads a ResourceList for a run: cut by the splitter, each item
-// decoded on the worker pool as it is cut, lean where it can be.
+// readList reads a ResourceList for a run (inputs.ReadList).
 func readList(input []byte, opts RunOptions) (*krm.ResourceList, error) {
-	return krm.Read(input, krm.ReadOptions{Decoder: newItemDecoder(keepItemNode, nil, opts.Release), Release: opts.Release})
+	return inputs.ReadList(input, opts.Release)
 }
 
 // process runs the mode the functionConfig asks for on a read list and
@@ -59,14 +54,8 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.ForceMode != "" {
 		settings.Mode = opts.ForceMode
 	}
-	if opts.NovaFile != nil {
-		settings.Nova.Enabled, settings.Nova.Capture = true, opts.NovaFile
-	}
-	if opts.Apply != modes.ApplyNone {
-		settings.NodeOutput = config.NodeOutputApply
-	}
-	if opts.Labels != nil {
-		settings.NodeOutput = config.NodeOutputLabels
+	if opts.Output != nil {
+		opts.Output.settle(&settings)
 	}
 	if opts.Shard != nil {
 		settings.Shard = *opts.Shard
@@ -77,8 +66,10 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.CRDVersion != "" {
 		problems = append(problems, settings.UseCRDs(opts.CRDVersion)...)
 	}
-	if opts.WorkerConfig != nil {
-		settings.WorkerConfig, settings.WorkerConfigFile = opts.WorkerConfig.Text, opts.WorkerConfig.File
+	worker, more := configuredWorker(rl, &settings, opts.WorkerConfig)
+	problems = append(problems, more...)
+	if worker != nil {
+		settings.WorkerConfig, settings.WorkerConfigFile = worker.Text, worker.File
 	}
 	if opts.FeatureCatalog != nil {
 		settings.FeatureCatalog = opts.FeatureCatalog
@@ -90,7 +81,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	var finish func()
 	switch settings.Mode {
 	case "validate":
-		validateList(rl, settings, opts.WorkerConfig, r)
+		validateList(rl, settings, worker, r)
 	case "discover":
 		discoverList(rl, settings, problems.HasErrors(), opts.Discover, r)
 	case "plan":
@@ -99,9 +90,9 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 		testList(rl, settings, r)
 	default:
 		sum := modes.NewSummary()
-		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Apply == modes.ApplyNone && opts.Labels == nil)
+		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Output == nil || opts.Output.write == nil)
 		if opts.Summary != nil {
-			defer func() { sum.Write(opts.Summary, "render", r.list) }()
+			defer func() { fmt.Fprintln(opts.Summary, sum.Line("render", r.list)) }()
 		}
 	}
 	if err := write(rl, out, opts, r, finish); err != nil {
@@ -133,36 +124,14 @@ func readByKpt(rl *krm.ResourceList) bool {
 	return false
 }
 
-// write writes the output: the ResourceList, or with Apply the part it
-// names of the apply-ready Nodes alone, or with Labels nothing (what each
-// node gets goes to *opts.Labels). finish, when not nil, adds the results that are
-// known only once every item has been made (a streamed render's).
+// write writes the output: the ResourceList, or the form opts.Output
+// names. finish, when not nil, adds the results that are known only once
+// every item has been made (a streamed render's).
 func write(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report, finish func()) error {
-	if r.labels != nil {
-		// Nothing streams: every node is rendered before the list is written.
-		if finish != nil {
-			finish()
-			finish = nil
-		}
-		if opts.Labels != nil {
-			*opts.Labels = r.labels.Sorted()
-			return nil
-		}
-		r.extend(r.labels.Diagnostics(InfoResultCap))
+	if opts.Output != nil && opts.Output.write != nil {
+		return opts.Output.write(rl, out, r, finish)
 	}
-	if opts.Apply == modes.ApplyNone {
-		return rl.WriteThen(out, func() []*sdk.Result {
-			if finish != nil {
-				finish()
-			}
-			return Results(capNotes(r.list))
-		})
-	}
-	err := rl.WriteObjects(out, func(it *krm.Item) bool { return it.APIVersion == "v1" && it.Kind == "Node" && it.Changed }, opts.Apply.Shape)
-	if finish != nil {
-		finish()
-	}
-	return err
+	return writeList(rl, out, r, finish)
 }
 
 // RunOptions adjust Run from the command line.
@@ -175,9 +144,9 @@ type RunOptions struct {
 	// orchestrators that show a failing function's stderr but not its
 	// results (kustomize).
 	ErrorLog io.Writer
-	// NovaFile, when set, switches the Nova provider config on and
-	// receives the file (nfd-fn render --output nova).
-	NovaFile *[]byte
+	// Output, when set, is the form written instead of the plain
+	// ResourceList (ApplyOutput, NovaOutput, LabelsOutput).
+	Output *Output
 	// Summary, when set, receives the one-line summary a render ends with.
 	Summary io.Writer
 	// Progress, when set, receives progress lines as nodes are rendered
@@ -193,13 +162,6 @@ type RunOptions struct {
 	// NFDVersion, when set, overrides the functionConfig's nfdVersion
 	// (nfd-fn --nfd-version).
 	NFDVersion string
-	// Apply, when not ApplyNone, writes the Nodes alone, apply-ready
-	// (nodeOutput: apply), as a YAML stream of the part it names for
-	// kubectl apply --server-side (nfd-fn render --output apply, and
-	// apply-status for --subresource=status): one Node for every node,
-	// name-only when NFD owns nothing in that part. The results go to
-	// ErrorLog only.
-	Apply modes.ApplyPart
 	// CRDVersion, when set, overrides the functionConfig's crdVersion
 	// (nfd-fn --crd-version).
 	CRDVersion string
@@ -210,10 +172,6 @@ type RunOptions struct {
 	// FeatureCatalog, when set, overrides the functionConfig's
 	// featureCatalog (nfd-fn render --feature-catalog).
 	FeatureCatalog *lint.FeatureCatalog
-	// Labels, when set, receives what each node gets from NFD, sorted by
-	// name (nodeOutput: labels), and nothing is written to out
-	// (nfd-fn render --output labels); the results go to ErrorLog only.
-	Labels *[]labelview.Node
 }
 
 // setGroupStatus writes the members into a NodeFeatureGroup's

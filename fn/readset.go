@@ -17,7 +17,7 @@ import (
 // and groups (inputs.AdmitList).
 func readSet(rl *krm.ResourceList, s *config.Settings, r *report) *objects.Set {
 	set := s.NewSet()
-	r.extend(inputs.AddItems(set, rl, nil))
+	r.extend(inputs.AddItems(set, rl))
 	problems, found := inputs.AdmitList(rl, set, s)
 	r.config(rl.FunctionConfig, problems)
 	r.extend(found)
@@ -35,13 +35,13 @@ func useWorkerConfig(rl *krm.ResourceList, s *config.Settings, r *report) {
 	}
 	l, warnings, err := discover.NewLabeler(s.WorkerConfig, s.Options.NFDRelease().Engine.String())
 	if err != nil {
-		r.config(rl.FunctionConfig, diag.List{{Severity: diag.Error, Check: "config", Field: "--worker-config",
+		r.config(rl.FunctionConfig, diag.List{{Severity: diag.Error, Check: "config", Field: workerConfigField(s),
 			Message: fmt.Sprintf("%s: %v", s.WorkerConfigFile, err)}})
 		return
 	}
 	var problems diag.List
 	for _, w := range warnings {
-		problems = append(problems, diag.Diagnostic{Severity: diag.Warning, Check: "config", Field: "--worker-config", Message: s.WorkerConfigFile + ": " + w})
+		problems = append(problems, diag.Diagnostic{Severity: diag.Warning, Check: "config", Field: workerConfigField(s), Message: s.WorkerConfigFile + ": " + w})
 	}
 	r.config(rl.FunctionConfig, problems)
 	s.Options.WorkerLabels = l

@@ -11,7 +11,6 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
-	"github.com/nfd-fn/nfd-fn/pkg/admission"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -19,9 +18,11 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
 )
 
-// renderList is mode render: the fleet pipeline over the list's objects,
-// the rendered Nodes and NodeFeatureGroup status written into the list,
-// then lint's checks, explain and the Nova provider config.
+// renderList is mode render over a ResourceList: its domain part is
+// modes.Render (prepare, shard, stream, the fleet check and summary, then
+// Finish: lint, explain, Nova, uncovered, suppress); renderList is the
+// streaming adapter over it, writing the rendered Nodes and
+// NodeFeatureGroup status into the list's items.
 //
 // Nodes are rendered a few at a time (master.Stream) and none is kept: a
 // node with a Node object in the input is rendered before the list is
@@ -36,51 +37,49 @@ import (
 // once the items have been written (it is nil when they are in r already).
 func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.Summary, progressTo io.Writer, stream bool) (finish func()) {
 	set := readSet(rl, &s, r)
-	worker, problems := modes.ListWorkerConfig(rl)
+	worker, problems := listWorkerConfig(rl)
 	r.extend(problems)
 	for _, it := range rl.Items {
 		it.Decoded = nil // the set holds what rendering needs; a fleet holds thousands
 	}
-	p := master.Prepare(set, s.Options)
-	if progressTo != nil {
-		p.Progress = modes.Progress(progressTo)
-	}
-	others := p.OnlyShard(s.Shard)
-	omitOtherShards(rl, set, others, s.Shard, r)
+	rd := modes.Render(set, s, modes.RenderOptions{Worker: worker, Progress: progress(progressTo), Summary: sum})
+	omitOtherShards(rl, set, rd.OtherShards, s.Shard, r)
 	keep := s.Nova.Enabled
-	st := p.Stream(master.StreamOptions{KeepNodes: keep})
-	fleetNodes := p.NodeNames()
-	if s.Shard.Sharded() {
-		// A shard's nodes are not the fleet: "matches no node" and
-		// "taints every node" would be about the shard.
-		fleetNodes = nil
-	}
-	check := lint.NewFleetCheck(set, s.Options, fleetNodes)
-	st.Observe(check.Add)
-	takeover := lint.NewTakeover(set, s.Options) // render's and plan's alone
-	if takeover != nil {
-		st.Observe(takeover.Add)
-	}
-	sum.Begin(set, len(p.NodeNames()), &s.Options)
-	st.Observe(sum.Add)
 	// nodeOutput labels writes no Node: each node's view is collected.
-	labels := s.NodeOutput == config.NodeOutputLabels
-	if labels {
-		r.labels = modes.CollectLabels(st, s)
+	labels := rd.Labels != nil
+	r.labels = rd.Labels
+	writeNodes(rl, set, rd, s, r, stream && !keep && !labels, keep || labels)
+	finish = func() {
+		r.list = rd.Finish(r.list, func(nodes []master.NodeResult) diag.List { return writeNova(rl, s, nodes) }, ignoreSource(rl, s))
 	}
+	if keep {
+		finish()
+		return nil
+	}
+	return finish
+}
+
+// writeNodes renders the nodes of set through rd's stream into the list: Node items
+// updated in place, or made as the list is written when stream allows
+// (makeNodesAsWritten); new Nodes appended (held: every node is rendered
+// before the list is written, with the Nova provider config or the
+// labels view, which write none) or made as the list's tail; and the
+// NodeFeatureGroups' status.
+func writeNodes(rl *krm.ResourceList, set *objects.Set, rd *modes.Rendering, s config.Settings, r *report, stream, held bool) {
+	st, keep, labels := rd.Stream, s.Nova.Enabled, rd.Labels != nil
 	nodes := nodeObjects(set)
 	var made map[string]bool
-	if stream && !keep && !labels {
+	if stream {
 		made = makeNodesAsWritten(rl, st, nodes, s)
 	}
-	first, later := renderOrder(p.NodeNames(), nodes, made, keep || labels || st.HasGroups(), !keep && !labels)
+	first, later := renderOrder(rd.Pipeline.NodeNames(), nodes, made, held || st.HasGroups(), !held)
 	st.Render(first, func(i int, res *master.NodeResult) {
 		switch existing := nodes[res.Name]; {
 		case labels || made[res.Name]:
 		case existing != nil:
 			updateNode(rl, existing, res, s)
 		case keep:
-			if n := modes.NewNode(res, s); n != nil {
+			if n := newNode(res, s); n != nil {
 				rl.Append(n)
 				r.newNodes++
 			}
@@ -91,44 +90,24 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 			rl.Items[g.Group.Origin.Item].Changed = true
 		}
 	}
-	if !keep && !labels {
-		rl.SetTail(func(yield func(*yaml.Node, []byte) error) error {
-			var err error
-			st.RenderWith(later, func(res *master.NodeResult) any {
-				return encodedNode(rl, res, s)
-			}, func(_ int, _ *master.NodeResult, v any) {
-				if n := v.(encoded); n.node != nil && err == nil {
-					err = n.err
-					if err == nil {
-						err = yield(n.node, n.text)
-						r.newNodes++
-					}
+	if held {
+		return
+	}
+	rl.SetTail(func(yield func(*yaml.Node, []byte) error) error {
+		var err error
+		st.RenderWith(later, func(res *master.NodeResult) any {
+			return encodedNode(rl, res, s)
+		}, func(_ int, _ *master.NodeResult, v any) {
+			if n := v.(encoded); n.node != nil && err == nil {
+				err = n.err
+				if err == nil {
+					err = yield(n.node, n.text)
+					r.newNodes++
 				}
-			})
-			return err
+			}
 		})
-	}
-	finish = func() {
-		fleet := st.Finish()
-		findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: worker, Catalog: s.FeatureCatalog}), fleet.NodeDiagnostics)
-		findings = append(findings, check.Findings()...)
-		findings = append(findings, takeover.Findings()...)
-		set.Place(findings)
-		findings.SortByPosition()
-		r.extend(fleet.Diagnostics)
-		r.extend(findings)
-		explainNode(p, s, r)
-		r.extend(modes.WriteNova(rl, s, fleet.Nodes))
-		r.extend(lint.Uncovered(fleet.NodeDiagnostics, findings))
-		r.list = admission.DropCovered(r.list)
-		set.Place(r.list)
-		r.list = set.Suppress(r.list, s.Ignore, ignoreSource(rl, s)).FoldObjects()
-	}
-	if keep {
-		finish()
-		return nil
-	}
-	return finish
+		return err
+	})
 }
 
 // omitOtherShards leaves out of the output the Node objects of the nodes
@@ -171,7 +150,7 @@ type encoded struct {
 // encodedNode builds the new Node item of a rendered node (nil when
 // nothing is written for it) and encodes it when the list streams.
 func encodedNode(rl *krm.ResourceList, res *master.NodeResult, s config.Settings) encoded {
-	n := modes.NewNode(res, s)
+	n := newNode(res, s)
 	if n == nil || !rl.Streams() {
 		return encoded{node: n}
 	}
@@ -248,8 +227,8 @@ func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerCon
 	s.WorkerConfig, s.WorkerConfigFile = nil, ""
 	s.AssumeStrict()
 	set := readSet(rl, &s, r)
-	more := modes.CheckProviderConfigs(rl)
-	worker, problems := modes.ListWorkerConfig(rl)
+	more := checkProviderConfigs(rl)
+	worker, problems := listWorkerConfig(rl)
 	r.extend(problems)
 	if given != nil {
 		worker = given
@@ -263,19 +242,20 @@ func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerCon
 	r.list = modes.Validate(set, &s, r.list, modes.ValidateOptions{Worker: worker, More: more, IgnoreSource: ignoreSource(rl, s)})
 }
 
-// testList is mode test (modes.TestList): the RuleTests among the items
-// are checked against the render of the list's other objects, and the
-// results say how each fared. Items pass through untouched.
+// testList is mode test (modes.TestList): each RuleTest among the items
+// is checked against the render of the items its inputs name, with its
+// own config, workerConfig and nfdVersion where it gives them
+// (suiteListSource; testSources), and the results say how each
+// fared. Items pass through untouched.
 func testList(rl *krm.ResourceList, s config.Settings, r *report) {
-	suites, items, problems := modes.ListSuites(rl)
-	set := readSet(rl, &s, r)
-	worker, more := modes.ListWorkerConfig(rl)
-	found := append(r.list, more...)
+	suites, items, problems := listSuites(rl)
+	base := r.list
 	r.list = problems
 	if len(suites) == 0 {
 		r.add(diag.Error, nil, "", "mode test: no RuleTest among the items (kind: RuleTest, apiVersion: nfd-fn.dev/v1alpha1)")
+		return
 	}
-	r.extend(modes.TestList(set, &s, found, worker, suites, items))
+	testSources(rl, s, base, suites, items, r)
 }
 
 // ignoreSource is where the run's suppressions are written: the

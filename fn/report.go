@@ -1,14 +1,11 @@
 package fn
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"strconv"
 	"sync"
 
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"go.yaml.in/yaml/v3"
 
@@ -138,7 +135,6 @@ func functionConfigPlace(fc *yaml.Node) (diag.ObjectRef, diag.Position) {
 		return diag.ObjectRef{}, diag.Position{}
 	}
 	ref := diag.ObjectRef{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), Namespace: o.GetNamespace()}
-	path := cmp.Or(o.GetAnnotation(kioutil.PathAnnotation), o.GetAnnotation(kioutil.LegacyPathAnnotation))
-	index, _ := strconv.Atoi(cmp.Or(o.GetAnnotation(kioutil.IndexAnnotation), o.GetAnnotation(kioutil.LegacyIndexAnnotation)))
+	path, index := krm.ReadPlace(o.GetAnnotation)
 	return ref, diag.Position{File: path, Index: index}
 }

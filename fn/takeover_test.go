@@ -43,7 +43,7 @@ const masterLabelledNode = `- apiVersion: v1
 `
 
 // TestRenderWarnsWhenNFDMasterOwnsWhatNFDFnWouldApply: render (and its
-// apply output) warns (NFD313) about a Node whose managedFields show
+// apply output) warns (NFD314) about a Node whose managedFields show
 // nfd-master owning fields nfd-fn writes, naming the fields it would
 // share (the rule's label, the tracking annotation) and the one a removed
 // rule left, which nfd-fn's apply would orphan; a Node only kubelet
@@ -67,8 +67,8 @@ func TestRenderWarnsWhenNFDMasterOwnsWhatNFDFnWouldApply(t *testing.T) {
 			ids = append(ids, r.Tags["checkID"]+" "+r.ResourceRef["kind"]+"/"+r.ResourceRef["name"]+" "+r.Field.Path)
 		}
 	}
-	if len(ids) != 1 || ids[0] != "NFD313 Node/a metadata.managedFields" {
-		t.Errorf("want one NFD313 warning on Node/a's metadata.managedFields, got %q", ids)
+	if len(ids) != 1 || ids[0] != "NFD314 Node/a metadata.managedFields" {
+		t.Errorf("want one NFD314 warning on Node/a's metadata.managedFields, got %q", ids)
 	}
 	notMasters := strings.Replace(masterLabelledNode, "      manager: nfd-master\n", "      manager: kubectl-edit\n", 1)
 	if res := results(runRelease(t, releaseList("", "", notMasters), RunOptions{})); strings.Contains(res, "managedFields show nfd-master") {

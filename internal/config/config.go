@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/featuregate"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
@@ -128,6 +127,12 @@ type FunctionConfig struct {
 	// publish (lint.ReadFeatureCatalog's YAML, as a string): a misspelt
 	// declared feature or element is an error rather than a warning.
 	FeatureCatalog string `json:"featureCatalog,omitempty"`
+	// WorkerConfigMap names a ConfigMap among the items ("name" or
+	// "namespace/name") whose data["nfd-worker.conf"] is the nfd-worker
+	// configuration about to roll out: render recomputes each node's
+	// built-in labels with it and validate warns about workloads selecting
+	// a label it no longer produces, as --worker-config does.
+	WorkerConfigMap string `json:"workerConfigMap,omitempty"`
 }
 
 // Settings is the functionConfig resolved into what the modes need.
@@ -171,6 +176,10 @@ type Settings struct {
 	// settled.
 	WorkerConfig     []byte
 	WorkerConfigFile string
+	// WorkerConfigMap is the functionConfig's workerConfigMap, and
+	// WorkerConfigField where it is written (inputs.NamedWorkerConfig
+	// finds the ConfigMap among the items).
+	WorkerConfigMap, WorkerConfigField string
 	// releaseKeys are the settings given that only some releases have;
 	// autoDefaultNs is the autoDefaultNs setting.
 	releaseKeys   []givenKey
@@ -244,7 +253,7 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, diag.List) {
 	if n == nil || yamlstrict.IsNull(n) {
 		return fc, nil
 	}
-	kind, apiVersion := krm.ScalarAt(n, "kind"), krm.ScalarAt(n, "apiVersion")
+	kind, apiVersion := yamlstrict.Scalar(n, "kind"), yamlstrict.Scalar(n, "apiVersion")
 	switch {
 	case kind == "ConfigMap":
 		return fromConfigMap(n)
@@ -264,7 +273,7 @@ func parseFunctionConfig(n *yaml.Node) (*FunctionConfig, diag.List) {
 func fromConfigMap(n *yaml.Node) (*FunctionConfig, diag.List) {
 	fc := &FunctionConfig{}
 	var problems diag.List
-	data := krm.ValueAt(n, "data")
+	data := yamlstrict.Value(n, "data")
 	if data == nil || yamlstrict.IsNull(data) {
 		return fc, nil
 	}
@@ -385,6 +394,7 @@ func (fc *FunctionConfig) settings() (Settings, diag.List) {
 	problems = append(problems, novaProblems...)
 	problems = append(problems, fc.resolveDiscover(&s)...)
 	problems = append(problems, fc.resolveRelease(&s)...)
+	problems = append(problems, fc.resolveWorkerConfigMap(&s)...)
 	if fc.FeatureCatalog != "" {
 		cat, err := lint.ReadFeatureCatalog([]byte(fc.FeatureCatalog), "featureCatalog")
 		if err != nil {

@@ -107,7 +107,7 @@ func TestMasterShownNamesTheNamespaceTheConfigDoesNot(t *testing.T) {
 
 func TestWorkerConfigOutsideDiscoverPointsAtTheConfigMap(t *testing.T) {
 	_, p := load(t, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {mode: validate, workerConfig: /etc/nfd-worker.conf}")
-	if len(p) != 1 || !strings.Contains(p[0], `warning data.workerConfig: workerConfig is a mode discover setting; mode validate ignores it (render and validate read the worker configuration from the input's ConfigMap with data["nfd-worker.conf"])`) {
+	if len(p) != 1 || !strings.Contains(p[0], `warning data.workerConfig: workerConfig is a mode discover setting; mode validate ignores it (render and validate read the worker configuration from the input's ConfigMap with data["nfd-worker.conf"]; workerConfigMap names the one about to roll out)`) {
 		t.Errorf("problems = %q", p)
 	}
 }

@@ -47,7 +47,7 @@ func (fc *FunctionConfig) resolveDiscover(s *Settings) diag.List {
 		for _, k := range fc.discoverKeysSet() {
 			msg := fmt.Sprintf("%s is a mode discover setting; mode %s ignores it", k, s.Mode)
 			if k == "workerConfig" {
-				msg += ` (render and validate read the worker configuration from the input's ConfigMap with data["nfd-worker.conf"])`
+				msg += ` (render and validate read the worker configuration from the input's ConfigMap with data["nfd-worker.conf"]; workerConfigMap names the one about to roll out)`
 			}
 			problems = append(problems, cfgWarning(fc.field(k), msg))
 		}

@@ -9,7 +9,9 @@ package depcheck
 
 import (
 	"encoding/json"
+	"maps"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -151,20 +153,92 @@ type listedName struct {
 // machine. Only nfd-fn may be one; benchmark and generator programs live
 // in the tools/ module, which ./... does not reach.
 func TestGoInstallBuildsOnlyTheBinary(t *testing.T) {
+	for _, p := range listAll[listedName](t) {
+		if p.Name == "main" && p.ImportPath != module {
+			t.Errorf("%s is a main package under ./...: `go install ./...` (pre-commit) would build it; move it to tools/", p.ImportPath)
+		}
+	}
+}
+
+// listedTests is the part of `go list -json` that names a package's
+// imports, its tests' included.
+type listedTests struct {
+	ImportPath   string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+}
+
+// importersAllowed lists, for each package kept behind one reader, the
+// packages allowed to import it (its own tests and fuzz targets always
+// may), each with the reason. internal/fastread is the lean fast path
+// behind internal/inputs' decoder (issue 35): a second caller would be a
+// second decoding of the same bytes to keep in step.
+var importersAllowed = map[string]map[string]string{
+	"internal/fastread": {
+		"internal/inputs": "the one reader: its decoder is fastread's only caller",
+	},
+}
+
+func TestFastPathsHaveTheirOneImporter(t *testing.T) {
+	for _, p := range listAll[listedTests](t) {
+		for guarded, allowed := range importersAllowed {
+			if p.ImportPath == module+"/"+guarded {
+				continue
+			}
+			if _, ok := allowed[strings.TrimPrefix(p.ImportPath, module+"/")]; ok {
+				continue
+			}
+			for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
+				if imp == module+"/"+guarded {
+					t.Errorf("%s imports %s, which only %v may import: go through them, or allow it in importersAllowed with a reason", p.ImportPath, guarded, slices.Sorted(maps.Keys(allowed)))
+					break
+				}
+			}
+		}
+	}
+}
+
+// listAll is `go list -json ./...` from the module root, each package
+// decoded as T.
+func listAll[T any](t *testing.T) []T {
+	t.Helper()
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = "../.."
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list ./...: %v", err)
 	}
+	var pkgs []T
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	for dec.More() {
-		var p listedName
+		var p T
 		if err := dec.Decode(&p); err != nil {
 			t.Fatalf("decoding go list output: %v", err)
 		}
-		if p.Name == "main" && p.ImportPath != module {
-			t.Errorf("%s is a main package under ./...: `go install ./...` (pre-commit) would build it; move it to tools/", p.ImportPath)
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// forbidden lists, for a package, the project packages it must not import
+// (its tests included), each with the reason.
+var forbidden = map[string]map[string]string{
+	// How an item is written (Nodes, the Nova ConfigMap, apply-ready
+	// parts) is fn's, whatever the speed path (issue 35): the modes work
+	// on what was read (objects.Set) and return diagnostics and documents.
+	"internal/modes": {"internal/krm": "item reading and writing is internal/inputs' and fn's"},
+	// The functionConfig is a yaml.v3 tree read with pkg/yamlstrict.
+	"internal/config": {"internal/krm": "read the functionConfig's tree with pkg/yamlstrict"},
+}
+
+func TestLayersKeepOutOfTheItems(t *testing.T) {
+	for _, p := range listAll[listedTests](t) {
+		banned := forbidden[strings.TrimPrefix(p.ImportPath, module+"/")]
+		for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
+			if why, ok := banned[strings.TrimPrefix(imp, module+"/")]; ok {
+				t.Errorf("%s imports %s: %s", p.ImportPath, imp, why)
+			}
 		}
 	}
 }

@@ -7,7 +7,9 @@
 // rendered as settled and admitted (Admit), and the workloads among them
 // read for mode plan (Workloads).
 //
-// How an item is decoded (the lean readers for NodeFeatures and Nodes,
-// the strict decoder for the rest) is the caller's, handed in as a
-// Decoding: fn owns the decoders and the write path they serve.
+// How an item is decoded is the reader's too (decode.go): the lean readers
+// of internal/fastread for NodeFeatures, Nodes and objects passed through,
+// the strict decoder (objects.Decode) for the rest, and which trees each
+// read keeps (for a render, for validate's checks, for workloads). It is
+// the only importer of internal/fastread; fn writes the items it decodes.
 package inputs

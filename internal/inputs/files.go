@@ -13,16 +13,31 @@ import (
 // StdinPath is the file argument that reads standard input as one file.
 const StdinPath = "-"
 
-// ReadFiles reads opened files as the ResourceList of their objects
+// ReadFiles reads opened files for a render (fn.RunFiles) as the
+// ResourceList of their objects: readFiles, holding the trees of what is
+// rewritten in place or reported at its line (keepFileForRender).
+func ReadFiles(files []krm.File, config *yaml.Node, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, diag.List, error) {
+	return readFiles(files, config, keepFileForRender, held, release)
+}
+
+// ReadList reads a ResourceList for a render (fn.Run, and a list given as
+// a file): cut by the splitter, each item decoded on the worker pool as it
+// is cut, lean where it can be (keepForRender); release (may be nil) is
+// told of input bytes read.
+func ReadList(data []byte, release func([]byte)) (*krm.ResourceList, error) {
+	return krm.Read(data, readOptions(keepForRender, nil, release))
+}
+
+// readFiles reads opened files as the ResourceList of their objects
 // (krm.ReadFiles), each decoded on the worker pool as it is cut: lean
 // where it can be, else from a tree that keep says whether to hold on to.
-// held (may be nil) are the inputs the files lie in (Decoding.ReadOptions);
+// held (may be nil) are the inputs the files lie in (newItemDecoder);
 // release (may be nil) is told of input bytes read. Files the cutter does
 // not read are parsed whole (parseFile); their problems are returned.
 // config (may be nil) is the list's functionConfig.
-func ReadFiles(files []krm.File, config *yaml.Node, dec Decoding, keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, diag.List, error) {
+func readFiles(files []krm.File, config *yaml.Node, keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, diag.List, error) {
 	files, found := leaveTemplatesOut(files, release)
-	rl, err := krm.ReadFiles(files, config, dec.ReadOptions(keep, held, release), func(f int) ([]krm.Doc, error) {
+	rl, err := krm.ReadFiles(files, config, readOptions(keep, held, release), func(f int) ([]krm.Doc, error) {
 		docs, more, err := parseFile(files[f])
 		found = append(found, more...)
 		return docs, err

@@ -5,14 +5,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
 // FuzzReader feeds arbitrary file contents to the reader every mode reads
-// its files with (Reader with fn.Decoding, on the file "-": cut into
+// its files with (Reader, on the file "-": cut into
 // items, decoded lean or from a tree, strictly decoded, added to the set):
 // it must never panic; every diagnostic's text must be one line without
 // raw control characters; and no object whose name the API server would
@@ -21,7 +20,7 @@ func FuzzReader(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := &objects.Set{}
-		r := inputs.NewReader(s, fn.Decoding)
+		r := inputs.NewReader(s)
 		r.Stdin = inputs.NewStdin(bytes.NewReader(data))
 		defer r.Stdin.Close()
 		defer r.Close()

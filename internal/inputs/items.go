@@ -17,13 +17,18 @@ import (
 // item) that are not objects, and objects nfd-fn reads that do not decode
 // cleanly or have no valid name (objects.Set.Add says which). An item
 // that is not an object is marked Omitted, for the output to stay a
-// ResourceList. before, when set, is called with every object (the i-th
-// of an item) and its origin just before the set takes it.
-func AddItems(set *objects.Set, rl *krm.ResourceList, before func(it *krm.Item, d Decoded, i int, o *objects.Origin)) diag.List {
+// ResourceList.
+func AddItems(set *objects.Set, rl *krm.ResourceList) diag.List {
+	return addItems(set, rl, nil)
+}
+
+// addItems is AddItems; before, when set, is called with every object
+// (the i-th of an item) and its origin just before the set takes it.
+func addItems(set *objects.Set, rl *krm.ResourceList, before func(it *krm.Item, d *decodedItem, i int, o *objects.Origin)) diag.List {
 	var out diag.List
-	eachDecoded(rl, &out, func(it *krm.Item, d Decoded) {
-		trees := d.Trees()
-		for i, o := range d.Objects() {
+	eachDecoded(rl, &out, func(it *krm.Item, d *decodedItem) {
+		trees := d.nodes
+		for i, o := range d.objects {
 			origin := objects.Origin{File: it.File, Index: it.Index, Item: it.Pos}
 			if trees != nil {
 				origin.Node = trees[i]
@@ -45,7 +50,7 @@ func AddItems(set *objects.Set, rl *krm.ResourceList, before func(it *krm.Item, 
 // eachDecoded calls each with every decoded item of rl, in order, and
 // adds an error to out for each item that cannot be read, where it
 // stands among what each adds.
-func eachDecoded(rl *krm.ResourceList, out *diag.List, each func(it *krm.Item, d Decoded)) {
+func eachDecoded(rl *krm.ResourceList, out *diag.List, each func(it *krm.Item, d *decodedItem)) {
 	for _, it := range rl.Items {
 		if it.ParseErr != nil {
 			*out = append(*out, unreadable(it))
@@ -85,10 +90,10 @@ func ItemRef(it *krm.Item) diag.ObjectRef {
 	return diag.ObjectRef{APIVersion: it.APIVersion, Kind: it.Kind, Name: it.Name, Namespace: it.Namespace}
 }
 
-// ItemDocument is the i-th object of an item, parsed again when the
+// itemDocument is the i-th object of an item, parsed again when the
 // reader let the item's tree go.
-func ItemDocument(it *krm.Item, d Decoded, i int) *yaml.Node {
-	if trees := d.Trees(); trees != nil {
+func itemDocument(it *krm.Item, d *decodedItem, i int) *yaml.Node {
+	if trees := d.nodes; trees != nil {
 		return trees[i]
 	}
 	tree := it.Tree()
@@ -118,8 +123,8 @@ func otherNotes(rl *krm.ResourceList, parse bool) diag.List {
 		if !ok {
 			continue
 		}
-		trees := d.Trees()
-		for i, o := range d.Objects() {
+		trees := d.nodes
+		for i, o := range d.objects {
 			if o.Class != objects.Other {
 				continue
 			}
@@ -128,7 +133,7 @@ func otherNotes(rl *krm.ResourceList, parse bool) diag.List {
 			case trees != nil:
 				origin.Node = trees[i]
 			case parse:
-				origin.Node = ItemDocument(it, d, i)
+				origin.Node = itemDocument(it, d, i)
 				it.Node = nil
 			}
 			out = append(out, objects.OtherNote(o, origin))

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
@@ -26,7 +25,7 @@ func TestLeanNodeFeaturesAfterTheSetClosesAreAnErrorNotAFault(t *testing.T) {
 	}
 	testkit.WriteFiles(t, ".", map[string]string{"export.yaml": kubectlList(features...) + "#" + strings.Repeat(" ", 80<<10) + "\n"})
 	set := &objects.Set{}
-	r := inputs.NewReader(set, fn.Decoding)
+	r := inputs.NewReader(set)
 	if _, _, err := r.Read([]string{"export.yaml"}, false); err != nil {
 		t.Fatal(err)
 	}

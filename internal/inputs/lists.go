@@ -73,8 +73,8 @@ func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 // readListFile reads a ResourceList given as a file: its items, cut and
 // decoded as stdin's are (krm.Read), named after the file for what is
 // reported about them (validate, explain, plan).
-func readListFile(f krm.File, dec Decoding, keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, error) {
-	opts := dec.ReadOptions(keep, held, release)
+func readListFile(f krm.File, keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) (*krm.ResourceList, error) {
+	opts := readOptions(keep, held, release)
 	opts.Name = f.Name
 	return krm.Read(f.Data, opts)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
@@ -35,7 +36,6 @@ type Reader struct {
 	// Stdin, when set, is read for the file argument "-".
 	Stdin *Stdin
 	set   *objects.Set
-	dec   Decoding
 	// last is the item each object of the set, by key, was last read
 	// from.
 	last map[diag.ObjectRef]*krm.Item
@@ -44,12 +44,17 @@ type Reader struct {
 	images imagesShown
 	// crds are the NFD CustomResourceDefinitions read, for Admit.
 	crds []shownCRD
+	// workers are the nfd-worker configuration ConfigMaps read, for
+	// WorkerConfig.
+	workers workerConfigs
+	// ranked is how many files earlier reads ranked.
+	ranked int
 }
 
 // NewReader returns a reader into set, whose settings apply
-// (OnlyNFDFiles, NoOpenShiftAlias), decoding items with dec.
-func NewReader(set *objects.Set, dec Decoding) *Reader {
-	return &Reader{set: set, dec: dec, last: map[diag.ObjectRef]*krm.Item{}}
+// (OnlyNFDFiles, NoOpenShiftAlias).
+func NewReader(set *objects.Set) *Reader {
+	return &Reader{set: set, last: map[diag.ObjectRef]*krm.Item{}, workers: workerConfigs{lines: true}}
 }
 
 // Read reads every file under paths (objects.CollectFiles: directories
@@ -71,26 +76,34 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 		return nil, 0, err
 	}
 	fr.set.Own(inputs)
+	ranks := make(map[string]int, len(files))
+	for i, f := range files {
+		ranks[f.Name] = fr.ranked + i // after the files of earlier reads
+	}
+	fr.ranked += len(files)
+	byFile := func(_ int, it *krm.Item) int { return ranks[it.File] }
+	var workerOnly []krm.File
 	if fr.set.OnlyNFDFiles {
-		files = mentioningNFD(files, inputs.Release)
+		files, workerOnly = mentioningNFD(files, inputs.Release)
 	}
 	lists, others := SplitLists(files, inputs.Release)
 	var found diag.List
 	for _, f := range lists {
-		rl, err := readListFile(f, fr.dec, keepForChecks, inputs, inputs.Release)
+		rl, err := readListFile(f, keepForChecks, inputs, inputs.Release)
 		if err != nil {
 			// As a file that does not parse: an error about the file.
 			found = append(found, diag.Diagnostic{Severity: diag.Error, Check: "yaml", Pos: diag.Position{File: f.Name},
 				Message: fmt.Sprintf("the ResourceList cannot be read: %v", err)})
 			continue
 		}
-		found = append(found, fr.add(rl, note)...)
+		found = append(found, fr.add(rl, note, func(int, *krm.Item) int { return ranks[f.Name] })...)
 	}
-	rl, more, err := ReadFiles(others, nil, fr.dec, keepForChecks, inputs, inputs.Release)
+	rl, more, err := readFiles(others, nil, keepForChecks, inputs, inputs.Release)
 	if err != nil {
 		return nil, 0, err
 	}
-	found = append(append(found, more...), fr.add(rl, note)...)
+	found = append(append(found, more...), fr.add(rl, note, byFile)...)
+	fr.readWorkerOnly(workerOnly, inputs, byFile)
 	fr.Locate(found) // should a problem met reading be about a lean object
 	// In the order of the files and of their documents, as they were met.
 	slices.SortStableFunc(found, func(a, b diag.Diagnostic) int {
@@ -100,9 +113,11 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 }
 
 // add adds the objects of a list read to the set and returns their
-// problems (and, with note, the objects skipped).
-func (fr *Reader) add(rl *krm.ResourceList, note bool) diag.List {
-	found := AddItems(fr.set, rl, fr.track)
+// problems (and, with note, the objects skipped); the worker ConfigMaps
+// among them are kept for WorkerConfig, their files ranked by rank.
+func (fr *Reader) add(rl *krm.ResourceList, note bool, rank func(int, *krm.Item) int) diag.List {
+	fr.workers.look(rl.Items, rank)
+	found := addItems(fr.set, rl, fr.track)
 	fr.images.add(workloadReleases(rl.Items))
 	fr.crds = append(fr.crds, crdsOf(rl.Items)...)
 	if note {
@@ -125,12 +140,12 @@ func keepForChecks(it *krm.Item) bool {
 	if !ok {
 		return true
 	}
-	for _, o := range d.Objects() {
+	for _, o := range d.objects {
 		if !fleetObject(o) {
 			return true
 		}
 	}
-	d.DropTrees()
+	d.nodes = nil
 	return false
 }
 
@@ -141,18 +156,48 @@ func fleetObject(o *objects.Decoded) bool {
 
 // mentioningNFD keeps the files that mention NFD (objects.MentionsNFD)
 // or may hold an nfd-master Deployment or nfd-worker DaemonSet, which
-// show the release (showsNFDImage); the pages of the others, read to
-// tell, are given back.
-func mentioningNFD(files []krm.File, release func([]byte)) []krm.File {
-	out := files[:0]
+// show the release (showsNFDImage); of the others, those that may hold an
+// nfd-worker configuration ConfigMap are returned apart (workerOnly), and
+// the pages of the rest, read to tell, are given back.
+func mentioningNFD(files []krm.File, release func([]byte)) (out, workerOnly []krm.File) {
+	out = files[:0]
 	for _, f := range files {
-		if objects.MentionsNFD(f.Data) || showsNFDImage(f.Data) || objects.NotText(f.Data) {
+		switch {
+		case objects.MentionsNFD(f.Data) || showsNFDImage(f.Data) || objects.NotText(f.Data):
 			out = append(out, f)
-			continue
+		case holdsWorkerConfig(f.Data):
+			workerOnly = append(workerOnly, f)
+		default:
+			release(f.Data)
 		}
-		release(f.Data)
 	}
-	return out
+	return out, workerOnly
+}
+
+// readWorkerOnly reads the files kept only for the nfd-worker
+// configuration ConfigMap they may hold (mentioningNFD): their worker
+// ConfigMaps are kept for WorkerConfig, ranked by rank, and nothing else
+// of them counts: their objects are not added, and their problems, or a
+// failure to read them, are not validate's to report (it skips files
+// that do not mention NFD).
+func (fr *Reader) readWorkerOnly(files []krm.File, inputs *krm.Inputs, rank func(int, *krm.Item) int) {
+	if len(files) == 0 {
+		return
+	}
+	rl, _, err := readFiles(files, nil, keepForChecks, inputs, inputs.Release)
+	if err == nil {
+		fr.workers.look(rl.Items, rank)
+	}
+}
+
+// WorkerConfig is the nfd-worker configuration among the files read, as
+// among a ResourceList's items (WorkerConfigIn): the first ConfigMap with
+// data["nfd-worker.conf"] in the order of the files and their documents,
+// nil when there is none; one before it that cannot be read is an error
+// about it, among the returned problems. A set that reads only the files
+// mentioning NFD (objects.Set.OnlyNFDFiles) still finds it in the others.
+func (fr *Reader) WorkerConfig() (*lint.WorkerConfig, diag.List) {
+	return fr.workers.first()
 }
 
 // showsNFDImage reports a file that may hold a workload running an NFD
@@ -165,8 +210,8 @@ func showsNFDImage(data []byte) bool {
 // track records the item each NodeFeature and Node of the set comes from.
 // One defined twice is given its tree, and so is the one it replaces, so
 // that the error names both places at their lines.
-func (fr *Reader) track(it *krm.Item, d Decoded, i int, o *objects.Origin) {
-	obj := d.Objects()[i]
+func (fr *Reader) track(it *krm.Item, d *decodedItem, i int, o *objects.Origin) {
+	obj := d.objects[i]
 	if !fleetObject(obj) {
 		return
 	}
@@ -177,7 +222,7 @@ func (fr *Reader) track(it *krm.Item, d Decoded, i int, o *objects.Origin) {
 		return
 	}
 	if o.Node == nil {
-		o.Node = ItemDocument(it, d, i)
+		o.Node = itemDocument(it, d, i)
 	}
 	if first := latestOrigin(fr.set, key); first != nil && first.Node == nil {
 		first.Node = prev.Tree() // an item read without a tree holds one object

@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -121,7 +120,7 @@ func TestReaderReportsWhereTheFilesSay(t *testing.T) {
 			t.Chdir(t.TempDir())
 			testkit.WriteFiles(t, ".", tt.files)
 			set := &objects.Set{OnlyNFDFiles: tt.onlyNFD}
-			r := inputs.NewReader(set, fn.Decoding)
+			r := inputs.NewReader(set)
 			defer r.Close()
 			ds, read, err := r.Read([]string{"."}, tt.note)
 			if err != nil {
@@ -144,7 +143,7 @@ func TestReaderLocatesFindingsOnLeanObjects(t *testing.T) {
 		exportedNodeFeature("worker-2", "team: storage"),
 		"- apiVersion: v1\n  kind: Node\n  metadata:\n    labels:\n      kubernetes.io/hostname: worker-1\n    name: worker-1\n  spec:\n    podCIDR: 10.0.0.0/24\n")})
 	set := &objects.Set{}
-	r := inputs.NewReader(set, fn.Decoding)
+	r := inputs.NewReader(set)
 	defer r.Close()
 	if _, _, err := r.Read([]string{"export.yaml"}, false); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/nfd-fn/nfd-fn/fn"
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -16,7 +15,7 @@ import (
 )
 
 // The walking, ordering, positions and refusals of the one file reader
-// (inputs.Reader with fn's decoders), as every mode reads files.
+// (inputs.Reader and its decoder), as every mode reads files.
 
 func nodeDoc(name string) string {
 	return "apiVersion: v1\nkind: Node\nmetadata: {name: " + name + "}\n"
@@ -27,7 +26,7 @@ func nodeDoc(name string) string {
 func readPaths(t *testing.T, paths []string, note bool) (*objects.Set, diag.List, int, error) {
 	t.Helper()
 	s := &objects.Set{}
-	r := inputs.NewReader(s, fn.Decoding)
+	r := inputs.NewReader(s)
 	t.Cleanup(func() { r.Close() })
 	ds, n, err := r.Read(paths, note)
 	if err != nil {

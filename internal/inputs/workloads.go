@@ -21,12 +21,12 @@ func Workloads(rl *krm.ResourceList) ([]*workload.Workload, diag.List) {
 		if !ok {
 			continue
 		}
-		for i, o := range d.Objects() {
+		for i, o := range d.objects {
 			if o.Class != objects.Other || !workload.IsWorkloadKind(o.Ref.APIVersion, o.Ref.Kind) {
 				continue
 			}
 			pos := diag.Position{File: it.File, Index: it.Index}
-			w, problem, ok := workload.Document(ItemDocument(it, d, i), pos)
+			w, problem, ok := workload.Document(itemDocument(it, d, i), pos)
 			switch {
 			case !ok:
 			case problem != nil:
@@ -86,7 +86,7 @@ func (fr *Reader) Workloads(paths []string) ([]*workload.Workload, diag.List, er
 func (fr *Reader) fileWorkloads(f krm.File, release func([]byte)) ([]*workload.Workload, diag.List, error) {
 	var docs []workload.Doc
 	var bad diag.List
-	rl, err := krm.ReadFiles([]krm.File{f}, nil, fr.dec.ReadOptions(keepTrees, nil, release), func(int) ([]krm.Doc, error) {
+	rl, err := krm.ReadFiles([]krm.File{f}, nil, readOptions(keepTrees, nil, release), func(int) ([]krm.Doc, error) {
 		if len(f.Data) > objects.MaxFileSize {
 			return nil, fmt.Errorf("reading %s: %d bytes, more than the %d bytes nfd-fn parses whole from one file", f.Name, len(f.Data), objects.MaxFileSize)
 		}
@@ -108,9 +108,9 @@ func (fr *Reader) fileWorkloads(f krm.File, release func([]byte)) ([]*workload.W
 		return nil, nil, err
 	}
 	var ds diag.List
-	eachDecoded(rl, &ds, func(it *krm.Item, d Decoded) {
-		for i := range d.Objects() {
-			n := ItemDocument(it, d, i)
+	eachDecoded(rl, &ds, func(it *krm.Item, d *decodedItem) {
+		for i := range d.objects {
+			n := itemDocument(it, d, i)
 			pos := diag.Position{File: it.File, Index: it.Index}
 			if n != nil {
 				pos.Line, pos.Column = n.Line, n.Column

@@ -3,8 +3,9 @@ package krm
 // Decoder is the one contract between the reader and its caller's typed
 // objects: Read and ReadFiles call it, on the worker pool, for every item
 // that parsed or was cut. A Decoder must be safe for concurrent use on
-// different items. krm knows nothing of what Decoded holds; fn implements
-// Decoder over internal/fastread (DecodeRaw) and pkg/objects (Decode).
+// different items. krm knows nothing of what Decoded holds; internal/inputs
+// implements Decoder over internal/fastread (DecodeRaw) and pkg/objects
+// (Decode), for every mode and both drivers.
 type Decoder interface {
 	// DecodeRaw decodes an item the splitter cut straight from Raw,
 	// without a tree: it sets Decoded and the identity

@@ -8,13 +8,15 @@
 // # The read, render and write flow
 //
 // Who calls whom for a render of a ResourceList on stdin (fn.Run), in
-// order; "||" marks work on the worker pool, one item per worker. Files
+// order; "||" marks work on the worker pool, one item per worker. The
+// Decoder is internal/inputs' (inputs.ReadList), shown in fn's column,
+// which reads through it. Files
 // (krm.ReadFiles) and a ResourceList given as a file take the same path
 // with another cutter.
 //
 //	cli            fn                  krm                        internal/fastread, pkg/objects, pkg/master
 //	 | fn.Run(input) |                   |                            |
-//	 |-------------->| readList          |                            |
+//	 |-------------->| inputs.ReadList   |                            |
 //	 |               |--krm.Read(data, ReadOptions{Decoder})-------->|
 //	 |               |                   | splitter cuts item i       |
 //	 |               |                   | || Item.parse:             |
@@ -28,7 +30,7 @@
 //	 |               |<--*ResourceList (items in input order)---------|
 //	 |               | process: config.Load(FunctionConfig)           |
 //	 |               | renderList: readSet -> objects.Set.Add per decoded object ------------->|
-//	 |               |   master.Prepare(set).Stream; Render(first nodes) ----------------------->|
+//	 |               |   modes.Render: master.Prepare(set).Stream; Render(first nodes) --------->|
 //	 |               |   || lean NodeFeature: Load() reads its Raw again (Release after) ------>|
 //	 |               |   updateNode: Item.Changed, tree edited (state tree)                     |
 //	 |               |   SetMaker(ItemMaker) for Node items made as written (state made)         |
@@ -40,7 +42,7 @@
 //	 |               |                   |   made: || ItemMaker.Make(k) (render, SyncMapText)   |
 //	 |               |                   |   tree: Node encoded                                 |
 //	 |               |                   | tail: yield each new Node's text                     |
-//	 |               |<--results()-------| (finish: fleet checks, lint, explain)                 |
+//	 |               |<--results()-------| (finish: Rendering.Finish: lint, explain, Nova)       |
 //	 |               |                   | results written last       |
 //	 |<--exit code---|                   |                            |
 //

@@ -3,11 +3,9 @@ package krm
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/nfd-fn/nfd-fn/internal/parallel"
 )
@@ -182,11 +180,5 @@ func annotatePlace(n *yaml.Node, file string, index int) {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
-	ann := EnsureMap(EnsureMap(n, "metadata"), "annotations")
-	for _, k := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} {
-		SetField(ann, k, StrNode(file))
-	}
-	for _, k := range []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation} {
-		SetField(ann, k, StrNode(strconv.Itoa(index)))
-	}
+	SetPlace(EnsureMap(EnsureMap(n, "metadata"), "annotations"), file, index)
 }

@@ -2,7 +2,6 @@ package krm
 
 import (
 	"errors"
-	"strconv"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
@@ -141,8 +140,7 @@ func (it *Item) SetNode(n *yaml.Node) {
 	it.Name = ScalarAt(md, "name")
 	it.Namespace = ScalarAt(md, "namespace")
 	ann := MapAt(md, "annotations")
-	it.setPlace(ScalarAt(ann, kioutil.PathAnnotation), ScalarAt(ann, kioutil.LegacyPathAnnotation),
-		ScalarAt(ann, kioutil.IndexAnnotation), ScalarAt(ann, kioutil.LegacyIndexAnnotation))
+	it.setPlace(func(k string) string { return ScalarAt(ann, k) })
 	it.FromKpt = ScalarAt(ann, kptPackagePathAnnotation) != "" || ScalarAt(ann, kptSeqIndentAnnotation) != ""
 }
 
@@ -151,25 +149,16 @@ func (it *Item) SetNode(n *yaml.Node) {
 // are the object's metadata.annotations.
 func (it *Item) SetIdentity(apiVersion, kind, name, namespace string, annotations map[string]string) {
 	it.APIVersion, it.Kind, it.Name, it.Namespace = apiVersion, kind, name, namespace
-	it.setPlace(annotations[kioutil.PathAnnotation], annotations[kioutil.LegacyPathAnnotation],
-		annotations[kioutil.IndexAnnotation], annotations[kioutil.LegacyIndexAnnotation])
+	it.setPlace(func(k string) string { return annotations[k] })
 	it.FromKpt = annotations[kptPackagePathAnnotation] != "" || annotations[kptSeqIndentAnnotation] != ""
 }
 
-// setPlace records the path and index annotations, the current ones
-// before the legacy ones.
-func (it *Item) setPlace(path, legacyPath, index, legacyIndex string) {
+// setPlace records the path and index annotations get reads (ReadPlace).
+func (it *Item) setPlace(get func(key string) string) {
 	if it.fromFile || it.named {
 		return
 	}
-	it.File = path
-	if it.File == "" {
-		it.File = legacyPath
-	}
-	if index == "" {
-		index = legacyIndex
-	}
-	it.Index, _ = strconv.Atoi(index)
+	it.File, it.Index = ReadPlace(get)
 }
 
 // Tree returns the item's parsed tree, parsing Raw again (and keeping the

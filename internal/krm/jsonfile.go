@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 )
 
 // jsonEntry is the output text of an unchanged JSON object read from a
@@ -68,7 +67,7 @@ func annotateJSON(raw []byte, file string, index int) ([]byte, bool) {
 }
 
 // placeKeys are the annotations annotatePlace sets, in its order.
-var placeKeys = []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation}
+var placeKeys = PlaceKeys[:]
 
 // placeAnnotationsJSON is the text of the place annotations as members
 // of a JSON object.

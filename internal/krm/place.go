@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"strconv"
 	"sync"
-
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 )
 
 // An object read from a file is written back as its own text, not
@@ -257,7 +255,7 @@ func plainLines(lines [][]byte) bool {
 	for _, l := range lines {
 		// The legacy place keys are the current ones' tails: both are found.
 		if bytes.IndexByte(l, '\t') >= 0 || bytes.IndexByte(l, '\r') >= 0 || keepsTrailingLines(l) ||
-			bytes.Contains(l, []byte(kioutil.LegacyPathAnnotation)) || bytes.Contains(l, []byte(kioutil.LegacyIndexAnnotation)) {
+			MentionsLegacyPlace(l) {
 			return false
 		}
 	}
@@ -520,8 +518,11 @@ func placeLines(file string, index int) []byte {
 		path, _ = pathText.LoadOrStore(file, string(bytes.TrimSuffix(text, []byte("\n"))))
 	}
 	p, i := path.(string), strconv.Quote(strconv.Itoa(index))
-	return []byte(kioutil.PathAnnotation + ": " + p + "\n" + kioutil.LegacyPathAnnotation + ": " + p + "\n" +
-		kioutil.IndexAnnotation + ": " + i + "\n" + kioutil.LegacyIndexAnnotation + ": " + i + "\n")
+	var b []byte
+	for k, v := range [4]string{p, p, i, i} {
+		b = append(append(append(append(b, PlaceKeys[k]...), ": "...), v...), '\n')
+	}
+	return b
 }
 
 // pathText holds each file's path as yaml.v3 writes it.

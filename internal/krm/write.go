@@ -347,7 +347,10 @@ func withoutPlace(n *yaml.Node) *yaml.Node {
 	annCopy.Content = nil
 	for i := 0; i+1 < len(ann.Content); i += 2 {
 		switch ann.Content[i].Value {
-		case kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation, kioutil.IdAnnotation, kioutil.LegacyIdAnnotation:
+		case kioutil.IdAnnotation, kioutil.LegacyIdAnnotation:
+			continue
+		}
+		if IsPlaceKey(ann.Content[i].Value) {
 			continue
 		}
 		annCopy.Content = append(annCopy.Content, ann.Content[i], ann.Content[i+1])

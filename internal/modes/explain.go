@@ -80,29 +80,31 @@ func (e *Explanation) Diagnostics() diag.List {
 
 // ExplainFiles is `nfd-fn explain --node NAME FILE...`: the files read
 // with the settings f.LoadSettings read, the node explained (Explain).
-// The errors in the files, and what admission finds that is not a note,
-// are written to stderr, and the objects they affect are left out, as
-// the API server would refuse them. A failure to read the files is a
-// *ReadError.
-func ExplainFiles(f *Files, node, rule string, stderr io.Writer) (*Explanation, error) {
+// It returns too what is to be told beside the explanation: the errors in
+// the files, and what admission finds that is not a note; the objects
+// they affect are left out, as the API server would refuse them. A
+// failure to read the files is a *ReadError.
+func ExplainFiles(f *Files, node, rule string) (*Explanation, diag.List, error) {
 	s := f.Settings
 	set := s.NewSet()
 	in := f.reader(set) // open while the set is used: NodeFeatures are read lean
 	ds, _, err := in.Read(f.Paths, false)
 	if err != nil {
-		return nil, &ReadError{Err: err}
+		return nil, nil, &ReadError{Err: err}
 	}
+	var told diag.List
 	for i := range ds {
 		if ds[i].Severity == diag.Error {
-			fmt.Fprintln(stderr, ds[i].Text()) // Text escapes
+			told = append(told, ds[i])
 		}
 	}
 	for _, d := range in.Admit(&s) {
 		if d.Severity != diag.Info {
-			fmt.Fprintln(stderr, d.Text())
+			told = append(told, d)
 		}
 	}
-	return Explain(master.Prepare(set, s.Options), node, rule)
+	e, err := Explain(master.Prepare(set, s.Options), node, rule)
+	return e, told, err
 }
 
 // ReadError is a failure to read the files at all, not a problem in them

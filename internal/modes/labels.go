@@ -2,7 +2,6 @@ package modes
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -102,17 +101,4 @@ func taintTexts(ts []labelview.Taint) []string {
 		out[i] = t.String()
 	}
 	return out
-}
-
-// LabelWriter is the writer of render's --output labels forms: a table a
-// person reads (labels) or JSON a script reads (labels-json); ok is false
-// for another name.
-func LabelWriter(format string) (write func(io.Writer, []labelview.Node) error, ok bool) {
-	switch format {
-	case "labels":
-		return labelview.WriteText, true
-	case "labels-json":
-		return labelview.WriteJSON, true
-	}
-	return nil, false
 }

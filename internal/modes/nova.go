@@ -2,33 +2,11 @@ package modes
 
 import (
 	"fmt"
-	"strings"
-
-	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
-	"github.com/nfd-fn/nfd-fn/internal/inputs"
-	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/nova"
-	"github.com/nfd-fn/nfd-fn/pkg/version"
-	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
-)
-
-// The ConfigMap that carries the Nova provider config nfd-fn writes.
-const (
-	// NovaConfigMapName is its name.
-	NovaConfigMapName = "nfd-fn-nova-provider-config"
-	// NovaDataKey is its data key: the file name for
-	// /etc/nova/provider_config/.
-	NovaDataKey = nova.FileName
-	// NovaGeneratedAnnotation marks it as nfd-fn's, with the value
-	// NovaGeneratedValue: such a ConfigMap is rewritten on every render,
-	// any other provider config in the package is the operator's.
-	NovaGeneratedAnnotation = "nfd-fn.dev/generated"
-	NovaGeneratedValue      = "nova-provider-config"
 )
 
 // novaHeader opens the file nfd-fn writes.
@@ -37,311 +15,35 @@ var novaHeader = []string{
 	"Do not edit: the next render rewrites it (see novaProviderConfig in nfd-fn's README).",
 }
 
-// WriteNova writes the Nova provider config for the rendered nodes into
-// the list's generated ConfigMap (made when there is none), after
-// checking the provider configs already in the package against Nova's
-// schema; it returns what it found. It does nothing unless s enables
-// the Nova provider config.
-func WriteNova(rl *krm.ResourceList, s config.Settings, nodes []master.NodeResult) diag.List {
-	ns := s.Nova
-	if !ns.Enabled {
-		return nil
-	}
-	r := &findings{}
-	found := findProviderConfigs(rl, r)
-	target := novaTarget(rl, found.generated, ns.Path, r)
-	owned, names := novaNodes(nodes, &s.Options)
-	built, problems := nova.Build(owned, ns.Mapping)
-	field := yamlstrict.JoinKey("data", NovaDataKey)
-	for _, d := range problems {
-		r.addAt(target, field, d)
-	}
-	doc := reconcileNova(built, names, found.hand, target, r)
-	text, err := nova.Marshal(doc, novaHeader)
-	if err != nil {
-		r.add(diag.Error, target, field, fmt.Sprintf("encoding the Nova provider config: %v", err))
-		return r.list
-	}
-	_, invalid := nova.Parse(text)
-	for _, d := range invalid {
-		r.add(diag.Error, target, field, "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): "+d.String())
-	}
-	if ns.Capture != nil {
-		*ns.Capture = text
-	}
-	if syncNovaConfigMap(target, string(text), ns.Path) {
-		stampNovaVersion(target.Node)
-		target.Changed = true
-	}
-	return r.list
-}
-
-// CheckProviderConfigs checks the hand-written Nova provider configs in
-// the package (ConfigMap data entries, or items that are one) against
-// Nova's schema, for mode validate.
-func CheckProviderConfigs(rl *krm.ResourceList) diag.List {
-	r := &findings{}
-	findProviderConfigs(rl, r)
-	return r.list
-}
-
-// findings collects what is found about the list's items.
-type findings struct{ list diag.List }
-
-// add records a diagnostic about an item (nil: about the run as a whole)
-// and a field in it.
-func (r *findings) add(sev diag.Severity, it *krm.Item, field, msg string) {
-	r.addAt(it, field, diag.Diagnostic{Severity: sev, Message: msg})
-}
-
-// addAt records d about an item (inputs.AboutItem).
-func (r *findings) addAt(it *krm.Item, field string, d diag.Diagnostic) {
-	r.list = append(r.list, inputs.AboutItem(it, field, d))
-}
-
-// providerFile is a provider config found in the package: a data entry of
-// a ConfigMap, or an item that is itself a provider config.
-type providerFile struct {
-	it  *krm.Item
-	key string // data key; empty when the item is the file
-	// index is the item's position in the input, to name a bare file.
-	index int
-	doc   *nova.Document
-}
-
-// field is the path of the file in its item.
-func (f *providerFile) field() string {
-	if f.key == "" {
-		return ""
-	}
-	return yamlstrict.JoinKey("data", f.key)
-}
-
-// report records d, a diagnostic about the file with Field the path inside
-// it. The item's field holds the whole file as one string, so that path
-// goes into the message.
-func (f *providerFile) report(r *findings, d diag.Diagnostic) {
-	inner := d.Field
-	if f.key == "" {
-		// A bare file has no identity for resourceRef: say where it is.
-		where := f.name()
-		if inner != "" {
-			where += " " + inner
-		}
-		d.Message = where + ": " + d.Message
-		r.addAt(nil, "", d)
-		return
-	}
-	if inner != "" {
-		d.Message = inner + ": " + d.Message
-	}
-	r.addAt(f.it, f.field(), d)
-}
-
-// name says where the file is, for messages about another file.
-func (f *providerFile) name() string {
-	where := f.it.File
-	switch {
-	case where == "" && f.it.Kind == "":
-		where = fmt.Sprintf("items[%d] (a provider config without apiVersion and kind)", f.index)
-	case where == "":
-		where = fmt.Sprintf("%s %s", f.it.Kind, f.it.Name)
-	}
-	if f.key != "" {
-		where += " " + f.field()
-	}
-	return where
-}
-
-type foundConfigs struct {
-	generated []*krm.Item
-	hand      []*providerFile
-}
-
-// findProviderConfigs sorts the package's provider configs into nfd-fn's
-// own ConfigMaps and the operator's files, and validates the latter.
-func findProviderConfigs(rl *krm.ResourceList, r *findings) foundConfigs {
-	var found foundConfigs
-	for index, it := range rl.Items {
-		if it.ParseErr != nil {
-			continue
-		}
-		switch {
-		case it.APIVersion == "v1" && it.Kind == "ConfigMap":
-			n := it.Tree()
-			if krm.ScalarAt(krm.MapAt(krm.MapAt(n, "metadata"), "annotations"), NovaGeneratedAnnotation) == NovaGeneratedValue {
-				found.generated = append(found.generated, it)
-				continue
-			}
-			found.hand = append(found.hand, configMapFiles(it, n, r)...)
-		case it.APIVersion == "" && it.Kind == "":
-			if f := plainFile(it); f != nil {
-				f.index = index
-				found.hand = append(found.hand, f)
-			}
-		}
-	}
-	for _, f := range found.hand {
-		var diags diag.List
-		f.doc, diags = nova.Parse([]byte(dataText(f.it, f.key)))
-		for _, d := range diags {
-			f.report(r, d)
-		}
-	}
-	return found
-}
-
-// configMapFiles returns the data entries of a ConfigMap that hold a
-// provider config.
-func configMapFiles(it *krm.Item, n *yaml.Node, r *findings) []*providerFile {
-	var out []*providerFile
-	data := krm.MapAt(n, "data")
-	if data == nil {
-		return nil
-	}
-	for i := 0; i+1 < len(data.Content); i += 2 {
-		key, v := data.Content[i].Value, data.Content[i+1]
-		if v.Kind != yaml.ScalarNode || !nova.LooksLikeProviderConfig([]byte(v.Value)) {
-			continue
-		}
-		f := &providerFile{it: it, key: key}
-		if !strings.HasSuffix(key, ".yaml") {
-			f.report(r, diag.Diagnostic{Severity: diag.Warning, Message: fmt.Sprintf(
-				"nova-compute loads only *.yaml files from its provider_config_location; mounted as %q this provider config would be skipped", key)})
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-// plainFile returns an item that is a provider config by itself (no
-// apiVersion or kind, but meta or providers), or nil.
-func plainFile(it *krm.Item) *providerFile {
-	n := it.Tree()
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	text, err := krm.Encode(n)
-	if err != nil || !nova.LooksLikeProviderConfig(text) {
-		return nil
-	}
-	return &providerFile{it: it}
-}
-
-// dataText is the text of a data entry, or the whole item for key "".
-func dataText(it *krm.Item, key string) string {
-	if key == "" {
-		text, _ := krm.Encode(it.Node)
-		return string(text)
-	}
-	return krm.ScalarAt(krm.MapAt(it.Node, "data"), key)
-}
-
-// novaTarget returns the generated ConfigMap to write: the existing one
-// (preferring the one at path), or a new item appended to the list. Any
-// other generated ConfigMap is removed, so there is only ever one.
-func novaTarget(rl *krm.ResourceList, generated []*krm.Item, p string, r *findings) *krm.Item {
-	if len(generated) == 0 {
-		it := &krm.Item{Node: newNovaConfigMap(), APIVersion: "v1", Kind: "ConfigMap", Name: NovaConfigMapName, Changed: true}
-		rl.Items = append(rl.Items, it)
-		return it
-	}
-	keep := generated[0]
-	for _, it := range generated {
-		if it.File == p {
-			keep = it
-			break
-		}
-	}
-	drop := map[*krm.Item]bool{}
-	for _, it := range generated {
-		if it != keep {
-			drop[it] = true
-			r.add(diag.Info, it, "", fmt.Sprintf("removed: another nfd-fn Nova provider config ConfigMap (%s) is kept, and nfd-fn writes only one", keep.File))
-		}
-	}
-	kept := rl.Items[:0]
-	for _, it := range rl.Items {
-		if !drop[it] {
-			kept = append(kept, it)
-		}
-	}
-	rl.Items = kept
-	return keep
-}
-
-func newNovaConfigMap() *yaml.Node {
-	md := &yaml.Node{Kind: yaml.MappingNode}
-	krm.SetField(md, "name", krm.StrNode(NovaConfigMapName))
-	n := &yaml.Node{Kind: yaml.MappingNode}
-	krm.SetField(n, "apiVersion", krm.StrNode("v1"))
-	krm.SetField(n, "kind", krm.StrNode("ConfigMap"))
-	krm.SetField(n, "metadata", md)
-	return n
-}
-
-// syncNovaConfigMap makes the generated ConfigMap hold exactly text under
-// NovaDataKey, with its marker and path annotations; everything else (a
-// namespace, labels) is kept. It reports whether anything changed.
-func syncNovaConfigMap(it *krm.Item, text, p string) bool {
-	changed := false
-	ann := krm.EnsureMap(krm.EnsureMap(it.Node, "metadata"), "annotations")
-	if krm.ScalarAt(ann, NovaGeneratedAnnotation) != NovaGeneratedValue {
-		krm.SetField(ann, NovaGeneratedAnnotation, krm.StrNode(NovaGeneratedValue))
-		changed = true
-	}
-	if it.File != p || krm.ScalarAt(ann, kioutil.PathAnnotation)+krm.ScalarAt(ann, kioutil.LegacyPathAnnotation) == "" {
-		for _, k := range []string{kioutil.PathAnnotation, kioutil.LegacyPathAnnotation} {
-			krm.SetField(ann, k, krm.StrNode(p))
-		}
-		for _, k := range []string{kioutil.IndexAnnotation, kioutil.LegacyIndexAnnotation} {
-			krm.SetField(ann, k, krm.StrNode("0"))
-		}
-		it.File, it.Index = p, 0
-		changed = true
-	}
-	data := krm.MapAt(it.Node, "data")
-	if data == nil || len(data.Content) != 2 || data.Content[0].Value != NovaDataKey || data.Content[1].Value != text {
-		d := &yaml.Node{Kind: yaml.MappingNode}
-		krm.SetField(d, NovaDataKey, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Style: yaml.LiteralStyle})
-		krm.SetField(it.Node, "data", d)
-		changed = true
-	}
-	return changed
-}
-
-func stampNovaVersion(n *yaml.Node) {
-	krm.SetField(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), version.Annotation, krm.StrNode(version.Version))
-}
-
-// novaNodes is what NFD owns on each rendered node (the labels and
-// extended resources its tracking annotations list), and the nodes' names.
-func novaNodes(nodes []master.NodeResult, opts *master.Options) ([]nova.Node, []string) {
-	out, names := make([]nova.Node, len(nodes)), make([]string, len(nodes))
+// BuildNova is the Nova provider config of the rendered nodes, from what
+// NFD owns on each (the labels and extended resources its tracking
+// annotations list) through s's mapping (nova.Build), with the nodes'
+// names, for fitting it to the package's own provider configs
+// (nova.Reconcile), and the problems building it. fn writes it into its
+// ConfigMap.
+func BuildNova(nodes []master.NodeResult, s config.Settings) (*nova.Document, []string, diag.List) {
+	owned, names := make([]nova.Node, len(nodes)), make([]string, len(nodes))
 	for i := range nodes {
-		labels, resources := opts.Owned(&nodes[i].State)
-		out[i] = nova.Node{Name: nodes[i].Name, Labels: labels, Resources: resources}
+		labels, resources := s.Options.Owned(&nodes[i].State)
+		owned[i] = nova.Node{Name: nodes[i].Name, Labels: labels, Resources: resources}
 		names[i] = nodes[i].Name
 	}
-	return out, names
+	doc, problems := nova.Build(owned, s.Nova.Mapping)
+	return doc, names, problems
 }
 
-// reconcileNova fits the built document to the package's hand-written
-// provider configs (nova.Reconcile) and reports its findings on the files
-// they are about; it returns the document to write into target.
-func reconcileNova(built *nova.Document, rendered []string, hand []*providerFile, target *krm.Item, r *findings) *nova.Document {
-	files := make([]nova.File, len(hand))
-	for i, f := range hand {
-		files[i] = nova.File{Name: f.name(), Doc: f.doc}
+// EncodeNova is the provider config file of doc, under nfd-fn's header,
+// and the errors found: one that cannot be encoded (the text is then nil),
+// or a file that does not pass Nova's schema (a bug in nfd-fn).
+func EncodeNova(doc *nova.Document) ([]byte, diag.List) {
+	text, err := nova.Marshal(doc, novaHeader)
+	if err != nil {
+		return nil, diag.List{{Severity: diag.Error, Message: fmt.Sprintf("encoding the Nova provider config: %v", err)}}
 	}
-	generated := &providerFile{it: target, key: NovaDataKey}
-	doc, findings := nova.Reconcile(built, rendered, files, generated.name())
-	for _, f := range findings {
-		if f.File < len(hand) {
-			hand[f.File].report(r, f.Diagnostic)
-		} else {
-			generated.report(r, f.Diagnostic)
-		}
+	var problems diag.List
+	_, invalid := nova.Parse(text)
+	for _, d := range invalid {
+		problems = append(problems, diag.Diagnostic{Severity: diag.Error, Message: "nfd-fn wrote a provider config that does not validate (a bug in nfd-fn): " + d.String()})
 	}
-	return doc
+	return text, problems
 }

@@ -2,7 +2,6 @@ package modes
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
@@ -28,6 +27,9 @@ type PlanOptions struct {
 	// nfd-master settings, NFD release and CRDs (--base-config,
 	// --base-nfd-version, --base-crd-version); unset, the head side's.
 	BaseConfig, BaseNFDVersion, BaseCRDVersion string
+	// Causes asks for the rules behind each workload's lost nodes
+	// (plan.Input.Causes): the github and junit outputs name them.
+	Causes bool
 }
 
 // baseSettings reports whether the before side has settings of its own.
@@ -43,7 +45,7 @@ func (o *PlanOptions) baseSettings() bool {
 // their lines. A failure to read the files is an error naming the flag.
 func PlanFiles(f *Files, o PlanOptions) (*plan.Plan, error) {
 	s := f.Settings
-	in := plan.Input{Head: s.NewSet()}
+	in := plan.Input{Head: s.NewSet(), Causes: o.Causes}
 	head := f.reader(in.Head)
 	ds, _, err := head.Read(f.Paths, false)
 	if err != nil {
@@ -219,21 +221,6 @@ func PlanDiagnostics(p *plan.Plan, ws []*workload.Workload) diag.List {
 }
 
 func clip(s string) string { return plan.Clip(s, 120) }
-
-// PlanWriter is the writer of a plan --output format: text (coloured
-// with color), markdown (a pull-request comment) or json; ok is false
-// for another name.
-func PlanWriter(format string, color bool) (write func(io.Writer, *plan.Plan) error, ok bool) {
-	switch format {
-	case "text":
-		return func(w io.Writer, p *plan.Plan) error { return plan.WriteText(w, p, plan.TextOptions{Color: color}) }, true
-	case "markdown":
-		return plan.WriteMarkdown, true
-	case "json":
-		return plan.WriteJSON, true
-	}
-	return nil, false
-}
 
 // firstError is the first error of l.
 func firstError(l diag.List) diag.Diagnostic {

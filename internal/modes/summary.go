@@ -2,7 +2,6 @@ package modes
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -39,29 +38,10 @@ func (s *Summary) Add(n *master.NodeResult) {
 	s.taints += len(st.Taints)
 }
 
-// Write writes the line, for the mode (render) and its diagnostics l.
-func (s *Summary) Write(w io.Writer, mode string, l diag.List) {
+// Line is the line, for the mode (render) and its diagnostics l.
+func (s *Summary) Line(mode string, l diag.List) string {
 	c := l.Counts()
-	fmt.Fprintf(w, "nfd-fn %s: %s, %s; %s and %s set; %s, %s; %.2fs\n", mode,
+	return fmt.Sprintf("nfd-fn %s: %s, %s; %s and %s set; %s, %s; %.2fs", mode,
 		diag.Plural(s.nodes, "node"), diag.Plural(s.rules, "rule"), diag.Plural(s.labels, "label"), diag.Plural(s.taints, "taint"),
 		diag.Plural(c[diag.Error], "error"), diag.Plural(c[diag.Warning], "warning"), time.Since(s.start).Seconds())
-}
-
-// Progress returns a callback that shows, on a terminal, how many nodes
-// are rendered and how fast: at most ten updates a second, erased at the
-// end.
-func Progress(w io.Writer) func(done, total int) {
-	start, last := time.Now(), time.Time{}
-	return func(done, total int) {
-		now := time.Now()
-		if done < total && now.Sub(last) < 100*time.Millisecond {
-			return
-		}
-		last = now
-		rate := float64(done) / max(now.Sub(start).Seconds(), 1e-3)
-		fmt.Fprintf(w, "\rrendering: %d/%d nodes (%.0f/s)", done, total, rate)
-		if done == total {
-			fmt.Fprint(w, "\r\033[K")
-		}
-	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/ruletest"
@@ -16,8 +15,6 @@ import (
 
 // TestOptions adjust Test.
 type TestOptions struct {
-	// Decoding reads the suites' inputs (fn.Decoding).
-	Decoding inputs.Decoding
 	// Update writes every suite's snapshot instead of comparing it.
 	Update bool
 	// NFDVersion is the release of suites that name none (--nfd-version).

@@ -139,11 +139,10 @@ func (t *testRun) inputFiles(s *ruletest.Suite) ([]string, error) {
 // and renders them as validate does (Validate), taking each node's view,
 // its matched rules and the groups' members from that one render.
 func (t *testRun) renderFiles(paths []string, config, worker, version string) *rendered {
-	f := OpenFiles(paths, nil, t.opts.Decoding)
+	f := OpenFiles(paths, nil)
 	r := &rendered{files: f}
-	var msgs strings.Builder
-	if code := f.LoadSettings("test", config, version, &msgs); code != 0 {
-		r.err = errors.New(strings.TrimSpace(msgs.String()))
+	if found, err := f.LoadSettings(SettingsFlags{Config: config, NFDVersion: version}); err != nil {
+		r.err = errors.New(settingsText("test", found, err))
 		return r
 	}
 	s := f.Settings
@@ -164,8 +163,10 @@ func (t *testRun) renderFiles(paths []string, config, worker, version string) *r
 	}
 	ds = append(ds, in.Admit(&s)...)
 	if wc == nil {
-		if wc, err = workerConfigInFiles(paths); err != nil {
-			r.err = err
+		var unread diag.List
+		if wc, unread = in.WorkerConfig(); len(unread) > 0 {
+			// The suite cannot run as its nfd-worker would: say why.
+			r.err = fmt.Errorf("%s: %s", unread[0].Pos.File, unread[0].Message)
 			return r
 		}
 	}

@@ -1,9 +1,7 @@
 package modes
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -98,6 +96,10 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	// As render reads them: the nfd-worker.conf ConfigMap among the files
+	// (the context's are not looked at); one that cannot be read is an
+	// error about it, as among a ResourceList's items.
+	inFiles, unread := in.WorkerConfig()
 	vo := ValidateOptions{Worker: worker, IgnoreSource: diag.Diagnostic{Message: "--ignore", Field: "--ignore"}}
 	if o.Context != "" {
 		if err := readContext(in, o.Context, f.Paths); err != nil {
@@ -107,16 +109,8 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	}
 	ds = append(ds, in.Admit(&s)...)
 	if vo.Worker == nil {
-		// As render reads them: the nfd-worker.conf ConfigMap among the
-		// files; one that cannot be read is an error about it, as among
-		// a ResourceList's items (ListWorkerConfig).
-		var bad *lint.WorkerConfigError
-		vo.Worker, err = workerConfigInFiles(f.Paths)
-		if errors.As(err, &bad) {
-			ds = append(ds, bad.Diagnostic())
-		} else if err != nil {
-			return nil, 0, err
-		}
+		vo.Worker = inFiles
+		ds = append(ds, unread...)
 	}
 	if worker != nil {
 		more, err := WorkerLabelsGone(set, &s, worker, f.fileWorkloads)
@@ -199,30 +193,6 @@ func withoutStdin(paths []string) []string {
 		}
 	}
 	return out
-}
-
-// workerConfigInFiles is the first nfd-worker configuration ConfigMap
-// among the files under paths (lint.WorkerConfigInFile), nil when none
-// holds one. Files larger than objects.MaxFileSize (a cluster's export)
-// are not read again for it.
-func workerConfigInFiles(paths []string) (*lint.WorkerConfig, error) {
-	files, err := objects.CollectFiles(withoutStdin(paths))
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		if info, err := os.Stat(f); err != nil || info.Size() > objects.MaxFileSize {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		if wc, err := lint.WorkerConfigInFile(data, f); wc != nil || err != nil {
-			return wc, err
-		}
-	}
-	return nil, nil
 }
 
 // ReadFeatureCatalog reads the --feature-catalog file of validate, test

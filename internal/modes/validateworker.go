@@ -21,7 +21,8 @@ const checkLabelGone = "worker-label-gone"
 // WorkerLabelsGone checks the worker configuration wc given to validate
 // (--worker-config) against the workloads: one selecting a label the
 // NodeFeatures of set publish and wc no longer would is a warning naming
-// both (NFD311). workloads is called only when some label is gone, so a
+// both (NFD311); and against the rules and groups: one reading a feature
+// they publish and wc no longer would is one too (NFD313, readingGone). workloads is called only when some label is gone, so a
 // run that changes nothing reads no workload. Both drivers call it: over
 // files (ValidateFiles) and over a ResourceList (fn's mode validate).
 //
@@ -33,7 +34,8 @@ func WorkerLabelsGone(set *objects.Set, s *config.Settings, wc *lint.WorkerConfi
 	if err != nil {
 		return nil, nil
 	}
-	gone, problems := goneLabels(set, l)
+	gone, features, problems := goneLabels(set, l)
+	problems = append(problems, readingGone(set, l, features, wc.File)...)
 	if len(gone) == 0 {
 		return problems, nil
 	}
@@ -53,9 +55,10 @@ func (f *Files) fileWorkloads() ([]*workload.Workload, error) {
 
 // goneLabels are the labels the worker's own NodeFeatures of set publish
 // that l no longer would, each with the nodes it leaves (recomputed as
-// plan --worker-config does).
-func goneLabels(set *objects.Set, l *discover.Labeler) (map[string][]string, diag.List) {
-	gone := map[string][]string{}
+// plan --worker-config does), and likewise the features
+// (withheldFeatures).
+func goneLabels(set *objects.Set, l *discover.Labeler) (map[string][]string, map[string][]string, diag.List) {
+	gone, features := map[string][]string{}, map[string][]string{}
 	var problems diag.List
 	for i := range set.Features {
 		o := &set.Features[i]
@@ -71,6 +74,7 @@ func goneLabels(set *objects.Set, l *discover.Labeler) (map[string][]string, dia
 				continue
 			}
 		}
+		withheldFeatures(&spec.Features, l, node, features)
 		now, _ := l.Publish(spec)
 		for k := range spec.Labels {
 			if _, ok := now.Labels[k]; !ok {
@@ -82,7 +86,7 @@ func goneLabels(set *objects.Set, l *discover.Labeler) (map[string][]string, dia
 			}
 		}
 	}
-	return gone, problems
+	return gone, features, problems
 }
 
 // selectingGone warns about each workload whose node selector or required

@@ -144,11 +144,13 @@ var Catalogue = []Check{
 		"`ose-node-feature-discovery-rhel9@sha256:...` in an nfd-master Deployment", "Set nfdVersion (or --nfd-version) to the release the cluster runs; docs/releases.md says which OpenShift ships which."},
 	{"NFD310", "worker-labels-kept", "With a worker configuration given (`--worker-config`), labels nfd-fn cannot recompute from the snapshot's features and keeps as the worker published them: the feature they need is not in the NodeFeature (core.noPublishFeatures), or they come from custom.d files or features.d hooks on the host",
 		"a snapshot taken with `noPublishFeatures: [\"pci.*\"]`, planned with a new `deviceLabelFields`", "Nothing to fix; take the snapshot without noPublishFeatures to plan those labels too."},
-	{"NFD311", "worker-label-gone", "A rule or workload selects a label nfd-worker no longer publishes with the given worker configuration",
+	{"NFD311", "worker-label-gone", "A workload selects a label nfd-worker no longer publishes with the given worker configuration (NodeFeatureRules and groups never read labels: NFD313 is theirs)",
 		"a DaemonSet selecting `feature.node.kubernetes.io/pci-10de.present` with `deviceLabelFields: [vendor, device]`", "Select the label the new configuration publishes (`plan --base-worker-config` shows the rename), or keep the configuration."},
 	{"NFD312", "crd-version", "The input's NodeFeature CRDs are of another NFD release than the operand's: the API server admits (and prunes) objects with the CRDs' schema",
 		"a CRD chart at v0.17.3 under a v0.19.0 nfd-master", "Upgrade the CRDs with the operand; `--crd-version` renders with the CRDs the cluster really has."},
-	{"NFD313", "nfd-master-managed", "A Node whose managedFields show nfd-master (manager nfd-master, operation Update) owning labels, annotations, taints or extended resources nfd-fn writes (render, plan): nfd-fn's server-side apply shares the equal ones without a conflict, but one only nfd-master's entries hold (a removed rule's label) is never removed and is orphaned",
+	{"NFD313", "worker-feature-gone", "A rule or group reads a feature nfd-worker no longer publishes with the given worker configuration (its source left out of core.featureSources, or named by core.noPublishFeatures), for nodes whose snapshot has it",
+		"a rule on `pci.device` with `featureSources: [all, -pci]` in the new configuration", "Keep the source (or the feature) published, or match the rule on another feature."},
+	{"NFD314", "nfd-master-managed", "A Node whose managedFields show nfd-master (manager nfd-master, operation Update) owning labels, annotations, taints or extended resources nfd-fn writes (render, plan): nfd-fn's server-side apply shares the equal ones without a conflict, but one only nfd-master's entries hold (a removed rule's label) is never removed and is orphaned",
 		"Nodes exported with `kubectl get nodes -o yaml --show-managed-fields` from a cluster nfd-master labelled", "Stop nfd-master, then clear its managedFields entries (docs/pipelines.md, Taking over from nfd-master) before the first `kubectl apply --server-side --field-manager=nfd-fn`."},
 }
 

@@ -16,29 +16,39 @@ import (
 func WriteGitHub(w io.Writer, l List) error {
 	var b strings.Builder
 	for i := range l {
-		d := &l[i]
-		title := "nfd-fn"
-		if c, ok := Lookup(d.Check); ok {
-			title += " " + c.ID + " " + c.Name
-		} else if d.Check != "" {
-			title += " " + d.Check
-		}
-		level := map[Severity]string{Error: "error", Warning: "warning"}[d.Severity]
-		if level == "" {
-			level = "notice"
-		}
-		b.WriteString(cireport.Annotation{Level: level, File: d.Pos.File, Line: d.Pos.Line, Column: d.Pos.Column,
-			Title: title, Message: Escape(d.Describe())}.String() + "\n")
+		b.WriteString(l[i].Annotation().String() + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
+// Annotation is d as a GitHub Actions workflow command (WriteGitHub).
+func (d *Diagnostic) Annotation() cireport.Annotation {
+	title := "nfd-fn"
+	if c, ok := Lookup(d.Check); ok {
+		title += " " + c.ID + " " + c.Name
+	} else if d.Check != "" {
+		title += " " + d.Check
+	}
+	level := map[Severity]string{Error: "error", Warning: "warning"}[d.Severity]
+	if level == "" {
+		level = "notice"
+	}
+	return cireport.Annotation{Level: level, File: d.Pos.File, Line: d.Pos.Line, Column: d.Pos.Column,
+		Title: title, Message: Escape(d.Describe())}
+}
+
 // WriteJUnit writes the diagnostics as JUnit XML: a testsuite per file
 // (findings with no file under "<input>"), a testcase per check that
 // fired in it, failing when any of its findings is an error, the
-// findings as the case's text.
+// findings as the case's text (JUnit).
 func WriteJUnit(w io.Writer, l List) error {
+	return JUnit(l, "nfd-fn validate").Write(w)
+}
+
+// JUnit is the JUnit document WriteJUnit writes, named name, for a
+// report that adds suites of its own (nfd-fn plan).
+func JUnit(l List, name string) *cireport.JUnitSuites {
 	type key struct{ file, check string }
 	groups := map[key]List{}
 	for _, d := range l {
@@ -53,7 +63,7 @@ func WriteJUnit(w io.Writer, l List) error {
 		keys = append(keys, k)
 	}
 	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.check, b.check)) })
-	doc := &cireport.JUnitSuites{Name: "nfd-fn validate"}
+	doc := &cireport.JUnitSuites{Name: name}
 	var suite *cireport.JUnitSuite
 	for _, k := range keys {
 		if suite == nil || suite.Name != k.file {
@@ -67,7 +77,7 @@ func WriteJUnit(w io.Writer, l List) error {
 	if suite != nil {
 		doc.Add(*suite)
 	}
-	return doc.Write(w)
+	return doc
 }
 
 // junitCase is one check's findings in one file.

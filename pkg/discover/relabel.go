@@ -34,6 +34,9 @@ type Labeler struct {
 	// hybridCPU: the release publishes cpu-cpu_atom and cpu-cpu_core,
 	// from a host file the snapshot does not show.
 	hybridCPU bool
+	// withheld are the features of the feature sources core.featureSources
+	// leaves out, as noPublishFeatures patterns (withheldSources).
+	withheld []string
 }
 
 // NewLabeler reads a worker configuration (as Options.WorkerConfig; empty
@@ -56,7 +59,7 @@ func NewLabeler(config []byte, nfdVersion string) (*Labeler, []string, error) {
 	rel.hybridCPULabels = false
 	sel, _ := selectSources(Options{}, cfg)
 	l := &Labeler{e: &env{rel: rel, cfg: cfg, offline: true, legacyKconfig: &kconfigStore{}, customRules: configuredRules(cfg), checked: &checkedLabels{}},
-		sources: labelOrder(sel.labels), claimed: map[string]bool{}, hybridCPU: hybrid}
+		sources: labelOrder(sel.labels), claimed: map[string]bool{}, hybridCPU: hybrid, withheld: withheldSources(sel.features)}
 	for _, r := range staticCustomRules() {
 		l.claim(r)
 	}
@@ -137,8 +140,19 @@ var inputsOfSources = []sourceInput{
 // core.noPublishFeatures applied to its features, and its labels
 // recomputed. The spec given is not modified.
 func (l *Labeler) Publish(spec *v1alpha1.NodeFeatureSpec) (*v1alpha1.NodeFeatureSpec, diag.List) {
-	labels, notes := l.Labels(&spec.Features, spec.Labels)
-	out := &v1alpha1.NodeFeatureSpec{Features: spec.Features, Labels: labels}
+	return l.publish(spec, nil)
+}
+
+// publish is Publish, sharing source labels with the other configuration
+// of a pair through sh (nil: none).
+func (l *Labeler) publish(spec *v1alpha1.NodeFeatureSpec, sh *sourceShare) (*v1alpha1.NodeFeatureSpec, diag.List) {
+	// The sources core.featureSources leaves out discover nothing, for
+	// the label sources and the custom rules alike; noPublishFeatures
+	// withholds features only once the labels are made.
+	features := spec.Features
+	removeNoPublishFeatures(&features, l.withheld)
+	labels, notes := l.labels(&features, spec.Labels, sh)
+	out := &v1alpha1.NodeFeatureSpec{Features: features, Labels: labels}
 	if len(labels) == 0 {
 		out.Labels = nil
 	}
@@ -157,13 +171,18 @@ func (l *Labeler) Publish(spec *v1alpha1.NodeFeatureSpec) (*v1alpha1.NodeFeature
 // of v0.19 (cpu-cpu_atom, cpu-cpu_core) come from a host file and are
 // kept as published, without a note.
 func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map[string]string, diag.List) {
+	return l.labels(f, published, nil)
+}
+
+// labels is Labels, sharing source labels through sh (nil: none).
+func (l *Labeler) labels(f *v1alpha1.Features, published map[string]string, sh *sourceShare) (map[string]string, diag.List) {
 	e := *l.e
 	e.legacyKconfig = &kconfigStore{m: legacyKconfig(f.Attributes["kernel.config"].Elements)}
 	labels := map[string]string{}
 	var notes diag.List
 	gaps := map[string]string{}
 	for _, in := range inputsOfSources {
-		if _, ok := featureOf(f, in.needs); !ok && slices.Contains(l.sources, in.source) {
+		if _, ok := featureOf(f, in.needs); !ok && slices.Contains(l.sources, in.source) && l.labelsFrom(in.source) {
 			gaps[in.source] = in.needs
 		}
 	}
@@ -171,11 +190,11 @@ func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map
 		// The collector's warnings (a features.d label nfd-worker ignores)
 		// are the worker's on every run, not news of the recompute.
 		c := &collector{source: n}
-		if _, gap := gaps[n]; !gap {
-			publishSource(labels, n, sourceLabels(n, &e, *f, c), &e, c)
+		if _, gap := gaps[n]; !gap && l.labelsFrom(n) {
+			sh.publishSource(labels, n, func(into map[string]string) { publishSource(into, n, sourceLabels(n, &e, *f, c), &e, c) })
 		}
 	}
-	if l.hybridCPU && slices.Contains(l.sources, "cpu") {
+	if l.hybridCPU && slices.Contains(l.sources, "cpu") && l.labelsFrom("cpu") {
 		keepPublished(labels, published, func(k string) bool { return hybridCPULabel(k) && l.whitelisted(k) })
 	}
 	for _, n := range sortedKeys(gaps) {
@@ -189,6 +208,14 @@ func (l *Labeler) Labels(f *v1alpha1.Features, published map[string]string) (map
 			pluralLabels(len(kept)), strings.Join(kept, ", "))))
 	}
 	return labels, notes
+}
+
+// DroppedFeatures are the features the configuration leaves out of what
+// nfd-worker publishes, as patterns: core.noPublishFeatures, and the
+// features of the sources core.featureSources leaves out ("pci.*").
+// Publish removes them (master.FeatureDropper).
+func (l *Labeler) DroppedFeatures() []string {
+	return append(slices.Clip(l.e.cfg.Core.NoPublishFeatures), l.withheld...)
 }
 
 // whitelisted applies core.labelWhiteList to a published label, as
@@ -283,6 +310,7 @@ func (l *Labeler) Settings() map[string]string {
 	c := &l.e.cfg
 	list := func(l []string) string { return "[" + strings.Join(l, " ") + "]" }
 	return map[string]string{
+		"core.featureSources":                  list(c.Core.FeatureSources),
 		"core.labelSources":                    list(l.sources),
 		"core.labelWhiteList":                  fmt.Sprintf("%q", c.labelWhiteList.String()),
 		"core.noPublishFeatures":               list(c.Core.NoPublishFeatures),

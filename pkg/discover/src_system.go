@@ -14,7 +14,7 @@ import (
 // as /etc/os-release -> ../usr/lib/os-release are resolved inside the root)
 // and system.dmiid from the files of sys/devices/virtual/dmi/id the release
 // reads (16 in v0.19, 2 before) that are readable (the feature is left out
-// when none is).
+// when none is; the entries missed for one reason get one warning).
 func discoverSystem(e *env, c *collector) {
 	c.attrs("name", map[string]string{"nodename": e.opts.NodeName})
 	if raw, err := e.host.readFile("etc/os-release"); err != nil {
@@ -27,13 +27,15 @@ func discoverSystem(e *env, c *collector) {
 		c.attrs("osrelease", release)
 	}
 	dmi := map[string]string{}
+	var missed dmiMisses
 	for _, name := range e.rel.dmiIDAttributes() {
 		if v, err := e.host.readTrim("sys/devices/virtual/dmi/id/" + name); err != nil {
-			c.warn("failed to get DMI entry %s: %v", name, err)
+			missed.add(name, err)
 		} else {
 			dmi[name] = v
 		}
 	}
+	missed.warn(c)
 	if len(dmi) > 0 {
 		c.attrs("dmiid", dmi)
 	}

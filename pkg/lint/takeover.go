@@ -10,7 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 )
 
-// CheckMasterManaged is the takeover check's name (NFD313).
+// CheckMasterManaged is the takeover check's name (NFD314).
 const CheckMasterManaged = "nfd-master-managed"
 
 // Takeover finds the Nodes whose managedFields show nfd-master owning

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -102,58 +101,6 @@ func (wc *WorkerConfig) forRelease(release string) ([]string, []discover.ConfigP
 		}
 	}
 	return wc.NoPublish, wc.problems
-}
-
-// WorkerConfigError is a ConfigMap holding an nfd-worker configuration
-// that cannot be read (ReadWorkerConfigMap), found among a file's
-// documents: the object, where it is, and why.
-type WorkerConfigError struct {
-	Object diag.ObjectRef
-	Pos    diag.Position
-	Err    error
-}
-
-func (e *WorkerConfigError) Error() string { return e.Pos.File + ": " + e.Err.Error() }
-
-// Unwrap is the reason.
-func (e *WorkerConfigError) Unwrap() error { return e.Err }
-
-// Diagnostic is the error about the ConfigMap's configuration key, as
-// the KRM function reports the same ConfigMap among its items.
-func (e *WorkerConfigError) Diagnostic() diag.Diagnostic {
-	return diag.Diagnostic{Severity: diag.Error, Object: e.Object, Pos: e.Pos,
-		Field: "data[" + WorkerConfigKey + "]", Message: e.Err.Error()}
-}
-
-// WorkerConfigInFile finds, among the documents of a YAML file, the
-// first ConfigMap holding an nfd-worker configuration
-// (ReadWorkerConfigMap): nil, nil when there is none; a
-// *WorkerConfigError when that ConfigMap's configuration cannot be read.
-// Documents that do not parse end the search; they are the file reader's
-// to report.
-func WorkerConfigInFile(data []byte, file string) (*WorkerConfig, error) {
-	if !bytes.Contains(data, []byte(WorkerConfigKey)) {
-		return nil, nil
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for index := 0; ; {
-		var doc yaml.Node
-		if err := dec.Decode(&doc); err != nil {
-			return nil, nil
-		}
-		obj := ys.Resolve(&doc)
-		md := ys.Mapping(obj, "metadata")
-		ref := diag.ObjectRef{APIVersion: ys.Scalar(obj, "apiVersion"), Kind: ys.Scalar(obj, "kind"),
-			Name: ys.Scalar(md, "name"), Namespace: ys.Scalar(md, "namespace")}
-		wc, err := ReadWorkerConfigMap(obj, ref, file)
-		if err != nil {
-			return nil, &WorkerConfigError{Object: ref, Pos: diag.Position{File: file, Index: index, Line: obj.Line, Column: obj.Column}, Err: err}
-		}
-		if wc != nil {
-			return wc, nil
-		}
-		index++
-	}
 }
 
 // name says where the configuration is: its file, or the ConfigMap

@@ -155,19 +155,6 @@ func TestWorkerConfigMapInTheInputIsTheWorkersConfiguration(t *testing.T) {
 	}
 }
 
-// TestWorkerConfigInFileFindsTheConfigMapAmongDocuments reads a Helm
-// chart's output: the worker ConfigMap after other documents.
-func TestWorkerConfigInFileFindsTheConfigMapAmongDocuments(t *testing.T) {
-	file := "apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: nfd-worker}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-master-conf}\ndata:\n  nfd-master.conf: \"{}\"\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: nfd-worker-conf}\ndata:\n  nfd-worker.conf: |\n    core:\n      noPublishFeatures: [usb.device]\n"
-	wc, err := WorkerConfigInFile([]byte(file), "chart.yaml")
-	if err != nil || wc == nil || wc.Object.Name != "nfd-worker-conf" || !slices.Equal(wc.NoPublish, []string{"usb.device"}) {
-		t.Fatalf("WorkerConfigInFile = %+v, %v", wc, err)
-	}
-	if wc, err := WorkerConfigInFile([]byte("kind: ConfigMap\nmetadata: {name: x}\ndata: {a: b}\n"), "x.yaml"); wc != nil || err != nil {
-		t.Errorf("a file without nfd-worker.conf: %v, %v", wc, err)
-	}
-}
-
 // TestWorkerConfigIsReadAsTheReleaseRenderedAs: the worker configuration
 // is read as that release's nfd-worker reads it, as discover
 // --nfd-version does: v0.18 has no core.noPublishFeatures (ignored, so

@@ -91,22 +91,45 @@ func (r *Renderer) ExplainNode(name string, objs []NodeFeatureObject, existing *
 }
 
 func (r *Renderer) renderNode(res NodeResult, objs []NodeFeatureObject, existing *NodeState, only map[string]bool) NodeResult {
-	start := res
-	name := res.Name
-	merged := mergeNodeFeatures(&r.opts, name, objs, only)
+	out, unread := r.renderShared(res, objs, existing, only, nil)
+	if unread {
+		out, _ = r.renderShared(res, objs, existing, nil, nil)
+	}
+	return out
+}
+
+// renderShared renders the node once with the features only names;
+// unread reports a label or extended resource naming a feature left
+// undecoded (the node must then be rendered with every feature). sh, when
+// not nil, is what a paired render shares between its two sides
+// (pair.go).
+func (r *Renderer) renderShared(res NodeResult, objs []NodeFeatureObject, existing *NodeState, only map[string]bool, sh *sharing) (NodeResult, bool) {
+	opts := &r.opts
+	if sh != nil && sh.published {
+		o := r.opts
+		o.WorkerLabels = nil
+		opts = &o
+	}
+	merged := mergeNodeFeatures(opts, res.Name, objs, only)
 	res.Problems = append(res.Problems, merged.unread...)
 	res.Features = merged.features
-	merged.features = withOwnBackrefs(merged.features)
-	res.Rules, res.RuleErrors = r.rules.Execute(merged.features)
-	d, unread := r.collect(merged, res.Rules, &res, only)
+	if sh.second() {
+		merged.features = sh.features
+		res.Rules, res.RuleErrors = sh.rules, sh.ruleErrors
+	} else {
+		merged.features = withOwnBackrefs(merged.features)
+		res.Rules, res.RuleErrors = r.rules.Execute(merged.features)
+		sh.keepRules(merged.features, res.Rules, res.RuleErrors)
+	}
+	d, unread := r.collect(merged, res.Rules, &res, only, sh)
 	if unread {
-		return r.renderNode(start, objs, existing, nil)
+		return res, true
 	}
 	if existing == nil {
 		existing = &NodeState{}
 	}
 	res.State = r.patch(existing, d, &res)
-	return res
+	return res, false
 }
 
 // RuleFailure is the diagnostic for a rule that failed on a node. A
@@ -154,7 +177,7 @@ type origin struct {
 // it as nfd-master does. unread reports a label or extended resource whose
 // value names a feature only (when not nil) left undecoded: the caller
 // then renders the node again with every feature.
-func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, res *NodeResult, only map[string]bool) (d desired, unread bool) {
+func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, res *NodeResult, only map[string]bool, sh *sharing) (d desired, unread bool) {
 	o := &r.opts
 	labels := make(map[string]string, len(merged.labels))
 	labelOrigin := make(map[string]origin, len(merged.labels))
@@ -185,7 +208,7 @@ func (r *Renderer) collect(merged mergedFeatures, results []engine.RuleResult, r
 		}
 	}
 	return desired{
-		labels:      r.filterLabels(labels, labelOrigin, merged.features, res),
+		labels:      r.filterLabels(labels, labelOrigin, merged.features, res, sh),
 		resources:   r.filterResources(resources, resOrigin, merged.features, res),
 		annotations: r.filterAnnotations(annotations, annOrigin, res),
 		taints:      r.filterTaints(taints, taintOrigin, res),
@@ -214,10 +237,13 @@ func unprefixed(key string) string {
 	return strings.TrimPrefix(key, api.FeatureLabelNs+"/")
 }
 
-func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin, f *api.Features, res *NodeResult) map[string]string {
+func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin, f *api.Features, res *NodeResult, sh *sharing) map[string]string {
 	o := &r.opts
 	out := make(map[string]string, len(labels))
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		if sh.reuseLabel(k, labels[k], orig[k], out, res) {
+			continue
+		}
 		v, err := dynamicValue(labels[k], f)
 		sev := diag.Error
 		if err == nil {
@@ -225,9 +251,11 @@ func (r *Renderer) filterLabels(labels map[string]string, orig map[string]origin
 		}
 		if err != nil {
 			res.drop(sev, r.templated.templateOrigin(orig[k], k), k, "label", err)
+			sh.keepLabel(k, labels[k], orig[k], "", &res.Problems[len(res.Problems)-1])
 			continue
 		}
 		out[k] = v
+		sh.keepLabel(k, labels[k], orig[k], v, nil)
 	}
 	if o.DisableLabels {
 		return map[string]string{}

@@ -144,6 +144,13 @@ func (s *Stream) Index(name string) (int, bool) {
 func (s *Stream) RenderNode(i int) *NodeResult {
 	name := s.p.names[i]
 	res := s.p.renderer.RenderNodeReading(s.only, name, s.p.features[name], s.p.existing(name))
+	return s.rendered(i, res)
+}
+
+// rendered completes node i's fresh result: its group memberships the
+// first time, and its features let go unless they are kept.
+func (s *Stream) rendered(i int, res NodeResult) *NodeResult {
+	name := s.p.names[i]
 	if !s.seen[i] {
 		if s.p.HasNode(name) && s.member != nil {
 			s.member[i] = matchGroups(s.groups, &res)

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
@@ -33,6 +34,10 @@ type Input struct {
 	// Problems are what went wrong reading the input; they count as the
 	// plan's diagnostics (see BaseSide for the base rules' files).
 	Problems diag.List
+	// Causes asks for the rules behind each workload's lost nodes
+	// (WorkloadChange.Causes, which the CI reports name); without it they
+	// are not looked for.
+	Causes bool
 	// BaseProblems are the before side's problems in reading and
 	// admitting its rules, unmarked: those Problems has too are not
 	// repeated, the others are the before side's (BaseSide) and, on
@@ -42,8 +47,8 @@ type Input struct {
 
 // Make renders both sides and compares them.
 func Make(in Input) *Plan {
-	head := renderStates(in.Head, in.Options)
-	before, side := beforeStates(in, head)
+	head, base := renderSides(in)
+	before, side := beforeStates(in, head, base)
 	p := &Plan{Nodes: []NodeChange{}, Workloads: []WorkloadChange{}, Summary: Summary{Before: side.name, Sides: in.Sides}}
 	p.Diagnostics = append(p.Diagnostics, in.Problems...)
 	headDiags := headDiagnostics(in.Head, head)
@@ -62,11 +67,12 @@ func Make(in Input) *Plan {
 	names := make([]string, len(head.Nodes))
 	for i := range head.Nodes {
 		names[i], after[i] = head.Nodes[i].Name, &head.Nodes[i].State
-		if c, ok := diffNode(names[i], before[i], after[i]); ok {
-			p.Nodes = append(p.Nodes, c)
-		}
 	}
+	p.Nodes = append(p.Nodes, diffNodes(names, before, after)...)
 	p.Workloads, p.Diagnostics = planWorkloads(in.Workloads, names, before, after, p.Diagnostics)
+	if in.Causes {
+		causesOf(p, in, sides{names: names, before: before, after: after, head: head, base: side})
+	}
 	p.Diagnostics = p.Diagnostics.FoldObjects()
 	p.summarize(len(names), len(in.Workloads))
 	p.Summary.Unplannable = unplannable(in.Head)
@@ -98,7 +104,7 @@ func renderStates(set *objects.Set, opts master.Options) *master.Fleet {
 	return st.Finish()
 }
 
-// takeover is lint's takeover check (NFD313) of the head render: the
+// takeover is lint's takeover check (NFD314) of the head render: the
 // Nodes whose managedFields show nfd-master owning fields the plan's
 // apply would share or orphan.
 func takeover(set *objects.Set, opts master.Options, head *master.Fleet) diag.List {
@@ -107,6 +113,38 @@ func takeover(set *objects.Set, opts master.Options, head *master.Fleet) diag.Li
 		t.Add(&head.Nodes[i])
 	}
 	return t.Findings()
+}
+
+// diffNodes are the nodes whose state changes, in the order given; the
+// nodes are compared on a worker pool.
+func diffNodes(names []string, before, after []*objects.NodeState) []NodeChange {
+	type diffed struct {
+		c  NodeChange
+		ok bool
+	}
+	all := make([]diffed, len(names))
+	parallel.For(len(names), func(i int) {
+		all[i].c, all[i].ok = diffNode(names[i], before[i], after[i])
+	})
+	var out []NodeChange
+	for _, d := range all {
+		if d.ok {
+			out = append(out, d.c)
+		}
+	}
+	return out
+}
+
+// renderSides renders the head side and, when the before side renders the
+// same rules with settings of its own, the before side too, both in one
+// pass (master.RenderPair: a worker configuration change shares most of
+// each node's render); base is nil when the before side is left to
+// beforeStates.
+func renderSides(in Input) (head, base *master.Fleet) {
+	if in.Base != nil || in.BaseOptions == nil {
+		return renderStates(in.Head, in.Options), nil
+	}
+	return master.RenderPair(master.Prepare(in.Head, in.Options), master.Prepare(BaseSet(in.Head, in.Head), *in.BaseOptions))
 }
 
 // headDiagnostics are the head render's problems, placed in their files.

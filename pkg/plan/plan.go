@@ -91,6 +91,12 @@ type WorkloadChange struct {
 	EligibleAfter  int      `json:"eligibleAfter"`
 	LostNodes      []string `json:"lostNodes"`
 	GainedNodes    []string `json:"gainedNodes"`
+	// Pos is where the workload is written (its file and line), for the
+	// CI reports; not part of the JSON form.
+	Pos diag.Position `json:"-"`
+	// Causes are the rules whose change of output alone takes lost nodes
+	// from the workload, where known (causesOf); not part of the JSON form.
+	Causes []Cause `json:"-"`
 }
 
 // String is "Kind namespace/name", or "Kind name" without a namespace.

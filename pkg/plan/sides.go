@@ -16,12 +16,18 @@ type side struct {
 	diags func(head diag.List) (baseOnly, headOnly diag.List)
 	// groups are the NodeFeatureGroups' members on a rendered before side.
 	groups []master.GroupResult
+	// fleet and set are the rendered before side's nodes and objects (nil
+	// when the before side is the Node objects), for the rules a change
+	// undoes (causesOf).
+	fleet *master.Fleet
+	set   *objects.Set
 }
 
 // beforeStates is every head node's state on the before side, in the
 // head fleet's order: the Node object as it is (an empty state for a node
-// without one), or the node rendered with the base rules.
-func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
+// without one), or the node rendered with the base rules (base, when
+// renderSides rendered it already).
+func beforeStates(in Input, head, base *master.Fleet) ([]*objects.NodeState, side) {
 	out := make([]*objects.NodeState, len(head.Nodes))
 	if in.Base == nil && in.BaseOptions == nil {
 		nodes := map[string]*objects.NodeState{}
@@ -45,7 +51,9 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 		opts = *in.BaseOptions
 	}
 	set := BaseSet(in.Head, rules)
-	base := renderStates(set, opts)
+	if base == nil {
+		base = renderStates(set, opts)
+	}
 	byName := make(map[string]*objects.NodeState, len(base.Nodes))
 	for i := range base.Nodes {
 		byName[base.Nodes[i].Name] = &base.Nodes[i].State
@@ -55,7 +63,7 @@ func beforeStates(in Input, head *master.Fleet) ([]*objects.NodeState, side) {
 			out[i] = &objects.NodeState{}
 		}
 	}
-	return out, side{name: BeforeBase, groups: base.Groups, diags: func(h diag.List) (diag.List, diag.List) {
+	return out, side{name: BeforeBase, groups: base.Groups, fleet: base, set: set, diags: func(h diag.List) (diag.List, diag.List) {
 		return oneSided(in.BaseProblems, baseDiagnostics(set, base), h)
 	}}
 }

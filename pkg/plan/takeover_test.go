@@ -9,7 +9,7 @@ import (
 
 // TestPlanWarnsWhereNFDMasterOwnsWhatItRemoves: a Node whose
 // managedFields show nfd-master owning the stale label the plan removes
-// gets a takeover warning (NFD313) saying that label would be orphaned
+// gets a takeover warning (NFD314) saying that label would be orphaned
 // by nfd-fn's apply; the others get none.
 func TestPlanWarnsWhereNFDMasterOwnsWhatItRemoves(t *testing.T) {
 	in := fixtureInput(t, "")

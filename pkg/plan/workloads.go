@@ -51,7 +51,7 @@ func planWorkloads(ws []*workload.Workload, names []string, before, after []*obj
 			continue
 		}
 		c := *r
-		c.Kind, c.Namespace, c.Name = w.Kind, w.Namespace, w.Name
+		c.Kind, c.Namespace, c.Name, c.Pos = w.Kind, w.Namespace, w.Name, w.Pos
 		out = append(out, c)
 		if c.LeftWithout() {
 			ds = append(ds, leftWithout(w, &c))

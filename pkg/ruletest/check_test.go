@@ -17,8 +17,8 @@ func got() *Got {
 		},
 		Groups: map[string][]string{"ns/g": {"a"}},
 		Findings: diag.List{
-			{Severity: diag.Warning, Check: "matches-no-node", Object: diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}},
-			{Severity: diag.Error, Check: "rule-failed", Object: diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}, Message: "boom"},
+			{Severity: diag.Warning, Check: "matches-no-node", Object: diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}, Pos: diag.Position{File: "rules.yaml", Line: 4}},
+			{Severity: diag.Error, Check: "rule-failed", Object: diag.ObjectRef{Kind: "NodeFeatureRule", Name: "r"}, Message: "boom", Pos: diag.Position{File: "rules.yaml", Line: 9}},
 		},
 		Explain: func(node, label string) string { return "tree of " + label + " on " + node },
 	}
@@ -45,6 +45,10 @@ func TestCheckNamesLineKeyExpectedAndGot(t *testing.T) {
 		{"group-extra-member", "groups:\n  - {group: ns/g, members: [a, b]}\n", "group ns/g: members: expected [a, b], got [a]", ""},
 		{"finding-by-id-and-object", "findings:\n  - {check: NFD020, object: NodeFeatureRule/r}\n", "", ""},
 		{"finding-by-name-missing", "findings:\n  - {check: label-conflict}\n", "finding NFD021 (label-conflict): expected, got not reported", ""},
+		{"finding-severity-differs", "findings:\n  - {check: NFD020, object: NodeFeatureRule/r, severity: error}\n",
+			"finding NFD020 (matches-no-node) on NodeFeatureRule/r: expected severity error, got warning on NodeFeatureRule/r at rules.yaml:4", ""},
+		{"finding-message-differs", "findings:\n  - {check: NFD027, message: bang}\n",
+			`finding NFD027 (rule-failed): expected a message containing "bang", got "boom" on NodeFeatureRule/r at rules.yaml:9`, ""},
 		{"finding-unknown-check", "findings:\n  - {check: NFD999}\n", "finding NFD999: no such check (docs/checks.md lists them)", ""},
 	}
 	for _, tt := range tests {

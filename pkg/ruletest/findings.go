@@ -32,7 +32,7 @@ func checkFindings(s *Suite, found diag.List) []Case {
 			}
 		}
 		if !hit {
-			c.Failure = fmt.Sprintf("finding %s (%s)%s: expected, got %s", check.ID, check.Name, onObject(e.Object), foundOf(found, check))
+			c.Failure = fmt.Sprintf("finding %s (%s)%s: %s", check.ID, check.Name, onObject(e.Object), e.missed(check, found))
 		}
 		out = append(out, c)
 	}
@@ -82,6 +82,30 @@ func onObject(object string) string {
 		return ""
 	}
 	return " on " + object
+}
+
+// missed says why no finding met e: the check fired on the object but at
+// another severity or with another message (each such near miss named
+// with its object and line), or where it did fire, if anywhere.
+func (e *FindingExpect) missed(check diag.Check, found diag.List) string {
+	var near []string
+	for i := range found {
+		d := &found[i]
+		if d.ID() != check.ID || (e.Object != "" && e.Object != objectText(d.Object)) {
+			continue
+		}
+		at := objectText(d.Object) + " at " + d.Pos.Where(d.Object)
+		switch {
+		case e.Severity != "" && string(d.Severity) != e.Severity:
+			near = append(near, fmt.Sprintf("expected severity %s, got %s on %s", e.Severity, d.Severity, at))
+		case e.Message != "" && !strings.Contains(d.Message, e.Message):
+			near = append(near, fmt.Sprintf("expected a message containing %q, got %q on %s", e.Message, d.Message, at))
+		}
+	}
+	if len(near) > 0 {
+		return strings.Join(near, "; ")
+	}
+	return "expected, got " + foundOf(found, check)
 }
 
 // foundOf says where the check did fire, if anywhere.

@@ -163,14 +163,19 @@ func (p *parser) suite(root *yaml.Node) *Suite {
 
 func (p *parser) spec(n *yaml.Node, field string, s *Suite) {
 	p.fields(n, field, map[string]func(*yaml.Node, string){
-		"nfdVersion":   func(v *yaml.Node, f string) { p.scalar(v, f, &s.NFDVersion) },
-		"config":       func(v *yaml.Node, f string) { p.scalar(v, f, &s.Config) },
-		"workerConfig": func(v *yaml.Node, f string) { p.scalar(v, f, &s.WorkerConfig) },
+		"nfdVersion": func(v *yaml.Node, f string) { p.scalar(v, f, &s.NFDVersion) },
+		"config": func(v *yaml.Node, f string) {
+			p.scalar(v, f, &s.Config)
+			s.ConfigAt = Entry{Key: s.Config, Line: v.Line, Field: f}
+		},
+		"workerConfig": func(v *yaml.Node, f string) {
+			p.scalar(v, f, &s.WorkerConfig)
+			s.WorkerConfigAt = Entry{Key: s.WorkerConfig, Line: v.Line, Field: f}
+		},
 		"inputs": func(v *yaml.Node, f string) {
 			s.InputsLine, s.InputsField = v.Line, f
-			var es []Entry
-			p.keys(v, f, &es)
-			for _, e := range es {
+			p.keys(v, f, &s.InputsAt)
+			for _, e := range s.InputsAt {
 				s.Inputs = append(s.Inputs, e.Key)
 			}
 		},

@@ -31,6 +31,11 @@ type Suite struct {
 	// Inputs are files or directories, as written.
 	Inputs     []string
 	InputsLine int
+	// InputsAt are the inputs each with its line and field path
+	// (spec.inputs[1]); ConfigAt and WorkerConfigAt are spec.config and
+	// spec.workerConfig's (zero when not written).
+	InputsAt                 []Entry
+	ConfigAt, WorkerConfigAt Entry
 	// InputsField is the inputs' field path ("spec.inputs").
 	InputsField string
 	Nodes       []NodeExpect

@@ -1,27 +1,27 @@
-package modes
+package fn
 
 import (
 	"slices"
 
 	sdk "github.com/kptdev/krm-functions-sdk/go/fn"
 	"go.yaml.in/yaml/v3"
-	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
+	"github.com/nfd-fn/nfd-fn/internal/modes"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/version"
 )
 
-// PatchNode writes the rendered state into a Node's tree and reports
+// patchNode writes the rendered state into a Node's tree and reports
 // whether anything changed. nfd-master writes no annotation of its own
 // beyond its tracking annotations, and by default neither does nfd-fn;
 // with stampVersion, a Node nfd-fn changes records the nfd-fn version.
 // With nodeOutput apply the tree is replaced by the apply-ready form
 // (applyNode), written where the Node was read from.
-func PatchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
+func patchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
 	if s.NodeOutput == config.NodeOutputApply {
 		node := applyNode(n, s)
 		keepPlace(node, tree)
@@ -37,14 +37,14 @@ func PatchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
 	return true
 }
 
-// NewNode is the Node item written for a node with no Node object in the
+// newNode is the Node item written for a node with no Node object in the
 // input: a local-config preview of the rendered state, or with nodeOutput
 // apply the apply-ready form. A preview is nil when there is nothing to
 // set: nfd-master would not create a Node, and there is nothing worth
 // writing. The apply-ready form is written for every node, a name-only
 // Node when NFD owns nothing on it: applied, it removes what the field
 // manager applied before.
-func NewNode(n *master.NodeResult, s config.Settings) *yaml.Node {
+func newNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 	if s.NodeOutput == config.NodeOutputApply {
 		return applyNode(n, s)
 	}
@@ -74,14 +74,7 @@ func applyNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 // keepPlace copies the file annotations of old onto n, so that the Node is
 // written back where it was read from.
 func keepPlace(n, old *yaml.Node) {
-	oldAnn := krm.MapAt(krm.MapAt(old, "metadata"), "annotations")
-	ann := krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations")
-	for _, k := range []string{kioutil.PathAnnotation, kioutil.IndexAnnotation, kioutil.LegacyPathAnnotation, kioutil.LegacyIndexAnnotation} {
-		krm.RemoveField(ann, k)
-		if v := krm.ValueAt(oldAnn, k); v != nil {
-			krm.SetField(ann, k, v)
-		}
-	}
+	krm.CopyPlace(krm.EnsureMap(krm.EnsureMap(n, "metadata"), "annotations"), krm.MapAt(krm.MapAt(old, "metadata"), "annotations"))
 }
 
 // NodePathPrefix is the directory, relative to the package, that new Node
@@ -111,8 +104,7 @@ func isEmptyState(s *master.NodeState) bool {
 // never create a Node from it.
 func newNodeItem(name string, s *master.NodeState, preview bool) *yaml.Node {
 	path := NodePathPrefix + name + ".yaml"
-	annotations := map[string]string{kioutil.PathAnnotation: path, kioutil.IndexAnnotation: "0",
-		kioutil.LegacyPathAnnotation: path, kioutil.LegacyIndexAnnotation: "0"}
+	annotations := krm.PlaceAnnotations(path, 0)
 	if preview {
 		annotations[LocalConfigAnnotation] = "true"
 	}
@@ -194,4 +186,36 @@ func taintsNode(ts []api.Taint) *yaml.Node {
 		list.Content = append(list.Content, m)
 	}
 	return list
+}
+
+// applyShape returns what writes the part p of an apply-ready Node n: a
+// copy holding apiVersion, kind, metadata and spec (modes.ApplyObject),
+// or apiVersion, kind, metadata.name and status (modes.ApplyStatus). n is
+// left as it is.
+func applyShape(p modes.ApplyPart) func(n *yaml.Node) *yaml.Node {
+	return func(n *yaml.Node) *yaml.Node { return applyPart(p, n) }
+}
+
+// applyPart is applyShape's part p of n.
+func applyPart(p modes.ApplyPart, n *yaml.Node) *yaml.Node {
+	out := &yaml.Node{Kind: yaml.MappingNode}
+	keep := []string{"apiVersion", "kind", "metadata", "spec"}
+	if p == modes.ApplyStatus {
+		keep = []string{"apiVersion", "kind", "metadata", "status"}
+	}
+	for _, k := range keep {
+		v := krm.ValueAt(n, k)
+		if v == nil {
+			continue
+		}
+		if p == modes.ApplyStatus && k == "metadata" {
+			md := &yaml.Node{Kind: yaml.MappingNode}
+			if name := krm.ValueAt(v, "name"); name != nil {
+				krm.SetField(md, "name", name)
+			}
+			v = md
+		}
+		krm.SetField(out, k, v)
+	}
+	return out
 }

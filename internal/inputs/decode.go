@@ -1,4 +1,4 @@
-package fn
+package inputs
 
 import (
 	"go.yaml.in/yaml/v3"
@@ -13,7 +13,8 @@ import (
 // itemDecoder is the krm.Decoder of nfd-fn's reads: an item straight from
 // its text where internal/fastread reads it (decodeItemRaw), else from
 // its tree with objects.Decode (decodeItem); keep says which trees stay
-// (keepItemNode for a render, others for files and checks). The
+// (keepForRender and keepFileForRender for a render, keepForChecks for
+// validate, explain and plan, keepTrees for workloads). The
 // NodeFeatures of one read share their feature names (names) and read
 // their text again from in.
 type itemDecoder struct {
@@ -34,6 +35,13 @@ func newItemDecoder(keep func(*krm.Item) bool, held *krm.Inputs, release func([]
 type leanInput struct {
 	held    *krm.Inputs
 	release func([]byte)
+}
+
+// readOptions are krm's options to cut and decode items with the decoder
+// of one read (newItemDecoder): lean where they can be, their feature
+// names shared, else from a tree that keep says whether to hold on to.
+func readOptions(keep func(*krm.Item) bool, held *krm.Inputs, release func([]byte)) krm.ReadOptions {
+	return krm.ReadOptions{Decoder: newItemDecoder(keep, held, release), Release: release}
 }
 
 // Hold is krm.Inputs.Hold; without inputs held there is nothing to close.
@@ -67,12 +75,19 @@ func (d *itemDecoder) Decode(it *krm.Item) { decodeItem(it) }
 // Keep is the read's keep.
 func (d *itemDecoder) Keep(it *krm.Item) bool { return d.keep(it) }
 
-// decodedItem is what decodeItem stores: the item's objects, several
-// when the item is a v1 List (as kpt or kustomize hand over a file that
-// holds one).
+// decodedItem is what the decoder leaves on an item (krm.Item.Decoded):
+// the item's objects, several when the item is a v1 List (as kpt or
+// kustomize hand over a file that holds one), and, while they are held,
+// their trees (nodes, nil once let go or never made).
 type decodedItem struct {
 	objects []*objects.Decoded
 	nodes   []*yaml.Node
+}
+
+// decoded is the decodedItem of an item, if it has one.
+func decoded(it *krm.Item) (*decodedItem, bool) {
+	d, ok := it.Decoded.(*decodedItem)
+	return d, ok
 }
 
 // decodeItem reads an item as the objects nfd-fn knows (objects.Decode).
@@ -105,7 +120,7 @@ func decodeObject(n *yaml.Node) *objects.Decoded {
 // decodeItem. A NodeFeature's feature names are shared through names;
 // in is the input its text lies in, read again to render it. Neither
 // keeps a tree: a Node item is parsed again from its text when it is
-// written (makeNodesAsWritten).
+// written (fn's makeNodesAsWritten).
 func decodeItemRaw(it *krm.Item, names *fastread.FeatureNames, in fastread.Input) bool {
 	if d, ok := fastread.DecodeLean(it.Raw, names, in); ok {
 		md := &d.Obj.(*objects.LeanNodeFeature).Names.Metadata
@@ -127,14 +142,14 @@ func decodeItemRaw(it *krm.Item, names *fastread.FeatureNames, in fastread.Input
 	return false
 }
 
-// keepItemNode keeps the trees of the items nfd-fn may rewrite in place:
+// keepForRender keeps the trees of the items nfd-fn may rewrite in place:
 // those holding NodeFeatureGroups, and Nodes with no text to parse again
 // (lists parsed whole) or inside a List item. The trees of the others are
 // let go, the decoded item's references included, to hold memory flat on
 // large fleets: a Node item cut from a block list is parsed again from
-// its text when it is written (makeNodesAsWritten).
-func keepItemNode(it *krm.Item) bool {
-	d, ok := it.Decoded.(*decodedItem)
+// its text when it is written (fn's makeNodesAsWritten).
+func keepForRender(it *krm.Item) bool {
+	d, ok := decoded(it)
 	if !ok {
 		return false
 	}
@@ -151,4 +166,14 @@ func keepItemNode(it *krm.Item) bool {
 	}
 	d.nodes = nil
 	return false
+}
+
+// keepFileForRender keeps the trees of objects read from files, for the
+// positions of what is reported about them, except those a fleet holds
+// thousands of: NodeFeatures, and Nodes that keepForRender lets go.
+func keepFileForRender(it *krm.Item) bool {
+	if it.Kind != "NodeFeature" && it.Kind != "Node" {
+		return true
+	}
+	return keepForRender(it)
 }
