@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --dirty --match "v[0-9]*" 2>/dev/null || 
 LDFLAGS := -X github.com/nfd-fn/nfd-fn/pkg/version.Version=$(VERSION)
 IMAGE_ARCHIVE ?= $(BIN)/nfd-fn-image.tar
 
-.PHONY: all build test vet conformance conformance-versions bench bench-go bench-fleet bench-hostile clean image e2e fuzz release-snapshot
+.PHONY: all build test vet conformance conformance-versions bench bench-go bench-fleet bench-hostile clean image e2e e2e-controlplane fuzz release-snapshot
 
 all: vet test build
 
@@ -128,6 +128,16 @@ image:
 # (hack/install-e2e-tools.sh).
 e2e:
 	PATH="$$(bash hack/install-e2e-tools.sh):$$PATH" NFD_FN_E2E=1 go test -count=1 ./e2e
+
+# The control-plane tests (issue 39): tools/controlplane builds etcd,
+# kube-apiserver and kubectl from the Go module proxy once into
+# $XDG_CACHE_HOME/nfd-fn/controlplane/<versions>/ (~/.cache without it),
+# then its tests start them on 127.0.0.1 and check admission per release,
+# render's apply output under server-side apply and a takeover from
+# nfd-master against the real server.
+e2e-controlplane:
+	go -C tools run ./controlplane
+	go -C tools test -count=1 -timeout 40m ./controlplane/
 
 # The release (docs/releasing.md): `goreleaser release --snapshot --clean`
 # offline into dist/ (archives, checksums.txt, SBOMs, krew manifest,

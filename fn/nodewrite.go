@@ -196,7 +196,8 @@ func applyShape(p modes.ApplyPart) func(n *yaml.Node) *yaml.Node {
 	return func(n *yaml.Node) *yaml.Node { return applyPart(p, n) }
 }
 
-// applyPart is applyShape's part p of n.
+// applyPart is applyShape's part p of n; a status part keeps its
+// capacity and allocatable maps, empty ones included (withStatusMaps).
 func applyPart(p modes.ApplyPart, n *yaml.Node) *yaml.Node {
 	out := &yaml.Node{Kind: yaml.MappingNode}
 	keep := []string{"apiVersion", "kind", "metadata", "spec"}
@@ -216,6 +217,9 @@ func applyPart(p modes.ApplyPart, n *yaml.Node) *yaml.Node {
 			v = md
 		}
 		krm.SetField(out, k, v)
+	}
+	if p == modes.ApplyStatus {
+		withStatusMaps(out)
 	}
 	return out
 }

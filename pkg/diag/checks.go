@@ -150,7 +150,7 @@ var Catalogue = []Check{
 		"a CRD chart at v0.17.3 under a v0.19.0 nfd-master", "Upgrade the CRDs with the operand; `--crd-version` renders with the CRDs the cluster really has."},
 	{"NFD313", "worker-feature-gone", "A rule or group reads a feature nfd-worker no longer publishes with the given worker configuration (its source left out of core.featureSources, or named by core.noPublishFeatures), for nodes whose snapshot has it",
 		"a rule on `pci.device` with `featureSources: [all, -pci]` in the new configuration", "Keep the source (or the feature) published, or match the rule on another feature."},
-	{"NFD314", "nfd-master-managed", "A Node whose managedFields show nfd-master (manager nfd-master, operation Update) owning labels, annotations, taints or extended resources nfd-fn writes (render, plan): nfd-fn's server-side apply shares the equal ones without a conflict, but one only nfd-master's entries hold (a removed rule's label) is never removed and is orphaned",
+	{"NFD314", "nfd-master-managed", "A Node whose managedFields show nfd-master (manager nfd-master, operation Update) owning labels, annotations, taints or extended resources nfd-fn writes (render, plan): nfd-fn's server-side apply shares the equal ones without a conflict and conflicts on the others, but one only nfd-master's entries hold (a removed rule's label) is never removed and is orphaned",
 		"Nodes exported with `kubectl get nodes -o yaml --show-managed-fields` from a cluster nfd-master labelled", "Stop nfd-master, then clear its managedFields entries (docs/pipelines.md, Taking over from nfd-master) before the first `kubectl apply --server-side --field-manager=nfd-fn`."},
 }
 

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,8 +16,10 @@ const CheckMasterManaged = "nfd-master-managed"
 
 // Takeover finds the Nodes whose managedFields show nfd-master owning
 // fields nfd-fn would own (objects.Node.MasterFields): applied with
-// `kubectl apply --server-side --field-manager=nfd-fn`, the fields both
-// set are shared without a conflict, but a field only nfd-master's
+// `kubectl apply --server-side --field-manager=nfd-fn`, the fields nfd-fn
+// sets to the value the Node has are shared without a conflict, those it
+// sets otherwise (the tracking annotations once a rule went) conflict,
+// and a field only nfd-master's
 // entries hold (a label a removed rule made) is never removed by nfd-fn's
 // apply, not even with --force-conflicts, and, once nfd-master is
 // stopped, by nothing: it is orphaned. It is told of each rendered node
@@ -54,32 +57,38 @@ func (t *Takeover) Add(res *master.NodeResult) {
 		return
 	}
 	owned := t.opts.OwnedState(&res.State)
-	mf := n.Obj.MasterFields
-	var shared, orphaned fieldList
-	split := func(what string, managed []string, wanted map[string]string) {
+	mf, now := n.Obj.MasterFields, &n.Obj.State
+	var shared, conflicting, orphaned fieldList
+	split := func(what string, managed []string, has, wanted map[string]string) {
 		for _, k := range managed {
-			if _, ok := wanted[k]; ok {
-				shared.add(what, k)
-			} else {
+			want, ok := wanted[k]
+			switch {
+			case !ok:
 				orphaned.add(what, k)
+			case has[k] != want:
+				conflicting.add(what, k)
+			default:
+				shared.add(what, k)
 			}
 		}
 	}
-	split("label", mf.Labels, owned.Labels)
-	split("annotation", mf.Annotations, owned.Annotations)
-	split("extended resource", mf.Capacity, owned.Capacity)
+	split("label", mf.Labels, now.Labels, owned.Labels)
+	split("annotation", mf.Annotations, now.Annotations, owned.Annotations)
+	split("extended resource", mf.Capacity, now.Capacity, owned.Capacity)
 	switch {
-	case mf.Taints && len(owned.Taints) > 0:
+	case mf.Taints && len(owned.Taints) > 0 && slices.Equal(owned.Taints, now.Taints):
 		shared.add("taint list", "spec.taints")
-	case mf.Taints && len(n.Obj.State.Taints) > 0:
+	case mf.Taints && len(owned.Taints) > 0:
+		conflicting.add("taint list", "spec.taints")
+	case mf.Taints && len(now.Taints) > 0:
 		orphaned.add("taint list", "spec.taints")
 	}
-	if shared.n == 0 && orphaned.n == 0 {
+	if shared.n == 0 && conflicting.n == 0 && orphaned.n == 0 {
 		return
 	}
 	t.findings = append(t.findings, diag.Diagnostic{Severity: diag.Warning, Check: CheckMasterManaged,
 		Object: objects.NodeRef(n.Obj.Name), Field: "metadata.managedFields",
-		Pos: n.Origin.Position("metadata.managedFields", true), Message: takeoverMessage(&shared, &orphaned)})
+		Pos: n.Origin.Position("metadata.managedFields", true), Message: takeoverMessage(&shared, &conflicting, &orphaned)})
 }
 
 // Findings are the takeover findings, in node order.
@@ -91,12 +100,16 @@ func (t *Takeover) Findings() diag.List {
 	return t.findings
 }
 
-func takeoverMessage(shared, orphaned *fieldList) string {
+func takeoverMessage(shared, conflicting, orphaned *fieldList) string {
 	var b strings.Builder
 	b.WriteString("this Node's managedFields show nfd-master (manager nfd-master, operation Update) owning fields nfd-fn writes")
 	if shared.n > 0 {
-		fmt.Fprintf(&b, "; %s nfd-fn sets too (%s): `kubectl apply --server-side --field-manager=nfd-fn` shares them without a conflict, and nfd-master keeps owning them",
+		fmt.Fprintf(&b, "; %s nfd-fn sets to the value the Node has (%s): `kubectl apply --server-side --field-manager=nfd-fn` shares them without a conflict, and nfd-master keeps owning them",
 			diag.Plural(shared.n, "field"), shared)
+	}
+	if conflicting.n > 0 {
+		fmt.Fprintf(&b, "; %s nfd-fn sets to another value (%s): the apply conflicts with nfd-master, and --force-conflicts takes them over",
+			diag.Plural(conflicting.n, "field"), conflicting)
 	}
 	if orphaned.n > 0 {
 		fmt.Fprintf(&b, "; %s nfd-fn's render removes (%s) will be orphaned: nfd-fn's apply never removes a field it did not apply, not even with --force-conflicts, and a stopped nfd-master no longer does",

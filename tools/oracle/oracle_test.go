@@ -8,12 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/nfd-fn/nfd-fn/pkg/admission"
-	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
-	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
+	"github.com/nfd-fn/nfd-fn/tools/internal/corpus"
 )
 
 // repoRoot is the project's checkout, whose testdata the oracle reads.
@@ -26,7 +23,7 @@ const repoRoot = "../.."
 // fields pruned under fieldValidation Warn or Ignore and refusing the
 // object under Strict (Pruned; nfd-fn's Pruned).
 func TestAdmissionAgreesWithTheAPIServer(t *testing.T) {
-	objs, skipped, err := corpus(repoRoot)
+	objs, skipped, err := corpus.Collect(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,14 +32,14 @@ func TestAdmissionAgreesWithTheAPIServer(t *testing.T) {
 	for _, line := range release.Lines() {
 		server := crdsOf(t, line.CRDs.String())
 		for _, o := range objs {
-			want := server[o.kind].create(o.json)
-			s, err := admission.SchemaFor(release.Version{Minor: line.Minor}, o.kind)
+			want := server[o.Kind].create(o.JSON)
+			s, err := admission.SchemaFor(release.Version{Minor: line.Minor}, o.Kind)
 			if err != nil || s == nil {
-				t.Fatalf("pkg/admission has no %s schema for %s: %v", o.kind, line.CRDs, err)
+				t.Fatalf("pkg/admission has no %s schema for %s: %v", o.Kind, line.CRDs, err)
 			}
-			got := admission.Check(s, o.node)
-			if diff := compare(want, got, metadataErrors(o.node)); diff != "" {
-				t.Errorf("%s (%s) on %s's CRDs: %s", o.where, o.kind, line.CRDs, diff)
+			got := admission.Check(s, o.Node)
+			if diff := compare(want, got, corpus.MetadataErrors(o.Node)); diff != "" {
+				t.Errorf("%s (%s) on %s's CRDs: %s", o.Where, o.Kind, line.CRDs, diff)
 			}
 			switch {
 			case len(want.Errors) > 0:
@@ -94,30 +91,6 @@ func problems(v admission.Verdict, metadata []string) string {
 	return strings.Join(out, "; ")
 }
 
-// metadataErrors are the errors nfd-fn reports in an object's metadata:
-// pkg/objects' for a name or namespace, and pkg/master's for a
-// NodeFeature's node-name label that is no valid node name (NFD048).
-// Other labels and annotations nfd-fn does not judge: the corpus holds
-// no object the API server refuses for them, and this test fails when
-// one comes.
-func metadataErrors(node *yaml.Node) []string {
-	d := objects.Decode(node)
-	var out []string
-	for _, e := range d.Errs {
-		if e.Path == "metadata" || strings.HasPrefix(e.Path, "metadata.") {
-			out = append(out, e.Error())
-		}
-	}
-	if nf, ok := d.Obj.(*api.NodeFeature); ok {
-		if name, set := nf.Metadata.Labels[api.NodeNameLabel]; set {
-			if why := objects.InvalidName("Node", name); why != "" {
-				out = append(out, "metadata.labels: node-name label: "+why)
-			}
-		}
-	}
-	return out
-}
-
 // crdsOf serves the CRDs pkg/admission embeds for tag.
 func crdsOf(t *testing.T, tag string) map[string]*served {
 	t.Helper()
@@ -133,7 +106,7 @@ func crdsOf(t *testing.T, tag string) map[string]*served {
 		t.Fatalf("%s: %v", tag, err)
 	}
 	out := map[string]*served{}
-	for kind := range nfdKinds {
+	for kind := range corpus.Kinds {
 		s := byVersion["v1alpha1/"+kind]
 		if s == nil {
 			t.Fatalf("%s's CRDs do not serve %s v1alpha1", tag, kind)

@@ -1,4 +1,7 @@
-package oracle
+// Package corpus collects the NFD objects of the project's testdata and
+// fuzz corpora, in the forms a client sends them and nfd-fn reads them:
+// the admission oracle and the control-plane tests judge the same set.
+package corpus
 
 import (
 	"bufio"
@@ -19,28 +22,28 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// nfdGroupVersion is the apiVersion of every NFD object.
-const nfdGroupVersion = "nfd.k8s-sigs.io/v1alpha1"
+// GroupVersion is the apiVersion of every NFD object.
+const GroupVersion = "nfd.k8s-sigs.io/v1alpha1"
 
-// nfdKinds are the kinds the oracle judges.
-var nfdKinds = map[string]bool{"NodeFeature": true, "NodeFeatureRule": true, "NodeFeatureGroup": true}
+// Kinds are the NFD kinds collected.
+var Kinds = map[string]bool{"NodeFeature": true, "NodeFeatureRule": true, "NodeFeatureGroup": true}
 
-// object is one NFD object of the corpus, in the two forms its judges
+// Object is one NFD object of the corpus, in the two forms its judges
 // read: the JSON kubectl sends (YAML 1.1 through sigs.k8s.io/yaml, as
 // kubectl converts it) and the YAML node nfd-fn reads (go.yaml.in/yaml/v3).
-type object struct {
-	where string // file#document[.items[i]]
-	kind  string
-	json  []byte
-	node  *yaml.Node
+type Object struct {
+	Where string // file#document[.items[i]]
+	Kind  string
+	JSON  []byte
+	Node  *yaml.Node
 }
 
-// corpus collects the NFD objects of every *.yaml, *.yml and *.json file
+// Collect collects the NFD objects of every *.yaml, *.yml and *.json file
 // under a testdata folder of root, and of the Go fuzz corpora there
 // (testdata/fuzz/*/*, whose []byte or string values are YAML or JSON
 // streams). Documents kubectl could not send (no valid YAML, no object)
 // are counted in skipped.
-func corpus(root string) (objs []object, skipped int, err error) {
+func Collect(root string) (objs []Object, skipped int, err error) {
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -103,7 +106,7 @@ func fuzzValues(data []byte) [][]byte {
 
 // fromStream cuts a YAML or JSON stream into documents as kubectl does and
 // keeps the NFD objects, those of a List or ResourceList's items too.
-func fromStream(where string, data []byte) (objs []object, skipped int) {
+func fromStream(where string, data []byte) (objs []Object, skipped int) {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	for i := 0; ; i++ {
 		doc, err := r.Read()
@@ -121,7 +124,7 @@ func fromStream(where string, data []byte) (objs []object, skipped int) {
 	}
 }
 
-func fromDocument(where string, doc []byte) (objs []object, skipped int) {
+func fromDocument(where string, doc []byte) (objs []Object, skipped int) {
 	js, err := sigsyaml.YAMLToJSON(doc)
 	if err != nil {
 		return nil, 1
@@ -135,7 +138,7 @@ func fromDocument(where string, doc []byte) (objs []object, skipped int) {
 
 // fromValue keeps one value if it is an NFD object, or the NFD objects of
 // its items if it is a list.
-func fromValue(where string, js []byte, node *yaml.Node) (objs []object, skipped int) {
+func fromValue(where string, js []byte, node *yaml.Node) (objs []Object, skipped int) {
 	var head struct {
 		APIVersion string            `json:"apiVersion"`
 		Kind       string            `json:"kind"`
@@ -144,8 +147,8 @@ func fromValue(where string, js []byte, node *yaml.Node) (objs []object, skipped
 	if json.Unmarshal(js, &head) != nil {
 		return nil, 0
 	}
-	if head.APIVersion == nfdGroupVersion && nfdKinds[head.Kind] {
-		return []object{{where: where, kind: head.Kind, json: js, node: node}}, 0
+	if head.APIVersion == GroupVersion && Kinds[head.Kind] {
+		return []Object{{Where: where, Kind: head.Kind, JSON: js, Node: node}}, 0
 	}
 	items := valueOf(node, "items")
 	if len(head.Items) == 0 || items == nil || items.Kind != yaml.SequenceNode || len(items.Content) != len(head.Items) {
