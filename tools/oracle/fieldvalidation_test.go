@@ -11,6 +11,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/release"
+	"github.com/nfd-fn/nfd-fn/tools/internal/corpus"
 )
 
 // fieldValidations are the settings of a client's create: kubectl apply
@@ -31,7 +32,7 @@ var fieldValidations = []struct {
 // a newer release's, NFD301) refuses the object as a refused value does;
 // under Warn it is pruned and the object taken.
 func TestObjectsAreUsedAsTheAPIServerAdmitsThemUnderEachFieldValidation(t *testing.T) {
-	objs, _, err := corpus(repoRoot)
+	objs, _, err := corpus.Collect(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestObjectsAreUsedAsTheAPIServerAdmitsThemUnderEachFieldValidation(t *testi
 		}
 		server := crdsOf(t, line.CRDs.String())
 		for _, o := range objs {
-			want := server[o.kind].create(o.json)
+			want := server[o.Kind].create(o.JSON)
 			for _, fv := range fieldValidations {
 				refuses := len(want.Errors) > 0 || (fv.strict && len(want.Pruned) > 0)
 				if seen[fv.name] == nil {
@@ -52,7 +53,7 @@ func TestObjectsAreUsedAsTheAPIServerAdmitsThemUnderEachFieldValidation(t *testi
 				seen[fv.name][refuses]++
 				if got, why := nfdfnRefuses(o, rel, fv.strict); got != refuses {
 					t.Errorf("%s (%s) on %s's CRDs under fieldValidation=%s: API server refuses=%v (errors %s, unknown fields %s), nfd-fn refuses=%v (%s)",
-						o.where, o.kind, line.CRDs, fv.name, refuses, cut(fmt.Sprint(want.Errors)), cut(fmt.Sprint(want.Pruned)), got, cut(why.Error()))
+						o.Where, o.Kind, line.CRDs, fv.name, refuses, cut(fmt.Sprint(want.Errors)), cut(fmt.Sprint(want.Pruned)), got, cut(why.Error()))
 				}
 			}
 		}
@@ -70,9 +71,9 @@ func TestObjectsAreUsedAsTheAPIServerAdmitsThemUnderEachFieldValidation(t *testi
 
 // nfdfnRefuses reads one object as nfd-fn's modes do and reports whether
 // it is left out (refused), and why: its problems.
-func nfdfnRefuses(o object, rel release.Release, strict bool) (bool, diag.List) {
+func nfdfnRefuses(o corpus.Object, rel release.Release, strict bool) (bool, diag.List) {
 	set := &objects.Set{StrictFieldValidation: strict}
-	ds := set.Add(objects.Decode(o.node), objects.Origin{File: o.where, Item: -1, Node: o.node})
+	ds := set.Add(objects.Decode(o.Node), objects.Origin{File: o.Where, Item: -1, Node: o.Node})
 	ds = append(ds, admission.Admit(set, rel, strict)...)
 	used := false
 	for _, r := range set.Rules {
@@ -87,7 +88,7 @@ func nfdfnRefuses(o object, rel release.Release, strict bool) (bool, diag.List) 
 	// A name no cluster can hold but safe to use, and a NodeFeature's
 	// node-name label that is no node name, are refused for the API
 	// server's purposes (metadataErrors, as the schema oracle has it).
-	if meta := metadataErrors(o.node); len(meta) > 0 {
+	if meta := corpus.MetadataErrors(o.Node); len(meta) > 0 {
 		return true, append(ds, diag.Diagnostic{Message: fmt.Sprint(meta)})
 	}
 	return !used, ds
@@ -106,7 +107,7 @@ func cut(s string) string {
 // validate, plan's "would refuse" and explain print) quote what the API
 // server answers a create under each fieldValidation (serverSays).
 func TestRefusalsReadAsTheAPIServerWritesThem(t *testing.T) {
-	objs, _, err := corpus(repoRoot)
+	objs, _, err := corpus.Collect(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +116,8 @@ func TestRefusalsReadAsTheAPIServerWritesThem(t *testing.T) {
 		rel, _ := release.Parse(line.CRDs.String())
 		server := crdsOf(t, line.CRDs.String())
 		for _, o := range objs {
-			want := server[o.kind].create(o.json)
-			if len(metadataErrors(o.node)) > 0 || len(want.Fields) < len(want.Errors) {
+			want := server[o.Kind].create(o.JSON)
+			if len(corpus.MetadataErrors(o.Node)) > 0 || len(want.Fields) < len(want.Errors) {
 				continue // names, and refusals while decoding, are nfd-fn's own words
 			}
 			for _, fv := range fieldValidations {
@@ -125,7 +126,7 @@ func TestRefusalsReadAsTheAPIServerWritesThem(t *testing.T) {
 				for _, s := range serverSays(want, fv.strict, decodingRefuses(found)) {
 					if !strings.Contains(text, s) {
 						t.Errorf("%s (%s) on %s's CRDs under fieldValidation=%s: the API server says %q; nfd-fn's findings do not:\n%s",
-							o.where, o.kind, line.CRDs, fv.name, cut(s), cut(text))
+							o.Where, o.Kind, line.CRDs, fv.name, cut(s), cut(text))
 					}
 					quoted++
 				}
