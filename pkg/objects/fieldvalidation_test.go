@@ -7,14 +7,18 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
+// A rule with a misspelt field, and one with a value of the wrong type.
+const (
+	misspelt  = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: x\n    labels: {a: \"1\"}\n    lables: {b: \"1\"}\n"
+	wrongType = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: x\n    labels: [a]\n"
+)
+
 // TestUnknownFieldFollowsFieldValidation: a misspelt field (NFD003) is
 // judged as the API server judges it under the client's fieldValidation:
 // Strict (kubectl apply) refuses the object whole with a strict decoding
 // error; Warn (client-go, Helm) prunes the field with a warning and the
 // object is used. A wrong type refuses the object under both.
 func TestUnknownFieldFollowsFieldValidation(t *testing.T) {
-	const misspelt = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: x\n    labels: {a: \"1\"}\n    lables: {b: \"1\"}\n"
-	const wrongType = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: x\n    labels: [a]\n"
 	tests := []struct {
 		name          string
 		yaml          string
