@@ -45,17 +45,16 @@ const masterLabelledNode = `- apiVersion: v1
 // TestRenderWarnsWhenNFDMasterOwnsWhatNFDFnWouldApply: render (and its
 // apply output) warns (NFD314) about a Node whose managedFields show
 // nfd-master owning fields nfd-fn writes, naming the fields it would
-// share (the rule's label), those it would conflict on (the tracking
-// annotation, which loses the removed rule's label) and the one a removed
-// rule left, which nfd-fn's apply would orphan; a Node only kubelet
+// share or, set to another value (the tracking annotation), conflict on,
+// and the one a removed rule left, which nfd-fn's apply would orphan; a Node only kubelet
 // manages gets no warning.
 func TestRenderWarnsWhenNFDMasterOwnsWhatNFDFnWouldApply(t *testing.T) {
 	got := runRelease(t, releaseList("", "", masterLabelledNode), RunOptions{})
 	res := results(got)
 	for _, want := range []string{
 		"warning: this Node's managedFields show nfd-master (manager nfd-master, operation Update) owning fields nfd-fn writes",
-		"1 field nfd-fn sets to the value the Node has (label feature.node.kubernetes.io/k6)",
-		"1 field nfd-fn sets to another value (annotation nfd.node.kubernetes.io/feature-labels): the apply conflicts with nfd-master",
+		"2 fields nfd-fn sets too (label feature.node.kubernetes.io/k6; annotation nfd.node.kubernetes.io/feature-labels)",
+		"conflicts on the others (the tracking annotations once a rule went)",
 		"1 field nfd-fn's render removes (label feature.node.kubernetes.io/old) will be orphaned",
 		"Taking over from nfd-master",
 	} {

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -58,37 +57,31 @@ func (t *Takeover) Add(res *master.NodeResult) {
 	}
 	owned := t.opts.OwnedState(&res.State)
 	mf, now := n.Obj.MasterFields, &n.Obj.State
-	var shared, conflicting, orphaned fieldList
-	split := func(what string, managed []string, has, wanted map[string]string) {
+	var shared, orphaned fieldList
+	split := func(what string, managed []string, wanted map[string]string) {
 		for _, k := range managed {
-			want, ok := wanted[k]
-			switch {
-			case !ok:
-				orphaned.add(what, k)
-			case has[k] != want:
-				conflicting.add(what, k)
-			default:
+			if _, ok := wanted[k]; ok {
 				shared.add(what, k)
+			} else {
+				orphaned.add(what, k)
 			}
 		}
 	}
-	split("label", mf.Labels, now.Labels, owned.Labels)
-	split("annotation", mf.Annotations, now.Annotations, owned.Annotations)
-	split("extended resource", mf.Capacity, now.Capacity, owned.Capacity)
+	split("label", mf.Labels, owned.Labels)
+	split("annotation", mf.Annotations, owned.Annotations)
+	split("extended resource", mf.Capacity, owned.Capacity)
 	switch {
-	case mf.Taints && len(owned.Taints) > 0 && slices.Equal(owned.Taints, now.Taints):
-		shared.add("taint list", "spec.taints")
 	case mf.Taints && len(owned.Taints) > 0:
-		conflicting.add("taint list", "spec.taints")
+		shared.add("taint list", "spec.taints")
 	case mf.Taints && len(now.Taints) > 0:
 		orphaned.add("taint list", "spec.taints")
 	}
-	if shared.n == 0 && conflicting.n == 0 && orphaned.n == 0 {
+	if shared.n == 0 && orphaned.n == 0 {
 		return
 	}
 	t.findings = append(t.findings, diag.Diagnostic{Severity: diag.Warning, Check: CheckMasterManaged,
 		Object: objects.NodeRef(n.Obj.Name), Field: "metadata.managedFields",
-		Pos: n.Origin.Position("metadata.managedFields", true), Message: takeoverMessage(&shared, &conflicting, &orphaned)})
+		Pos: n.Origin.Position("metadata.managedFields", true), Message: takeoverMessage(&shared, &orphaned)})
 }
 
 // Findings are the takeover findings, in node order.
@@ -100,16 +93,13 @@ func (t *Takeover) Findings() diag.List {
 	return t.findings
 }
 
-func takeoverMessage(shared, conflicting, orphaned *fieldList) string {
+func takeoverMessage(shared, orphaned *fieldList) string {
 	var b strings.Builder
 	b.WriteString("this Node's managedFields show nfd-master (manager nfd-master, operation Update) owning fields nfd-fn writes")
 	if shared.n > 0 {
-		fmt.Fprintf(&b, "; %s nfd-fn sets to the value the Node has (%s): `kubectl apply --server-side --field-manager=nfd-fn` shares them without a conflict, and nfd-master keeps owning them",
+		fmt.Fprintf(&b, "; %s nfd-fn sets too (%s): `kubectl apply --server-side --field-manager=nfd-fn` shares those it sets to the value they have without a conflict, "+
+			"and nfd-master keeps owning them, and conflicts on the others (the tracking annotations once a rule went), which --force-conflicts takes over",
 			diag.Plural(shared.n, "field"), shared)
-	}
-	if conflicting.n > 0 {
-		fmt.Fprintf(&b, "; %s nfd-fn sets to another value (%s): the apply conflicts with nfd-master, and --force-conflicts takes them over",
-			diag.Plural(conflicting.n, "field"), conflicting)
 	}
 	if orphaned.n > 0 {
 		fmt.Fprintf(&b, "; %s nfd-fn's render removes (%s) will be orphaned: nfd-fn's apply never removes a field it did not apply, not even with --force-conflicts, and a stopped nfd-master no longer does",
