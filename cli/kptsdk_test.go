@@ -51,7 +51,7 @@ func TestKptFunctionSDKResultsAsKptReadsThem(t *testing.T) {
 	}
 	want := map[string]*sdk.Result{
 		"NFD300": {Severity: sdk.Error,
-			Message: `the API server of NFD v0.19.0 refuses this NodeFeatureRule whole (v0.19.0's CRD schema): spec.rules[0].matchFeatures[0].matchExpressions.dummy.op: ` +
+			Message: `the API server of NFD v0.19.0 refuses this NodeFeatureRule whole (v0.19.0's CRD schema): NodeFeatureRule.nfd.k8s-sigs.io "my-sample-rule-object" is invalid: spec.rules[0].matchFeatures[0].matchExpressions.dummy.op: ` +
 				`Unsupported value: "Exist": supported values: "In", "NotIn", "InRegexp", "Exists", "DoesNotExist", "Gt", "Ge", "Lt", "Le", "GtLt", "GeLe", "IsTrue", "IsFalse"; no NFD release accepts it (did you mean "Exists"?)`,
 			ResourceRef: &sdk.ResourceRef{APIVersion: "nfd.k8s-sigs.io/v1alpha1", Kind: "NodeFeatureRule", Name: "my-sample-rule-object"},
 			Field:       &sdk.Field{Path: "spec.rules[0].matchFeatures[0].matchExpressions.dummy.op", ProposedValue: "Exists"},

@@ -105,8 +105,48 @@ func TestStrictFieldValidationRejectsPrunedFields(t *testing.T) {
 	}
 	strict := strings.Replace(gt, "nfdVersion: v0.17.1", `nfdVersion: v0.17.1, strictFieldValidation: "true"`, 1)
 	if got := runRelease(t, strict, RunOptions{}); nodeLabel(got, "a", "feature.node.kubernetes.io/k6") != "" ||
-		!strings.Contains(results(got), "with strictFieldValidation (kubectl apply --validate=strict) the object is refused whole") {
+		!strings.Contains(results(got), "kubectl apply (fieldValidation=Strict) refuses this NodeFeatureRule whole: strict decoding error: "+
+			"unknown field \"spec.rules[0].matchFeatures[0].matchExpressions.major.type\"") {
 		t.Errorf("strict: results:\n%s", results(got))
+	}
+}
+
+// TestMisspeltFieldFollowsStrictFieldValidation: a field no release knows
+// (NFD003) is treated as the API server treats it, as a field of a newer
+// release (NFD301) is: render (strictFieldValidation unset) assumes
+// fieldValidation=Warn, client-go's default: pruned with a warning, the
+// rule still labelling; strictFieldValidation: true and validate (the
+// pre-commit gate, unless strictFieldValidation: false) assume kubectl's
+// Strict: the object refused whole.
+func TestMisspeltFieldFollowsStrictFieldValidation(t *testing.T) {
+	misspell := func(list string) string {
+		return strings.Replace(list, `labels: {k6: "true"}`, `labels: {k6: "true"}
+      lables: {k7: "true"}`, 1)
+	}
+	const pruned = `warning: unknown field "lables": did you mean "labels"?; pruned under fieldValidation=Warn, client-go/Helm's default (Warning: unknown field "spec.rules[0].lables")`
+	const refused = `error: unknown field "lables": did you mean "labels"?; kubectl apply (fieldValidation=Strict) refuses this NodeFeatureRule whole: strict decoding error: unknown field "spec.rules[0].lables"`
+	for _, tc := range []struct {
+		name, setting, mode, want string
+		labels                    bool
+	}{
+		{"render-assumes-warn", "", "", pruned, true},
+		{"render-strict", `strictFieldValidation: "true"`, "", refused, false},
+		{"validate-assumes-strict", "", "validate", refused, false},
+		{"validate-warn", `strictFieldValidation: "false"`, "validate", pruned, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runRelease(t, misspell(releaseList(tc.setting, "")), RunOptions{ForceMode: tc.mode})
+			res := results(got)
+			if !strings.Contains(res, tc.want) || strings.Count(res, `unknown field "lables"`) != 1 {
+				t.Errorf("results:\n%s\nwant one saying %s", res, tc.want)
+			}
+			if tc.mode == "" && (nodeLabel(got, "a", "feature.node.kubernetes.io/k6") == "true") != tc.labels {
+				t.Errorf("rule labels = %v, want %v: results:\n%s", !tc.labels, tc.labels, res)
+			}
+			if nodeLabel(got, "a", "feature.node.kubernetes.io/k7") != "" {
+				t.Errorf("the pruned field labelled")
+			}
+		})
 	}
 }
 

@@ -225,6 +225,7 @@ func makeNodesAsWritten(rl *krm.ResourceList, st *master.Stream, nodes map[strin
 // snapshot's, not recomputed. Items pass through untouched.
 func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerConfig, r *report) {
 	s.WorkerConfig, s.WorkerConfigFile = nil, ""
+	s.AssumeStrict()
 	set := readSet(rl, &s, r)
 	more := checkProviderConfigs(rl)
 	worker, problems := listWorkerConfig(rl)

@@ -110,8 +110,10 @@ type FunctionConfig struct {
 	// release rendered as's own by default.
 	CrdVersion string `json:"crdVersion,omitempty"`
 	// StrictFieldValidation rejects objects with fields the release's
-	// CRDs do not know, as kubectl apply --validate=strict does, instead
-	// of pruning them.
+	// CRDs do not know, misspelt or a newer release's, as the API server
+	// does under kubectl apply's fieldValidation=Strict, instead of
+	// pruning them as under client-go's Warn; unset, validate assumes
+	// true and the other modes false (Settings.AssumeStrict).
 	StrictFieldValidation *bool `json:"strictFieldValidation,omitempty"`
 	// AutoDefaultNs is nfd-master's autoDefaultNs (NFD v0.17 and
 	// earlier): false leaves unprefixed names unprefixed.
@@ -160,8 +162,11 @@ type Settings struct {
 	// assumed; Options.Release is the release (see SetRelease).
 	ReleaseGiven bool
 	// StrictFieldValidation rejects objects with unknown fields rather
-	// than pruning them (admission).
-	StrictFieldValidation bool
+	// than pruning them (admission), as the API server does under
+	// fieldValidation Strict (kubectl's default) rather than Warn
+	// (client-go's); StrictFieldValidationGiven reports the setting given
+	// rather than defaulted (see AssumeStrict).
+	StrictFieldValidation, StrictFieldValidationGiven bool
 	// CRDs, when named, is the release whose CRDs admit the objects
 	// (crdVersion, --crd-version), whatever release is rendered as.
 	CRDs release.Release
@@ -468,7 +473,7 @@ func checkInstance(field, instance string) diag.List {
 // NewSet returns an empty object set that reads objects as the settings
 // say.
 func (s Settings) NewSet() *objects.Set {
-	return &objects.Set{NoOpenShiftAlias: !s.OpenShiftAlias}
+	return &objects.Set{NoOpenShiftAlias: !s.OpenShiftAlias, StrictFieldValidation: s.StrictFieldValidation}
 }
 
 // The values of the nodeOutput setting.

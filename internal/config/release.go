@@ -57,6 +57,7 @@ func (fc *FunctionConfig) resolveRelease(s *Settings) diag.List {
 		}
 	}
 	setBool(&s.StrictFieldValidation, fc.StrictFieldValidation)
+	s.StrictFieldValidationGiven = fc.StrictFieldValidation != nil
 	for _, k := range releaseKeys {
 		if ck, ok := configKeyNamed(k.name); ok && ck.isSet(fc) {
 			s.releaseKeys = append(s.releaseKeys, givenKey{key: k, field: fc.field(k.name)})

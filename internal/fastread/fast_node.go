@@ -8,9 +8,10 @@ import (
 
 // DecodeNodeFast decodes a v1 Node straight from its text, as decodeFast
 // does a NodeFeature: the name and the state nfd-master manages (labels,
-// annotations, taints, capacity, allocatable), everything else (status
-// conditions, images, managedFields) checked to be in the readers'
-// subset and skipped. Like decodeFast, it reads block YAML or JSON. It reads what Decode reads from the parsed tree, and ok is
+// annotations, taints, capacity, allocatable) and nfd-master's entries
+// of managedFields (fast_managed.go), everything else (status conditions,
+// images, other managers' fields) checked to be in the readers' subset
+// and skipped. Like decodeFast, it reads block YAML or JSON. It reads what Decode reads from the parsed tree, and ok is
 // false for anything it cannot be sure of (a name Decode would report, a
 // value of an unexpected shape, a key given twice, text outside the
 // subset); the caller then parses the item.
@@ -54,8 +55,8 @@ func (dec *fastDecoder) kubeNode(v value) (node *objects.Node, namespace string,
 	return node, namespace, ok && apiVersion == "v1" && kind == "Node"
 }
 
-// nodeMeta reads a Node's name, namespace, labels and annotations,
-// skipping the rest of its metadata. (Null or {} metadata reads as empty:
+// nodeMeta reads a Node's name, namespace, labels, annotations and
+// nfd-master's managedFields, skipping the rest of its metadata. (Null or {} metadata reads as empty:
 // with no name, DecodeNodeFast leaves the Node to Decode, which reports
 // it.)
 func (dec *fastDecoder) nodeMeta(v value, node *objects.Node, namespace *string) bool {
@@ -69,6 +70,8 @@ func (dec *fastDecoder) nodeMeta(v value, node *objects.Node, namespace *string)
 			return true, seen.once(2) && dec.scalarMap(sub, &node.State.Labels)
 		case "annotations":
 			return true, seen.once(3) && dec.scalarMap(sub, &node.State.Annotations)
+		case "managedFields":
+			return true, seen.once(4) && dec.managedFields(sub, node)
 		}
 		return false, false
 	})

@@ -103,7 +103,9 @@ func TestReaderGivesPositionsAndNotes(t *testing.T) {
 	file := filepath.Join(dir, "a.yaml")
 	want := []string{
 		file + `:2:1: info: Service/svc kind: v1 Service "svc" is not an NFD kind: skipped [NFD023]`,
-		file + `:10:5: error: NodeFeatureRule/r spec.rules[0].nme: unknown field "nme": did you mean "name"?; the API server would reject this NodeFeatureRule, so nfd-fn ignores it [NFD003]`,
+		// A set read without strictFieldValidation assumes fieldValidation=Warn.
+		file + `:10:5: warning: NodeFeatureRule/r spec.rules[0].nme: unknown field "nme": did you mean "name"?; pruned under fieldValidation=Warn, client-go/Helm's default ` +
+			`(Warning: unknown field "spec.rules[0].nme"), so nfd-master never sees it; kubectl apply (fieldValidation=Strict) refuses the object [NFD003]`,
 	}
 	if got := texts(ds); !reflect.DeepEqual(got, want) {
 		t.Errorf("diagnostics =\n%q\nwant\n%q", got, want)

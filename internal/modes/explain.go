@@ -81,8 +81,9 @@ func (e *Explanation) Diagnostics() diag.List {
 // ExplainFiles is `nfd-fn explain --node NAME FILE...`: the files read
 // with the settings f.LoadSettings read, the node explained (Explain).
 // It returns too what is to be told beside the explanation: the errors in
-// the files, and what admission finds that is not a note; the objects
-// they affect are left out, as the API server would refuse them. A
+// the files, the unknown fields pruned, and what admission finds that is
+// not a note; the objects refused are left out, as the API server would
+// refuse them (under strictFieldValidation, those with unknown fields). A
 // failure to read the files is a *ReadError.
 func ExplainFiles(f *Files, node, rule string) (*Explanation, diag.List, error) {
 	s := f.Settings
@@ -94,7 +95,9 @@ func ExplainFiles(f *Files, node, rule string) (*Explanation, diag.List, error) 
 	}
 	var told diag.List
 	for i := range ds {
-		if ds[i].Severity == diag.Error {
+		// A misspelt field pruned (strictFieldValidation off: Warn) is
+		// told too: the object explained lacks it.
+		if ds[i].Severity == diag.Error || ds[i].Check == "unknown-field" {
 			told = append(told, ds[i])
 		}
 	}

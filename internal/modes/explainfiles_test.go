@@ -72,26 +72,40 @@ func TestExplainFilesTellsWhatItLeavesOut(t *testing.T) {
 	bad := strings.Replace(strings.Replace(good, "name: good", "name: bad", 1), "labels:", "lables:", 1)
 	t.Chdir(t.TempDir())
 	testkit.WriteFiles(t, ".", map[string]string{"node.yaml": node, "good.yaml": good, "bad.yaml": bad})
-	f := OpenFiles([]string{"."}, nil)
-	defer f.Close()
-	if _, err := f.LoadSettings(SettingsFlags{}); err != nil {
-		t.Fatal(err)
-	}
-	e, told, err := ExplainFiles(f, "worker-1", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(told) != 1 || told[0].Severity != diag.Error || told[0].Object.Name != "bad" || !strings.Contains(told[0].Message, `unknown field "lables"`) {
-		t.Errorf("told %v, want the unknown field of bad", told)
-	}
-	var out bytes.Buffer
-	if err := e.Write(&out); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "good") || strings.Contains(out.String(), "bad") {
-		t.Errorf("the explanation does not leave bad out:\n%s", out.String())
-	}
-	if _, _, err := ExplainFiles(f, "worker-9", ""); err == nil || !strings.Contains(err.Error(), "known nodes: worker-1") {
-		t.Errorf("an unknown node: %v, want the known nodes named", err)
+	// explain assumes fieldValidation=Warn, as render does: the misspelt
+	// lables is pruned, told as a warning, and bad explained without it;
+	// with strictFieldValidation (kubectl's Strict) bad is refused, told
+	// as an error, and left out.
+	for _, tc := range []struct {
+		name     string
+		strict   bool
+		severity diag.Severity
+		badShown bool
+	}{{"warn-prunes", false, diag.Warning, true}, {"strict-refuses", true, diag.Error, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := OpenFiles([]string{"."}, nil)
+			defer f.Close()
+			if _, err := f.LoadSettings(SettingsFlags{}); err != nil {
+				t.Fatal(err)
+			}
+			f.Settings.StrictFieldValidation = tc.strict
+			e, told, err := ExplainFiles(f, "worker-1", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(told) != 1 || told[0].Severity != tc.severity || told[0].Object.Name != "bad" || !strings.Contains(told[0].Message, `unknown field "lables"`) {
+				t.Errorf("told %v, want the unknown field of bad, a %s", told, tc.severity)
+			}
+			var out bytes.Buffer
+			if err := e.Write(&out); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "good") || strings.Contains(out.String(), "bad") != tc.badShown {
+				t.Errorf("bad explained = %v, want %v:\n%s", !tc.badShown, tc.badShown, out.String())
+			}
+			if _, _, err := ExplainFiles(f, "worker-9", ""); err == nil || !strings.Contains(err.Error(), "known nodes: worker-1") {
+				t.Errorf("an unknown node: %v, want the known nodes named", err)
+			}
+		})
 	}
 }

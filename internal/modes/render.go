@@ -44,10 +44,13 @@ type Rendering struct {
 	// nil otherwise.
 	Labels *Labels
 
-	set    *objects.Set
-	s      config.Settings
-	check  *lint.FleetCheck
-	worker *lint.WorkerConfig
+	set   *objects.Set
+	s     config.Settings
+	check *lint.FleetCheck
+	// takeover is the takeover check (NFD314), render's and plan's
+	// alone: nil when no Node carries nfd-master's managedFields.
+	takeover *lint.Takeover
+	worker   *lint.WorkerConfig
 }
 
 // Render starts mode render over set with settings s: prepare, shard,
@@ -67,6 +70,9 @@ func Render(set *objects.Set, s config.Settings, o RenderOptions) *Rendering {
 	}
 	r.check = lint.NewFleetCheck(set, s.Options, fleetNodes)
 	r.Stream.Observe(r.check.Add)
+	if r.takeover = lint.NewTakeover(set, s.Options); r.takeover != nil {
+		r.Stream.Observe(r.takeover.Add)
+	}
 	if o.Summary != nil {
 		o.Summary.Begin(set, len(p.NodeNames()), &s.Options)
 		r.Stream.Observe(o.Summary.Add)
@@ -90,6 +96,7 @@ func (r *Rendering) Finish(found diag.List, nova func([]master.NodeResult) diag.
 	fleet := r.Stream.Finish()
 	findings := lint.OnTheFleet(lint.Static(set, lint.Options{Master: s.Options, Outputs: true, Worker: r.worker, Catalog: s.FeatureCatalog}), fleet.NodeDiagnostics)
 	findings = append(findings, r.check.Findings()...)
+	findings = append(findings, r.takeover.Findings()...)
 	set.Place(findings)
 	findings.SortByPosition()
 	found = append(append(found, fleet.Diagnostics...), findings...)

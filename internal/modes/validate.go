@@ -76,6 +76,7 @@ type ValidateFilesOptions struct {
 // read.
 func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	s := f.Settings
+	s.AssumeStrict()
 	if o.Ignore != "" {
 		s.Ignore = strings.Trim(s.Ignore+","+o.Ignore, ",")
 	}

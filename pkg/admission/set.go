@@ -23,7 +23,7 @@ const (
 // is marked Rejected (an error per refused field, naming the value, the
 // release and the first release that accepts it); fields the schema does
 // not know are pruned from the object nfd-master sees, with a warning, or
-// with strict (kubectl's --validate=strict) reject it. Objects read
+// with strict (fieldValidation=Strict, kubectl apply's default) reject it. Objects read
 // without their YAML (Origin.Node nil) are left as they are.
 func Admit(set *objects.Set, rel release.Release, strict bool) diag.List {
 	out := admitAll(set.Rules, api.KindNodeFeatureRule, objects.RuleRef, rel, strict)
@@ -61,16 +61,20 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 	for _, p := range v.Problems {
 		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: p.Field,
 			Pos: o.Position(p.Field, false),
-			Message: fmt.Sprintf("the API server of NFD %s refuses this %s whole (%s's CRD schema): %s; %s",
-				rel, kind, rel.Schema, p, acceptedFrom(kind, o.Node, rel.Schema, p.Field, false))})
+			Message: fmt.Sprintf("the API server of NFD %s refuses this %s whole (%s's CRD schema): %s.%s %q is invalid: %s; %s",
+				rel, kind, rel.Schema, kind, api.Group, ref.Name, p, acceptedFrom(kind, o.Node, rel.Schema, p.Field, false))})
 	}
 	for _, path := range v.Pruned {
+		accepted := acceptedFrom(kind, o.Node, rel.Schema, path, true)
+		if accepted == noReleaseAccepts {
+			continue // a field of no release: the object reader reports it (NFD003)
+		}
+		head := fmt.Sprintf("unknown field %q in NFD %s's CRD schema (%s)", path, rel, rel.Schema)
 		d := diag.Diagnostic{Severity: diag.Warning, Check: CheckPruned, Object: ref, Field: path, Pos: o.Position(path, true),
-			Message: fmt.Sprintf("unknown field %q in NFD %s's CRD schema (%s): the API server prunes it, so nfd-master never sees it; %s",
-				path, rel, rel.Schema, acceptedFrom(kind, o.Node, rel.Schema, path, true))}
+			Message: fmt.Sprintf("%s: %s; %s", head, objects.UnknownFieldPruned(path), accepted)}
 		if strict {
 			d.Severity, d.Check = diag.Error, CheckRejected
-			d.Message += "; with strictFieldValidation (kubectl apply --validate=strict) the object is refused whole"
+			d.Message = fmt.Sprintf("%s: %s; %s", head, objects.UnknownFieldRefused(kind, path), accepted)
 		}
 		ds = append(ds, d)
 	}
@@ -102,8 +106,11 @@ func acceptedFrom(kind string, obj *yaml.Node, from release.Version, field strin
 			return fmt.Sprintf("NFD v0.%d.0 is the first release that accepts it", minor)
 		}
 	}
-	return "no NFD release accepts it"
+	return noReleaseAccepts
 }
+
+// noReleaseAccepts ends the message of a field no release accepts.
+const noReleaseAccepts = "no NFD release accepts it"
 
 func (v *Verdict) refuses(field string, pruned bool) bool {
 	if pruned {

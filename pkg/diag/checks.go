@@ -15,7 +15,7 @@ var Catalogue = []Check{
 		"`labels: {a: \"true\"` (an unclosed flow mapping)", "Fix the syntax at the line shown; the rest of the file is not checked until then."},
 	{"NFD002", "schema", "A field of the wrong type for the NFD API (the API server rejects the object), an unquoted yes, no, on, off, y or n among them (kubectl and Helm read YAML 1.1 and send a boolean); as a key (`labels: {on: \"x\"}`), such a word is sent as the key \"true\" or \"false\", which the API server stores and nfd-fn then uses",
 		"`value: 8086` where a list of strings is expected; `labels: {example.com/gpu: yes}`; `matchExpressions: {yes: {op: Exists}}`", "Write the value in the type the API takes: `value: [\"8086\"]`, `\"yes\"`; quote the key: `\"yes\": {op: Exists}`."},
-	{"NFD003", "unknown-field", "An unknown or misspelt field (the API server rejects the object)",
+	{"NFD003", "unknown-field", "An unknown or misspelt field: kubectl apply (fieldValidation=Strict) refuses the object, an error; under fieldValidation=Warn (client-go, Helm, operators, GitOps controllers) the API server prunes it, a warning. validate assumes Strict, render, plan and explain Warn, unless strictFieldValidation says otherwise",
 		"`values:` in a match expression, `lables:` in a rule", "Use the field the did-you-mean names."},
 	{"NFD004", "invalid-op", "An unknown match operator: the rule fails wherever the expression is evaluated",
 		"`op: in`", "Use one of NFD's operators (In, NotIn, InRegexp, Exists, DoesNotExist, Gt, Ge, Lt, Le, GtLt, GeLe, IsTrue, IsFalse); the proposed value is the closest."},
@@ -132,7 +132,7 @@ var Catalogue = []Check{
 	// NFD300-NFD319: the NFD release rendered as (docs/releases.md).
 	{"NFD300", "admission-rejected", "An object the API server of the NFD release rendered as refuses whole (its CRD schema: an operator, a required field, a type); nfd-master never sees it",
 		"`op: Ge` with `nfdVersion: v0.17.1`", "Write what that release accepts (the message names the first release that accepts it), or upgrade NFD."},
-	{"NFD301", "admission-pruned", "A field the release's CRD schema does not know: the API server drops it (with strictFieldValidation, refuses the object)",
+	{"NFD301", "admission-pruned", "A field the release's CRD schema does not know (a newer release's): pruned under fieldValidation=Warn (client-go, Helm); under Strict (kubectl apply, and validate unless strictFieldValidation: false) the object is refused whole (NFD300)",
 		"`type: version` on a match expression with `nfdVersion: v0.17.1`", "Drop the field, or upgrade NFD; the rule runs as if it were not there."},
 	{"NFD302", "release-assumed", "The NFD release rendered as, taken from the input (an nfd-master or nfd-worker image, the NodeFeatures' worker.version annotation)",
 		"an export holding the nfd-master Deployment at v0.17.1", "Nothing to fix; set nfdVersion to choose the release."},
@@ -150,6 +150,8 @@ var Catalogue = []Check{
 		"a CRD chart at v0.17.3 under a v0.19.0 nfd-master", "Upgrade the CRDs with the operand; `--crd-version` renders with the CRDs the cluster really has."},
 	{"NFD313", "worker-feature-gone", "A rule or group reads a feature nfd-worker no longer publishes with the given worker configuration (its source left out of core.featureSources, or named by core.noPublishFeatures), for nodes whose snapshot has it",
 		"a rule on `pci.device` with `featureSources: [all, -pci]` in the new configuration", "Keep the source (or the feature) published, or match the rule on another feature."},
+	{"NFD314", "nfd-master-managed", "A Node whose managedFields show nfd-master (manager nfd-master, operation Update) owning labels, annotations, taints or extended resources nfd-fn writes (render, plan): nfd-fn's server-side apply shares the equal ones without a conflict and conflicts on the others, but one only nfd-master's entries hold (a removed rule's label) is never removed and is orphaned",
+		"Nodes exported with `kubectl get nodes -o yaml --show-managed-fields` from a cluster nfd-master labelled", "Stop nfd-master, then clear its managedFields entries (docs/pipelines.md, Taking over from nfd-master) before the first `kubectl apply --server-side --field-manager=nfd-fn`."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

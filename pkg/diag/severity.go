@@ -30,7 +30,7 @@ const SeverityRule = `Severity is the certainty of the defect, not the size of i
 // have, most certain first. A test keeps it, the README's validate table
 // and the code's findings in step.
 var Severities = map[string][]Severity{
-	"NFD001": {Error}, "NFD002": {Error}, "NFD003": {Error}, "NFD004": {Error}, "NFD005": {Error},
+	"NFD001": {Error}, "NFD002": {Error}, "NFD003": {Error, Warning}, "NFD004": {Error}, "NFD005": {Error},
 	"NFD006": {Error, Warning}, "NFD007": {Warning}, "NFD008": {Error}, "NFD009": {Error, Warning},
 	"NFD010": {Warning, Error}, "NFD011": {Warning, Error}, "NFD012": {Error, Warning}, "NFD013": {Error},
 	"NFD014": {Error}, "NFD015": {Error}, "NFD016": {Error, Warning}, "NFD017": {Error, Warning},
@@ -46,5 +46,5 @@ var Severities = map[string][]Severity{
 	"NFD059": {Error, Warning},
 	"NFD300": {Error}, "NFD301": {Warning}, "NFD302": {Info}, "NFD303": {Warning}, "NFD304": {Warning},
 	"NFD305": {Warning},
-	"NFD310": {Info}, "NFD311": {Warning}, "NFD312": {Warning}, "NFD313": {Warning},
+	"NFD310": {Info}, "NFD311": {Warning}, "NFD312": {Warning}, "NFD313": {Warning}, "NFD314": {Warning},
 }

@@ -45,7 +45,7 @@ func TestNodeFeaturesAttachByTheNodeNameLabelNotTheirName(t *testing.T) {
 }
 
 func TestRejectedNodeFeatureIsNotAttached(t *testing.T) {
-	s := &objects.Set{}
+	s := &objects.Set{StrictFieldValidation: true}
 	ds := testkit.ReadText(s, []byte(nodeFeature(DefaultNamespace, "a", "a", "{features: {}, labelz: {x: y}}")), "in.yaml", false)
 	if len(ds) != 1 || ds[0].Check != "unknown-field" {
 		t.Fatalf("want one unknown-field diagnostic, got %v", lines(ds))
@@ -336,6 +336,7 @@ func TestGroupsAreNotEvaluatedWhenTheGroupAPIIsOff(t *testing.T) {
 
 func TestRejectedGroupIsSkipped(t *testing.T) {
 	s := readSet(t, workerFeature("a", hostFeatures("a")), groupObject("good", "  - {name: g}\n"))
+	s.StrictFieldValidation = true // the API server refuses the group
 	if ds := testkit.ReadText(s, []byte(groupObject("bad", "  - {name: g, labels: {x: y}}\n")), "bad.yaml", false); len(ds) != 1 {
 		t.Fatalf("want the group rule's labels refused, got %v", lines(ds))
 	}

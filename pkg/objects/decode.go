@@ -79,7 +79,9 @@ func Decode(n *yaml.Node) *Decoded {
 	if d.Class == NFD || d.Class == KubeNode || d.Class == KubeNamespace {
 		d.Errs = addNew(d.Errs, metadataErrors(n, d.Ref.Kind))
 	}
-	if nf, ok := d.Obj.(*api.NodeFeature); ok && rejects(d.Errs) {
+	// Refused under either fieldValidation: an unknown field alone is
+	// pruned under Warn, and which one applies is the Set's to know.
+	if nf, ok := d.Obj.(*api.NodeFeature); ok && rejects(d.Errs, true) {
 		d.RefusedFeatures = keepIdentity(nf)
 	}
 	return d
@@ -173,15 +175,15 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 		return diag.List{unknownNFD(d, o)}
 	case KubeNode:
 		ds = append(ds, s.supersede(d.Ref, o, len(s.Nodes))...)
-		s.Nodes = append(s.Nodes, Object[*Node]{Obj: d.Obj.(*Node), Origin: o, Rejected: rejects(d.Errs)})
-		ds = append(ds, fieldErrors(d, o)...)
+		s.Nodes = append(s.Nodes, Object[*Node]{Obj: d.Obj.(*Node), Origin: o, Rejected: rejects(d.Errs, false)})
+		ds = append(ds, fieldErrors(d, o, false)...)
 	case KubeNamespace:
-		ds = append(ds, fieldErrors(d, o)...)
-		if !rejects(d.Errs) {
+		ds = append(ds, fieldErrors(d, o, false)...)
+		if !rejects(d.Errs, false) {
 			s.Namespaces = append(s.Namespaces, Object[*Namespace]{Obj: d.Obj.(*Namespace), Origin: o})
 		}
 	case NFD:
-		rejected := rejects(d.Errs)
+		rejected := rejects(d.Errs, !s.StrictFieldValidation)
 		switch obj := d.Obj.(type) {
 		case *api.NodeFeature:
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Features))...)
@@ -197,7 +199,7 @@ func (s *Set) Add(d *Decoded, o Origin) diag.List {
 			ds = append(ds, s.supersede(d.Ref, o, len(s.Groups))...)
 			s.Groups = append(s.Groups, Object[*api.NodeFeatureGroup]{Obj: obj, Origin: o, Rejected: rejected, Undecoded: undecoded(d.Errs)})
 		}
-		ds = append(ds, fieldErrors(d, o)...)
+		ds = append(ds, fieldErrors(d, o, !s.StrictFieldValidation)...)
 	}
 	return ds
 }
@@ -251,7 +253,6 @@ func aliasNote(d *Decoded, o Origin) diag.Diagnostic {
 			OpenShiftAPIVersion, api.APIVersion, api.KindNodeFeatureRule)}
 }
 
-// fieldErrors turns strict decoding errors into diagnostics.
 // undecoded lists the paths of the values errs say did not decode, and
 // of the fields misspelt keys meant.
 func undecoded(errs []*ys.FieldError) []string {
@@ -278,25 +279,35 @@ func Undecodes(paths []string, field string) bool {
 	return false
 }
 
-func fieldErrors(d *Decoded, o Origin) diag.List {
+// fieldErrors turns strict decoding errors into diagnostics. An unknown
+// field says which fieldValidation it assumes: with prune (Warn, the
+// strictFieldValidation setting off) it is a warning, the field pruned
+// and the object used; else the object is refused (Strict).
+func fieldErrors(d *Decoded, o Origin, prune bool) diag.List {
 	out := make(diag.List, 0, len(d.Errs))
 	for _, e := range d.Errs {
-		check := "schema"
+		check, severity := "schema", diag.Error
+		msg := fmt.Sprintf("%s; the API server would reject this %s, so nfd-fn ignores it", e.Msg, d.Ref.Kind)
 		switch {
-		case strings.HasPrefix(e.Msg, "unknown field"):
+		case isUnknownField(e) && prune:
+			check, severity = "unknown-field", diag.Warning
+			msg = fmt.Sprintf("%s; %s", e.Msg, UnknownFieldPruned(e.Path))
+		case isUnknownField(e):
 			check = "unknown-field"
+			msg = fmt.Sprintf("%s; %s, so nfd-fn ignores it", e.Msg, UnknownFieldRefused(d.Ref.Kind, e.Path))
 		case isNameError(e):
 			check = "object-name"
 		}
-		pos := diag.Position{File: o.File, Index: o.Index, Line: e.Line, Column: e.Column}
-		msg := fmt.Sprintf("%s; the API server would reject this %s, so nfd-fn ignores it", e.Msg, d.Ref.Kind)
 		if e.Stored || strings.HasSuffix(e.Msg, lenientNote) {
 			msg = e.Msg
 		}
-		out = append(out, diag.Diagnostic{Severity: diag.Error, Check: check, Object: d.Ref, Field: e.Path, Pos: pos, Message: msg})
+		pos := diag.Position{File: o.File, Index: o.Index, Line: e.Line, Column: e.Column}
+		out = append(out, diag.Diagnostic{Severity: severity, Check: check, Object: d.Ref, Field: e.Path, Pos: pos, Message: msg})
 	}
 	return out
 }
+
+func isUnknownField(e *ys.FieldError) bool { return strings.HasPrefix(e.Msg, "unknown field") }
 
 func unknownNFD(d *Decoded, o Origin) diag.Diagnostic {
 	group := groupOf(d.Ref.APIVersion)

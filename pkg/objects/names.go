@@ -116,11 +116,12 @@ func SafeName(name string) bool {
 const lenientNote = " (no cluster can hold it; nfd-fn uses it as nfd-master's code does)"
 
 // rejects reports whether the decoding errors mean the object is not
-// used: any error but a safe name the API server refuses and a value it
-// stores otherwise than written (FieldError.Stored).
-func rejects(errs []*ys.FieldError) bool {
+// used: any error but a safe name the API server refuses, a value it
+// stores otherwise than written (FieldError.Stored), and, with prune, an
+// unknown field (pruned under fieldValidation Warn).
+func rejects(errs []*ys.FieldError, prune bool) bool {
 	for _, e := range errs {
-		if !e.Stored && !strings.HasSuffix(e.Msg, lenientNote) {
+		if !e.Stored && !strings.HasSuffix(e.Msg, lenientNote) && !(prune && isUnknownField(e)) {
 			return true
 		}
 	}

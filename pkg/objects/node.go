@@ -12,6 +12,10 @@ import (
 type Node struct {
 	Name  string
 	State NodeState
+	// MasterFields are the fields nfd-master's metadata.managedFields
+	// entries list (nil when it has none): nfd-fn's server-side apply
+	// shares them rather than owning them (lint's takeover check).
+	MasterFields *ManagedFields
 }
 
 // NodeState is the part of a Node object that nfd-master manages.
@@ -33,7 +37,7 @@ func (s *NodeState) IsEmpty() bool {
 func ReadNode(n *yaml.Node) *Node {
 	md := ys.Mapping(n, "metadata")
 	st := ys.Mapping(n, "status")
-	node := &Node{Name: ys.Scalar(md, "name"), State: NodeState{
+	node := &Node{Name: ys.Scalar(md, "name"), MasterFields: readMasterFields(ys.Value(md, "managedFields")), State: NodeState{
 		Labels:      ys.StringMap(ys.Mapping(md, "labels")),
 		Annotations: ys.StringMap(ys.Mapping(md, "annotations")),
 		Capacity:    ys.StringMap(ys.Mapping(st, "capacity")),

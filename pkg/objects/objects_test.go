@@ -179,7 +179,7 @@ func TestNodeStateIsEmpty(t *testing.T) {
 }
 
 func TestStrictDecodeErrorsCarryFieldPathPositionAndRejectTheObject(t *testing.T) {
-	s := &Set{}
+	s := &Set{StrictFieldValidation: true}
 	ds := readText(s, []byte(`apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeatureRule
 metadata:
@@ -204,7 +204,8 @@ spec:
 			Object: diag.ObjectRef{APIVersion: api.APIVersion, Kind: "NodeFeatureRule", Name: "r"}, Field: "spec.rules[0].matchOn",
 			Pos: diag.Position{File: "rules.yaml", Index: 0, Line: 8, Column: 5},
 			Message: `unknown field "matchOn": matchOn is the legacy custom-source syntax of nfd-worker; NodeFeatureRules use matchFeatures and matchAny; ` +
-				"the API server would reject this NodeFeatureRule, so nfd-fn ignores it"},
+				"kubectl apply (fieldValidation=Strict) refuses this NodeFeatureRule whole: strict decoding error: unknown field \"spec.rules[0].matchOn\" " +
+				"(under fieldValidation=Warn, client-go/Helm's default, it is pruned), so nfd-fn ignores it"},
 		{Severity: diag.Error, Check: "schema",
 			Object: diag.ObjectRef{APIVersion: api.APIVersion, Kind: "NodeFeatureRule", Name: "r"}, Field: "spec.rules[0].labels",
 			Pos:     diag.Position{File: "rules.yaml", Index: 0, Line: 9, Column: 13},

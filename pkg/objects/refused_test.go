@@ -84,11 +84,37 @@ spec:
     attributes:
       kernel.version: {elements: {major: "6"}}
 `))
-	if !rejects(d.Errs) {
+	if !rejects(d.Errs, true) {
 		t.Fatalf("errors %v: want the name refused", d.Errs)
 	}
 	nf := d.Obj.(*api.NodeFeature)
 	if nf.Spec.Features.Attributes != nil || nf.Metadata.Labels != nil || !slices.Equal(d.RefusedFeatures, []string{"kernel.version"}) {
 		t.Errorf("kept %+v, refused features %q: want no spec and the feature's name", nf, d.RefusedFeatures)
+	}
+}
+
+// A NodeFeature whose only fault is an unknown field is pruned, not
+// refused, under fieldValidation=Warn, so its spec stays whole to the
+// set; under Strict the set refuses it.
+func TestNodeFeatureWithAnUnknownFieldKeepsItsSpecUnderWarn(t *testing.T) {
+	const text = `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeature
+metadata: {name: node-1, labels: {nfd.node.kubernetes.io/node-name: node-1}}
+spec:
+  lables: {example.com/a: "x"}
+  features:
+    attributes:
+      kernel.version: {elements: {major: "6"}}
+`
+	for _, strict := range []bool{false, true} {
+		s := &Set{StrictFieldValidation: strict}
+		s.Add(Decode(doc(t, text)), Origin{})
+		f := s.Features[0]
+		if f.Rejected != strict {
+			t.Errorf("strict=%v: rejected=%v", strict, f.Rejected)
+		}
+		if !strict && f.Obj.Spec.Features.Attributes["kernel.version"].Elements["major"] != "6" {
+			t.Errorf("strict=%v: kept %+v, want the features whole", strict, f.Obj.Spec)
+		}
 	}
 }

@@ -98,6 +98,12 @@ type Set struct {
 	// NoOpenShiftAlias refuses NodeFeatureRules in the OpenShift NFD
 	// operator's group (nfd.openshift.io/v1alpha1) instead of reading them.
 	NoOpenShiftAlias bool
+	// StrictFieldValidation refuses an NFD object with an unknown field,
+	// as the API server does under fieldValidation Strict (kubectl's
+	// default); without it the field is pruned with a warning and the
+	// object used, as under Warn (client-go's default, which Helm,
+	// operators and GitOps controllers use).
+	StrictFieldValidation bool
 
 	// inputs are what the set's lean NodeFeatures are read again from
 	// (Own); Close closes them.

@@ -3,6 +3,7 @@ package plan
 import (
 	"github.com/nfd-fn/nfd-fn/internal/parallel"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/workload"
@@ -58,6 +59,7 @@ func Make(in Input) *Plan {
 	}
 	p.Diagnostics = append(p.Diagnostics, markBefore(baseOnly, prefix)...)
 	p.Diagnostics = append(p.Diagnostics, headDiags...)
+	p.Diagnostics = append(p.Diagnostics, takeover(in.Head, in.Options, head)...)
 	if in.Base != nil || in.BaseOptions != nil {
 		p.Rules = verdicts(baseOnly, headOnly, side.groups, head.Groups)
 	}
@@ -100,6 +102,17 @@ func renderStates(set *objects.Set, opts master.Options) *master.Fleet {
 	st := master.Prepare(set, opts).Stream(master.StreamOptions{KeepNodes: true})
 	st.Render(st.All(), nil)
 	return st.Finish()
+}
+
+// takeover is lint's takeover check (NFD314) of the head render: the
+// Nodes whose managedFields show nfd-master owning fields the plan's
+// apply would share or orphan.
+func takeover(set *objects.Set, opts master.Options, head *master.Fleet) diag.List {
+	t := lint.NewTakeover(set, opts)
+	for i := range head.Nodes {
+		t.Add(&head.Nodes[i])
+	}
+	return t.Findings()
 }
 
 // diffNodes are the nodes whose state changes, in the order given; the

@@ -74,7 +74,8 @@ func beforeStates(in Input, head, base *master.Fleet) ([]*objects.NodeState, sid
 // same order.
 func BaseSet(head, base *objects.Set) *objects.Set {
 	return &objects.Set{Features: head.Features, Nodes: head.Nodes, Namespaces: head.Namespaces,
-		Rules: base.Rules, Groups: base.Groups, NoOpenShiftAlias: head.NoOpenShiftAlias}
+		Rules: base.Rules, Groups: base.Groups, NoOpenShiftAlias: head.NoOpenShiftAlias,
+		StrictFieldValidation: head.StrictFieldValidation}
 }
 
 // baseDiagnostics are the base render's problems, placed in their files.

@@ -38,11 +38,7 @@ func testFieldValidation(t *testing.T, p *plane) {
 			nfdFn:  verdict{refused: true, fields: []string{"spec.rules[0].lables"}}},
 		{name: "a misspelt field is pruned under Warn", file: "misspelt-field.yaml", release: "v0.19.0", fieldValidation: "Warn",
 			server: verdict{fields: []string{"spec.rules[0].lables"}},
-			nfdFn:  verdict{refused: true, fields: []string{"spec.rules[0].lables"}},
-			// TODO(i39-strict): branch i39-strict makes NFD003 follow
-			// strictFieldValidation; at that merge this row's nfdFn
-			// becomes the server's verdict and knownDifference goes.
-			knownDifference: "nfd-fn reports a misspelt field (NFD003) as refusing the object whatever strictFieldValidation says"},
+			nfdFn:  verdict{fields: []string{"spec.rules[0].lables"}}},
 		{name: "a newer release's field refuses the object under Strict", file: "newer-field.yaml", release: "v0.16.9", fieldValidation: "Strict",
 			server: verdict{refused: true, fields: []string{"spec.featureGroupRules[0].vars"}},
 			nfdFn:  verdict{refused: true, fields: []string{"spec.featureGroupRules[0].vars"}}},
