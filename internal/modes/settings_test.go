@@ -74,7 +74,6 @@ func TestLoadSettingsSaysWhyARunCannotGoOn(t *testing.T) {
 	}
 }
 
-
 // TestSettingsTextIsWhatTheCommandLinePrints: nfd-test reports a suite
 // whose settings are refused with the lines the command line would print,
 // escaped as it escapes them.
