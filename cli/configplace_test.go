@@ -48,3 +48,52 @@ spec:
 		}
 	}
 }
+
+// TestProblemOfANodeWithoutANodeObjectNamesItsNodeFeatureFile: a problem
+// about a Node the input holds no object for (validateNodes refusing a
+// negative extended resource, NFD032) is placed at the file of that
+// node's NodeFeature, not at "<input>".
+func TestProblemOfANodeWithoutANodeObjectNamesItsNodeFeatureFile(t *testing.T) {
+	dir := t.TempDir()
+	testkit.WriteFiles(t, dir, map[string]string{
+		"cfg.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  validateNodes: \"true\"\n",
+		"rules.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: r
+spec:
+  rules:
+    - name: b
+      extendedResources: {example.com/x: "-1"}
+      matchFeatures:
+        - feature: kernel.version
+          matchExpressions:
+            major: {op: Exists}
+`,
+		"nf.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeature
+metadata:
+  name: n1
+  namespace: node-feature-discovery
+  labels: {nfd.node.kubernetes.io/node-name: n1}
+spec:
+  features:
+    attributes:
+      kernel.version: {elements: {major: "6"}}
+`,
+	})
+	nf := filepath.Join(dir, "nf.yaml")
+	for _, cmd := range []string{"render", "validate"} {
+		var stdout, stderr bytes.Buffer
+		if code := Main([]string{cmd, "--config", filepath.Join(dir, "cfg.yaml"), filepath.Join(dir, "rules.yaml"), nf}, strings.NewReader(""), &stdout, &stderr); code != 1 {
+			t.Errorf("%s: exit %d, want 1 for a negative extended resource under validateNodes", cmd, code)
+		}
+		told := stderr.String() // render's results
+		if cmd == "validate" {
+			told = stdout.String() // validate's report
+		}
+		if !strings.Contains(told, nf+": error: Node/n1 status.capacity: ") || !strings.Contains(told, "[NFD032]") {
+			t.Errorf("%s: told %q\nwant NFD032 at %s", cmd, told, nf)
+		}
+	}
+}

@@ -111,6 +111,10 @@ type Set struct {
 
 	// index maps object keys to origins; built on first use.
 	index map[diag.ObjectRef]Origin
+	// nodeFeature maps a node name to the origin of its first NodeFeature
+	// (by the node-name label), where a problem about a Node the input
+	// holds no object for is placed; built with index.
+	nodeFeature map[string]Origin
 	// seen maps object keys to their latest index in their kind's slice.
 	seen map[diag.ObjectRef]int
 	// refusedFeatures are the feature names of the NodeFeatures the API
@@ -182,10 +186,19 @@ func (s *Set) buildIndex() {
 	for _, o := range s.Nodes {
 		add(NodeRef(o.Obj.Name), o.Origin)
 	}
+	s.nodeFeature = map[string]Origin{}
+	for _, o := range s.Features {
+		node := o.Obj.Metadata.Labels[api.NodeNameLabel]
+		if _, seen := s.nodeFeature[node]; node != "" && !seen {
+			s.nodeFeature[node] = o.Origin
+		}
+	}
 }
 
 // Place fills the positions of diagnostics that have none from the
-// origins of their objects.
+// origins of their objects. A problem about a Node the input holds no
+// object for (one nfd-fn writes from NodeFeatures) is placed at the
+// start of that node's NodeFeature, the input that names the node.
 func (s *Set) Place(l diag.List) {
 	for i := range l {
 		d := &l[i]
@@ -194,6 +207,8 @@ func (s *Set) Place(l diag.List) {
 		}
 		if o, ok := s.Origin(d.Object); ok {
 			d.Pos = o.Position(d.Field, false)
+		} else if o, ok := s.nodeFeature[d.Object.Name]; ok && d.Object.Kind == "Node" {
+			d.Pos = o.Position("", false)
 		}
 	}
 }
