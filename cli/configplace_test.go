@@ -16,19 +16,7 @@ func TestConfigFileProblemsNameTheConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{
 		"cfg.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  featureGates: \"NoSuchGate=true\"\n",
-		"rules.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
-kind: NodeFeatureRule
-metadata:
-  name: r
-spec:
-  rules:
-    - name: a
-      labels: {x: "y"}
-      matchFeatures:
-        - feature: kernel.version
-          matchExpressions:
-            major: {op: Exists}
-`,
+		"rules.yaml": kernelRule(`labels: {x: "y"}`),
 	})
 	cfg, rules := filepath.Join(dir, "cfg.yaml"), filepath.Join(dir, "rules.yaml")
 	for _, cmd := range []string{"render", "validate"} {
@@ -57,19 +45,7 @@ func TestProblemOfANodeWithoutANodeObjectNamesItsNodeFeatureFile(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{
 		"cfg.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  validateNodes: \"true\"\n",
-		"rules.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
-kind: NodeFeatureRule
-metadata:
-  name: r
-spec:
-  rules:
-    - name: b
-      extendedResources: {example.com/x: "-1"}
-      matchFeatures:
-        - feature: kernel.version
-          matchExpressions:
-            major: {op: Exists}
-`,
+		"rules.yaml": kernelRule(`extendedResources: {example.com/x: "-1"}`),
 		"nf.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeature
 metadata:
@@ -96,4 +72,22 @@ spec:
 			t.Errorf("%s: told %q\nwant NFD032 at %s", cmd, told, nf)
 		}
 	}
+}
+
+// kernelRule is a NodeFeatureRule file whose one rule, matching every node
+// with a kernel version, writes output (one line of the rule).
+func kernelRule(output string) string {
+	return `apiVersion: nfd.k8s-sigs.io/v1alpha1
+kind: NodeFeatureRule
+metadata:
+  name: r
+spec:
+  rules:
+    - name: a
+      ` + output + `
+      matchFeatures:
+        - feature: kernel.version
+          matchExpressions:
+            major: {op: Exists}
+`
 }
