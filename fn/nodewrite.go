@@ -23,7 +23,7 @@ import (
 // (applyNode), written where the Node was read from.
 func patchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
 	if s.NodeOutput == config.NodeOutputApply {
-		node := applyNode(n, s)
+		node := applyNode(n, s, tree)
 		keepPlace(node, tree)
 		*tree = *node
 		return true
@@ -46,7 +46,7 @@ func patchNode(tree *yaml.Node, n *master.NodeResult, s config.Settings) bool {
 // manager applied before.
 func newNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 	if s.NodeOutput == config.NodeOutputApply {
-		return applyNode(n, s)
+		return applyNode(n, s, nil)
 	}
 	if isEmptyState(&n.State) {
 		return nil
@@ -61,14 +61,38 @@ func newNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 // applyNode is the apply-ready form of a node: only the labels,
 // annotations, taints and extended resources NFD owns, for
 // `kubectl apply --server-side --field-manager=nfd-fn` (the status part
-// with `--subresource=status`); it is not local-config.
-func applyNode(n *master.NodeResult, s config.Settings) *yaml.Node {
+// with `--subresource=status`); it is not local-config. A Node's
+// spec.taints is an atomic list for server-side apply: whoever applies
+// it sets the whole list. So when the input holds the Node object (old)
+// and NFD owns taints on it, or owned some before (its taints
+// annotation), the whole rendered list is written, others' taints kept
+// (an empty list once the last taint goes), as nfd-master's patch of the
+// list does; when NFD owns none and owned none, spec.taints stays out.
+func applyNode(n *master.NodeResult, s config.Settings, old *yaml.Node) *yaml.Node {
 	st := s.Options.OwnedState(&n.State)
+	whole := old != nil && (len(st.Taints) > 0 || hadNFDTaints(old))
+	if whole {
+		st.Taints = n.State.Taints
+	}
 	node := newNodeItem(n.Name, &st, false)
+	if whole && len(st.Taints) == 0 {
+		krm.SetField(krm.EnsureMap(node, "spec"), "taints", taintsNode(nil))
+	}
 	if s.StampVersion {
 		stampVersion(node)
 	}
 	return node
+}
+
+// hadNFDTaints reports whether the Node object n, as read, carries
+// nfd-master's taints annotation: NFD owned taints on it.
+func hadNFDTaints(n *yaml.Node) bool {
+	return krm.ValueAt(krm.MapAt(krm.MapAt(n, "metadata"), "annotations"), master.TaintsAnnotation) != nil
+}
+
+// applyTaints reports whether an apply-ready Node n sets spec.taints.
+func applyTaints(n *yaml.Node) bool {
+	return krm.ValueAt(krm.MapAt(n, "spec"), "taints") != nil
 }
 
 // keepPlace copies the file annotations of old onto n, so that the Node is

@@ -50,6 +50,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	r.labels = rd.Labels
 	writeNodes(rl, set, rd, s, r, stream && !keep && !labels, keep || labels)
 	finish = func() {
+		r.extend(r.blind.warning())
 		r.list = rd.Finish(r.list, func(nodes []master.NodeResult) diag.List { return writeNova(rl, s, nodes) }, ignoreSource(rl, s))
 	}
 	if keep {
@@ -82,6 +83,7 @@ func writeNodes(rl *krm.ResourceList, set *objects.Set, rd *modes.Rendering, s c
 			if n := newNode(res, s); n != nil {
 				rl.Append(n)
 				r.newNodes++
+				r.blind.note(n, res.Name, s)
 			}
 		}
 	})
@@ -97,10 +99,11 @@ func writeNodes(rl *krm.ResourceList, set *objects.Set, rd *modes.Rendering, s c
 		var err error
 		st.RenderWith(later, func(res *master.NodeResult) any {
 			return encodedNode(rl, res, s)
-		}, func(_ int, _ *master.NodeResult, v any) {
+		}, func(_ int, res *master.NodeResult, v any) {
 			if n := v.(encoded); n.node != nil && err == nil {
 				err = n.err
 				if err == nil {
+					r.blind.note(n.node, res.Name, s)
 					err = yield(n.node, n.text)
 					r.newNodes++
 				}

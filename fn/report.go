@@ -36,6 +36,9 @@ type report struct {
 	// newNodes counts the Node items written for nodes without a Node
 	// object in the input.
 	newNodes int
+	// blind counts the apply-ready new Nodes whose taints NFD315 is
+	// about.
+	blind blindTaints
 	// kustomize, for a list kustomize sent, places errors at the items'
 	// origins.
 	kustomize *kustomizeRun

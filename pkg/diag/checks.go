@@ -152,6 +152,8 @@ var Catalogue = []Check{
 		"a rule on `pci.device` with `featureSources: [all, -pci]` in the new configuration", "Keep the source (or the feature) published, or match the rule on another feature."},
 	{"NFD314", "nfd-master-managed", "A Node whose managedFields show nfd-master (manager nfd-master, operation Update) owning labels, annotations, taints or extended resources nfd-fn writes (render, plan): nfd-fn's server-side apply shares the equal ones without a conflict and conflicts on the others, but one only nfd-master's entries hold (a removed rule's label) is never removed and is orphaned",
 		"Nodes exported with `kubectl get nodes -o yaml --show-managed-fields` from a cluster nfd-master labelled", "Stop nfd-master, then clear its managedFields entries (docs/pipelines.md, Taking over from nfd-master) before the first `kubectl apply --server-side --field-manager=nfd-fn`."},
+	{"NFD315", "apply-taints-replace", "Apply-ready output (render --output apply) written for nodes with no Node object in the input, carrying taints or with enableTaints on: a Node's spec.taints is an atomic list for server-side apply, so the apply sets the node's whole list (others' taints dropped, or a conflict with the manager that owns the list) and cannot remove NFD taints the render does not see",
+		"`nfd-fn render --output apply nodefeatures.yaml rules/` with a rule that taints", "Export the Nodes with the NodeFeatures (`kubectl get nodes,nodefeatures -A -o yaml`): nfd-fn then writes each node's whole taint list, others' taints kept."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

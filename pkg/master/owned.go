@@ -50,8 +50,8 @@ func (o *Options) OwnedState(st *NodeState) NodeState {
 			out.Annotations[o.annotationName(name)] = v
 		}
 	}
-	if v, ok := st.Annotations[taintsAnnotation()]; ok {
-		out.Annotations[taintsAnnotation()] = v
+	if v, ok := st.Annotations[TaintsAnnotation]; ok {
+		out.Annotations[TaintsAnnotation] = v
 		if ts, err := parseTaints(v); err == nil {
 			for _, t := range ts {
 				for _, cur := range st.Taints {
@@ -78,7 +78,7 @@ func (o *Options) OwnedState(st *NodeState) NodeState {
 // extended-resources, feature-annotations and taints lists, rather than a
 // feature annotation a rule set.
 func (o *Options) IsTracking(key string) bool {
-	if key == taintsAnnotation() {
+	if key == TaintsAnnotation {
 		return true
 	}
 	for _, name := range []string{api.FeatureLabelsAnnotation, api.ExtendedResourceAnnotation, api.FeatureAnnotationsTrackingAnnotation} {

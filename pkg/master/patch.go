@@ -15,9 +15,9 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
-// taintsAnnotation is where nfd-master lists the taints it set; unlike
+// TaintsAnnotation is where nfd-master lists the taints it set; unlike
 // the other tracking annotations it is never prefixed with the instance.
-func taintsAnnotation() string { return api.AnnotationNs + "/" + api.NodeTaintsAnnotation }
+const TaintsAnnotation = api.AnnotationNs + "/" + api.NodeTaintsAnnotation
 
 // patch applies the desired state to a node the way nfd-master patches it:
 // labels and annotations it owned before (per the tracking annotations) and
@@ -84,7 +84,7 @@ func (res *NodeResult) updateFailed(field, msg string) {
 // restoreTaints puts back the taints and the taints annotation of old.
 func restoreTaints(s, old *NodeState) {
 	s.Taints = append([]api.Taint(nil), old.Taints...)
-	ann := taintsAnnotation()
+	ann := TaintsAnnotation
 	if v, ok := old.Annotations[ann]; ok {
 		s.Annotations[ann] = v
 	} else {
@@ -219,7 +219,7 @@ func sameQuantity(cur, want string) bool {
 // taints annotation) and no longer wants are removed, wanted ones added or
 // updated by key and effect, and the annotation rewritten.
 func (o *Options) patchTaints(old *NodeState, want []api.Taint, out *NodeState, res *NodeResult) []api.Taint {
-	annName := taintsAnnotation()
+	annName := TaintsAnnotation
 	taints := append([]api.Taint(nil), old.Taints...)
 	var oldOwned []api.Taint
 	var err error
