@@ -49,6 +49,21 @@ func exportedNode(nfdTaints string, taints ...string) string {
 `
 }
 
+// taintsManagedBy is node (an exportedNode) as exported with
+// --show-managed-fields: manager, with operation op, owns its taint list.
+func taintsManagedBy(node, manager, op string) string {
+	return strings.Replace(node, "    labels: {kubernetes.io/hostname: a}\n", `    labels: {kubernetes.io/hostname: a}
+    managedFields:
+    - apiVersion: v1
+      fieldsType: FieldsV1
+      fieldsV1:
+        f:spec:
+          f:taints: {}
+      manager: `+manager+`
+      operation: `+op+`
+`, 1)
+}
+
 const (
 	notReadyTaint = "{key: node.kubernetes.io/not-ready, effect: NoSchedule}"
 	gpuTaint      = "{key: example.com/gpu, value: present, effect: NoSchedule}"
@@ -75,9 +90,10 @@ func applyTaintsOf(t *testing.T, l testkit.List) ([]string, bool) {
 // TestApplyOutputWritesTheNodesWholeTaintList: spec.taints is an atomic
 // list for server-side apply, so with the Node object in the input the
 // apply output writes the node's whole rendered taint list whenever NFD
-// owns taints or owned some (others' kept, NFD's removed ones gone, an
-// empty list when none is left), and leaves spec.taints out when NFD
-// never had any; without the Node object it writes NFD's taints alone
+// owns taints or owned some, or nfd-fn's earlier apply may own the list
+// (others' kept, NFD's removed ones gone, an empty list when none is
+// left), and leaves spec.taints out when the Node has no taints or its
+// managedFields show the list is not nfd-fn's; without the Node object it writes NFD's taints alone
 // and warns once (NFD315).
 func TestApplyOutputWritesTheNodesWholeTaintList(t *testing.T) {
 	const nfdOld = "example.com/gpu=present:NoSchedule"
@@ -98,7 +114,13 @@ func TestApplyOutputWritesTheNodesWholeTaintList(t *testing.T) {
 			nil, true, 0},
 		{"NFD's taints removed by enableTaints off still write the list", exportedNode(nfdOld, notReadyTaint, gpuTaint), gpuTaintRule, "false",
 			[]string{"node.kubernetes.io/not-ready=<nil>:NoSchedule"}, true, 0},
-		{"no spec.taints when NFD owns none and owned none", exportedNode("", notReadyTaint), "", "true",
+		{"no managedFields: others' taints written, nfd-fn's earlier apply may own the list", exportedNode("", notReadyTaint), "", "true",
+			[]string{"node.kubernetes.io/not-ready=<nil>:NoSchedule"}, true, 0},
+		{"managedFields show nfd-fn's apply owning the list: written whole", taintsManagedBy(exportedNode("", notReadyTaint), "nfd-fn", "Apply"), "", "true",
+			[]string{"node.kubernetes.io/not-ready=<nil>:NoSchedule"}, true, 0},
+		{"no spec.taints when managedFields show another manager's list and NFD owns none", taintsManagedBy(exportedNode("", notReadyTaint), "kubectl-taint", "Update"), "", "true",
+			nil, false, 0},
+		{"no spec.taints on a Node without taints that NFD never tainted", exportedNode(""), "", "true",
 			nil, false, 0},
 		{"no Node object: NFD's taints alone and one warning", "", gpuTaintRule, "true",
 			[]string{"example.com/gpu=present:NoSchedule"}, true, 1},

@@ -63,14 +63,14 @@ func newNode(n *master.NodeResult, s config.Settings) *yaml.Node {
 // `kubectl apply --server-side --field-manager=nfd-fn` (the status part
 // with `--subresource=status`); it is not local-config. A Node's
 // spec.taints is an atomic list for server-side apply: whoever applies
-// it sets the whole list. So when the input holds the Node object (old)
-// and NFD owns taints on it, or owned some before (its taints
-// annotation), the whole rendered list is written, others' taints kept
-// (an empty list once the last taint goes), as nfd-master's patch of the
-// list does; when NFD owns none and owned none, spec.taints stays out.
+// it sets the whole list, and a field manager that stops applying a list
+// it alone owns removes the whole list. So with the input's Node object
+// (old) the whole rendered list is written, others' taints kept (an
+// empty list once the last one goes), as nfd-master's patch of the list
+// does, whenever nfd-fn's apply may own it (wholeTaints).
 func applyNode(n *master.NodeResult, s config.Settings, old *yaml.Node) *yaml.Node {
 	st := s.Options.OwnedState(&n.State)
-	whole := old != nil && (len(st.Taints) > 0 || hadNFDTaints(old))
+	whole := old != nil && wholeTaints(old, len(st.Taints) > 0)
 	if whole {
 		st.Taints = n.State.Taints
 	}
@@ -84,10 +84,25 @@ func applyNode(n *master.NodeResult, s config.Settings, old *yaml.Node) *yaml.No
 	return node
 }
 
-// hadNFDTaints reports whether the Node object n, as read, carries
-// nfd-master's taints annotation: NFD owned taints on it.
-func hadNFDTaints(n *yaml.Node) bool {
-	return krm.ValueAt(krm.MapAt(krm.MapAt(n, "metadata"), "annotations"), master.TaintsAnnotation) != nil
+// wholeTaints reports whether the apply-ready form of the Node object n,
+// as read, writes its whole taint list: NFD has taints on it (nfdTaints),
+// had some (nfd-master's taints annotation), or nfd-fn's earlier apply
+// may own its list, which leaving spec.taints out would remove with
+// every taint in it: its managedFields say so, or it has taints and was
+// exported without managedFields. A Node with no taints, whose list
+// nfd-fn owned or not, loses nothing when spec.taints stays out; nor
+// does one whose managedFields show nfd-fn not owning its list.
+func wholeTaints(n *yaml.Node, nfdTaints bool) bool {
+	md := krm.MapAt(n, "metadata")
+	if nfdTaints || krm.ValueAt(krm.MapAt(md, "annotations"), master.TaintsAnnotation) != nil {
+		return true
+	}
+	list := krm.ValueAt(krm.MapAt(n, "spec"), "taints")
+	if list == nil || len(list.Content) == 0 {
+		return false
+	}
+	owns, known := objects.AppliedTaints(md)
+	return owns || !known
 }
 
 // applyTaints reports whether an apply-ready Node n sets spec.taints.

@@ -78,3 +78,28 @@ func appendFieldKeys(out []string, m *yaml.Node) []string {
 	}
 	return out
 }
+
+// ApplyManager is the field manager the README's apply commands use for
+// nfd-fn's apply-ready output (`kubectl apply --server-side
+// --field-manager=nfd-fn`).
+const ApplyManager = "nfd-fn"
+
+// AppliedTaints reads a Node's metadata.managedFields (md is its
+// metadata) for whether nfd-fn's server-side apply (manager
+// ApplyManager, operation Apply) owns spec.taints; known is false when
+// the Node was exported without managedFields (kubectl's default), so
+// that nothing can be told.
+func AppliedTaints(md *yaml.Node) (owns, known bool) {
+	entries := ys.Value(md, "managedFields")
+	if entries == nil || entries.Kind != yaml.SequenceNode {
+		return false, false
+	}
+	for _, e := range entries.Content {
+		e = ys.Resolve(e)
+		if ys.Scalar(e, "manager") == ApplyManager && ys.Scalar(e, "operation") == "Apply" &&
+			ys.Value(ys.Mapping(ys.Mapping(e, "fieldsV1"), "f:spec"), "f:taints") != nil {
+			return true, true
+		}
+	}
+	return false, true
+}
