@@ -158,3 +158,26 @@ func TestApplyOutputWritesTheNodesWholeTaintList(t *testing.T) {
 		})
 	}
 }
+
+// TestTakeoverCountsNFDMastersTaintListAsShared: the taint list is
+// atomic and nfd-fn's apply writes it whole while NFD has or had taints
+// on the node, so on a Node whose list nfd-master owns, NFD314 names
+// spec.taints among the fields nfd-fn sets too (shared, or taken over
+// with --force-conflicts), never among those it would orphan, even when
+// the rule that tainted the node is gone.
+func TestTakeoverCountsNFDMastersTaintListAsShared(t *testing.T) {
+	node := taintsManagedBy(exportedNode("example.com/gpu=present:NoSchedule", notReadyTaint, gpuTaint), "nfd-master", "Update")
+	for _, c := range []struct{ name, rule string }{{"rule still there", gpuTaintRule}, {"rule removed", ""}} {
+		t.Run(c.name, func(t *testing.T) {
+			items := []string{kernelSixFeature("a"), node}
+			if c.rule != "" {
+				items = append(items, c.rule)
+			}
+			out, _ := testkit.Run(t, runWith(RunOptions{}), []byte(listOf("enableTaints: \"true\"", items...)))
+			res := results(testkit.Read(t, out))
+			if !strings.Contains(res, "1 field nfd-fn sets too (spec.taints)") || strings.Contains(res, "orphaned") {
+				t.Errorf("NFD314 must count the taint list as shared:\n%s", res)
+			}
+		})
+	}
+}

@@ -70,11 +70,11 @@ func (t *Takeover) Add(res *master.NodeResult) {
 	split("label", mf.Labels, owned.Labels)
 	split("annotation", mf.Annotations, owned.Annotations)
 	split("extended resource", mf.Capacity, owned.Capacity)
-	switch {
-	case mf.Taints && len(owned.Taints) > 0:
+	// The taint list is atomic: nfd-fn's apply writes it whole while NFD
+	// has or had taints on the node (its taints annotation), so it is
+	// shared or taken over, never orphaned.
+	if _, had := now.Annotations[master.TaintsAnnotation]; mf.Taints && (len(owned.Taints) > 0 || had) {
 		shared.add("taint list", "spec.taints")
-	case mf.Taints && len(now.Taints) > 0:
-		orphaned.add("taint list", "spec.taints")
 	}
 	if shared.n == 0 && orphaned.n == 0 {
 		return

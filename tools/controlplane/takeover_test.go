@@ -113,7 +113,7 @@ func testTakeover(t *testing.T, p *plane) {
 		}
 	})
 
-	t.Run("with --force-conflicts a removed rule's label, annotation, taint and extended resource stay, orphaned", func(t *testing.T) {
+	t.Run("with --force-conflicts a removed rule's label, annotation and extended resource stay, orphaned; its taint goes with the list", func(t *testing.T) {
 		if out, err := apply(t, removed, true); err != nil {
 			t.Fatalf("nfd-fn's forced apply: %v\n%s", err, out)
 		}
@@ -125,12 +125,16 @@ func testTakeover(t *testing.T, p *plane) {
 		}{
 			{"label", "nvidia.com/gpu.present=true", s.labels},
 			{"annotation", "feature.node.kubernetes.io/gpu-model=2330", s.annotations},
-			{"taint", "nvidia.com/gpu=present:NoSchedule", s.taints},
 			{"extended resource", "nvidia.com/gpu=1", s.resources},
 		} {
 			if !slices.Contains(c.in, c.want) {
 				t.Errorf("the removed rule's %s %s went: nfd-master's Update keeps it (%q)", c.what, c.want, c.in)
 			}
+		}
+		// nfd-fn writes the whole taint list (atomic), which the forced
+		// apply takes over from nfd-master: the removed rule's taint goes.
+		if len(s.taints) != 0 || !n.owner("nfd-fn", "").owns("f:spec", "f:taints") {
+			t.Errorf("the removed rule's taint stayed (%q) or nfd-fn does not own the list: %+v", s.taints, n.Metadata.ManagedFields)
 		}
 		if got := n.Metadata.Annotations["nfd.node.kubernetes.io/feature-labels"]; got != "cpu-avx2,cpu-avx512" {
 			t.Errorf("feature-labels is %q, want nfd-fn's cpu-avx2,cpu-avx512", got)
