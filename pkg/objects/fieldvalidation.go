@@ -2,7 +2,11 @@ package objects
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 )
 
 // The API server treats a field a CRD's schema does not know (a misspelt
@@ -25,6 +29,34 @@ func UnknownFieldPruned(path string) string {
 func UnknownFieldRefused(kind, path string) string {
 	return fmt.Sprintf("kubectl apply (fieldValidation=Strict) refuses this %s whole: strict decoding error: unknown field %s "+
 		"(under fieldValidation=Warn, client-go/Helm's default, it is pruned)", kind, quotePath(path))
+}
+
+// Invalid is how the API server begins its refusal of the object of kind
+// in API group named name: NodeFeatureRule.nfd.k8s-sigs.io "x" is invalid.
+func Invalid(kind, group, name string) string {
+	return fmt.Sprintf("%s.%s %q is invalid", kind, group, name)
+}
+
+// TypeInvalid is the API server's schema validator's words for a value
+// of JSON type got at path where the schema takes want: Invalid value:
+// "integer": spec.x in body must be of type string: "integer".
+func TypeInvalid(path, want, got string) string {
+	return fmt.Sprintf("Invalid value: %q: %s in body must be of type %s: %q", got, path, want, got)
+}
+
+// isNFD reports an object of a kind nfd-master serves, in NFD's API
+// group or the OpenShift operator's: its CRD's schema judges its types.
+func isNFD(ref diag.ObjectRef) bool {
+	group := groupOf(ref.APIVersion)
+	return slices.Contains(nfdKinds, ref.Kind) && (group == api.Group || group == "nfd.openshift.io")
+}
+
+// TypeRefused is what a message about a value of the wrong type (NFD002)
+// in the NFD object ref says first: the API server's refusal, whatever
+// the fieldValidation.
+func TypeRefused(ref diag.ObjectRef, path, want, got string) string {
+	return fmt.Sprintf("the API server refuses this %s whole: %s: %s: %s",
+		ref.Kind, Invalid(ref.Kind, groupOf(ref.APIVersion), ref.Name), path, TypeInvalid(path, want, got))
 }
 
 // quotePath quotes a field path for a message as the API server does

@@ -31,8 +31,8 @@ func TestUnknownFieldFollowsFieldValidation(t *testing.T) {
 			"kubectl apply (fieldValidation=Strict) refuses this NodeFeatureRule whole: strict decoding error: unknown field \"spec.rules[0].lables\""},
 		{"misspelt-field-pruned-under-warn", misspelt, false, diag.Warning, false,
 			"pruned under fieldValidation=Warn, client-go/Helm's default (Warning: unknown field \"spec.rules[0].lables\")"},
-		{"wrong-type-refused-under-strict", wrongType, true, diag.Error, true, "the API server would reject this NodeFeatureRule"},
-		{"wrong-type-refused-under-warn", wrongType, false, diag.Error, true, "the API server would reject this NodeFeatureRule"},
+		{"wrong-type-refused-under-strict", wrongType, true, diag.Error, true, `NodeFeatureRule.nfd.k8s-sigs.io "r" is invalid: spec.rules[0].labels: Invalid value: "array": spec.rules[0].labels in body must be of type object: "array"; expected a mapping, got a list`},
+		{"wrong-type-refused-under-warn", wrongType, false, diag.Error, true, `NodeFeatureRule.nfd.k8s-sigs.io "r" is invalid: spec.rules[0].labels: Invalid value: "array": spec.rules[0].labels in body must be of type object: "array"; expected a mapping, got a list`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
