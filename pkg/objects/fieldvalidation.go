@@ -7,6 +7,7 @@ import (
 
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
+	ys "github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // The API server treats a field a CRD's schema does not know (a misspelt
@@ -55,6 +56,7 @@ func isNFD(ref diag.ObjectRef) bool {
 // in the NFD object ref says first: the API server's refusal, whatever
 // the fieldValidation.
 func TypeRefused(ref diag.ObjectRef, path, want, got string) string {
+	path = ys.ServerPath(path)
 	return fmt.Sprintf("the API server refuses this %s whole: %s: %s: %s",
 		ref.Kind, Invalid(ref.Kind, groupOf(ref.APIVersion), ref.Name), path, TypeInvalid(path, want, got))
 }
