@@ -298,7 +298,7 @@ func fieldErrors(d *Decoded, o Origin, prune bool) diag.List {
 		case isNameError(e):
 			check = "object-name"
 		case e.Got != "" && isNFD(d.Ref):
-			msg = fmt.Sprintf("%s; %s, so nfd-fn ignores it", TypeRefused(d.Ref, e.Path, e.Want, e.Got), e.Msg)
+			msg = fmt.Sprintf("%s; %s, so nfd-fn ignores it", typeRefusal(d.Ref, e, prune), e.Msg)
 		}
 		if e.Stored || strings.HasSuffix(e.Msg, lenientNote) {
 			msg = e.Msg

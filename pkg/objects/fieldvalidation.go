@@ -61,6 +61,32 @@ func TypeRefused(ref diag.ObjectRef, path, want, got string) string {
 		ref.Kind, Invalid(ref.Kind, groupOf(ref.APIVersion), ref.Name), path, TypeInvalid(path, want, got))
 }
 
+// typeRefusal is the API server's answer to the value of the wrong type
+// e names. A mapping where no object goes also has keys the server's
+// pruning does not know: under fieldValidation Strict (prune false) it
+// refuses the object for them while decoding, before its schema is
+// checked; under Warn it warns about them and refuses the object for the
+// value's type.
+func typeRefusal(ref diag.ObjectRef, e *ys.FieldError, prune bool) string {
+	refused := TypeRefused(ref, e.Path, e.Want, e.Got)
+	if len(e.Pruned) == 0 {
+		return refused
+	}
+	unknown := make([]string, len(e.Pruned))
+	for i, p := range e.Pruned {
+		unknown[i] = "unknown field " + quotePath(p)
+	}
+	if prune {
+		return fmt.Sprintf("%s (after its warnings under fieldValidation=Warn, client-go/Helm's default: %s)", refused, strings.Join(unknown, ", "))
+	}
+	strict := make([]string, len(unknown))
+	for i, u := range unknown {
+		strict[i] = "strict decoding error: " + u
+	}
+	return fmt.Sprintf("kubectl apply (fieldValidation=Strict) refuses this %s whole: %s (under fieldValidation=Warn, client-go/Helm's default, %s)",
+		ref.Kind, strings.Join(strict, "; "), refused)
+}
+
 // quotePath quotes a field path for a message as the API server does
 // (Go-quoted) and, past 256 bytes, cut with its length given: a
 // megabyte-long misspelt key is not repeated whole.

@@ -42,6 +42,10 @@ type FieldError struct {
 	// refuses too, the schema type of the field and the JSON type of the
 	// value (string and integer); empty otherwise.
 	Want, Got string
+	// Pruned are, for a mapping where the schema takes no object, the
+	// paths (as the API server writes them) of its keys: the server's
+	// pruning knows none of them, so they are unknown fields to it.
+	Pruned []string
 }
 
 func (e *FieldError) Error() string {

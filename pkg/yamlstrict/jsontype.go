@@ -46,6 +46,9 @@ func (s *state) mistyped(n *yaml.Node, path, want, format string, args ...any) {
 	if got := JSONType(n); !TypeAccepts(want, got) {
 		e := s.errs[len(s.errs)-1]
 		e.Want, e.Got = want, got
+		for i := 0; got == "object" && i+1 < len(n.Content); i += 2 {
+			e.Pruned = append(e.Pruned, ServerPath(path)+"."+n.Content[i].Value)
+		}
 	}
 }
 
