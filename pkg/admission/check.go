@@ -80,6 +80,9 @@ func (v *Verdict) walk(s *Schema, n *yaml.Node, path string) {
 	}
 	if got := yamlstrict.JSONType(n); s.Type != "" && !yamlstrict.TypeAccepts(s.Type, got) {
 		v.problem(path, got, objects.TypeInvalid(path, s.Type, got))
+		for i := 0; got == "object" && i+1 < len(n.Content); i += 2 {
+			v.prune(n.Content[i], path+"."+n.Content[i].Value) // the server's pruning knows none of its keys
+		}
 		return
 	}
 	switch s.Type {
