@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/nfd-fn/nfd-fn/pkg/objects"
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
@@ -77,8 +78,11 @@ func (v *Verdict) walk(s *Schema, n *yaml.Node, path string) {
 	if n == nil || isNull(n) {
 		return
 	}
-	if got := typeOf(n); s.Type != "" && !typeAccepts(s.Type, got) {
-		v.problem(path, got, fmt.Sprintf("Invalid value: %q: %s in body must be of type %s: %q", got, path, s.Type, got))
+	if got := yamlstrict.JSONType(n); s.Type != "" && !yamlstrict.TypeAccepts(s.Type, got) {
+		v.problem(path, got, objects.TypeInvalid(path, s.Type, got))
+		for i := 0; got == "object" && i+1 < len(n.Content); i += 2 {
+			v.prune(n.Content[i], path+"."+n.Content[i].Value) // the server's pruning knows none of its keys
+		}
 		return
 	}
 	switch s.Type {
@@ -139,34 +143,6 @@ func (v *Verdict) enum(s *Schema, n *yaml.Node, path string) {
 		quoted[i] = strconv.Quote(fmt.Sprint(e))
 	}
 	v.problem(path, n.Value, fmt.Sprintf("Unsupported value: %q: supported values: %s", n.Value, strings.Join(quoted, ", ")))
-}
-
-// typeOf is the JSON type of a YAML value, as the API server receives it:
-// kubectl and Helm read YAML 1.1 (sigs.k8s.io/yaml), so an unquoted yes,
-// no, on, off, y or n arrives as a boolean, though YAML 1.2 reads a string.
-func typeOf(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "object"
-	case yaml.SequenceNode:
-		return "array"
-	}
-	if n.Tag == "!!str" && n.Style&^yaml.FlowStyle == 0 && yamlstrict.IsYAML11Bool(n.Value) {
-		return "boolean"
-	}
-	switch n.ShortTag() {
-	case "!!int":
-		return "integer"
-	case "!!float":
-		return "number"
-	case "!!bool":
-		return "boolean"
-	}
-	return "string"
-}
-
-func typeAccepts(want, got string) bool {
-	return want == got || (want == "number" && got == "integer")
 }
 
 func isMerge(key *yaml.Node) bool { return key.ShortTag() == "!!merge" }

@@ -61,8 +61,8 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 	for _, p := range v.Problems {
 		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: p.Field,
 			Pos: o.Position(p.Field, false),
-			Message: fmt.Sprintf("the API server of NFD %s refuses this %s whole (%s's CRD schema): %s.%s %q is invalid: %s; %s",
-				rel, kind, rel.Schema, kind, api.Group, ref.Name, p, acceptedFrom(kind, o.Node, rel.Schema, p.Field, false))})
+			Message: fmt.Sprintf("the API server of NFD %s refuses this %s whole (%s's CRD schema): %s: %s; %s",
+				rel, kind, rel.Schema, objects.Invalid(kind, api.Group, ref.Name), p, acceptedFrom(kind, o.Node, rel.Schema, p.Field, false))})
 	}
 	for _, path := range v.Pruned {
 		accepted := acceptedFrom(kind, o.Node, rel.Schema, path, true)

@@ -297,6 +297,8 @@ func fieldErrors(d *Decoded, o Origin, prune bool) diag.List {
 			msg = fmt.Sprintf("%s; %s, so nfd-fn ignores it", e.Msg, UnknownFieldRefused(d.Ref.Kind, e.Path))
 		case isNameError(e):
 			check = "object-name"
+		case e.Got != "" && isNFD(d.Ref):
+			msg = fmt.Sprintf("%s; %s, so nfd-fn ignores it", typeRefusal(d.Ref, e, prune), e.Msg)
 		}
 		if e.Stored || strings.HasSuffix(e.Msg, lenientNote) {
 			msg = e.Msg

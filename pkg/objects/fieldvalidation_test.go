@@ -11,6 +11,7 @@ import (
 const (
 	misspelt  = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: x\n    labels: {a: \"1\"}\n    lables: {b: \"1\"}\n"
 	wrongType = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: x\n    labels: [a]\n"
+	mapping   = "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n  - name: {gpu: display}\n    labels: {a: \"1\"}\n"
 )
 
 // TestUnknownFieldFollowsFieldValidation: a misspelt field (NFD003) is
@@ -31,8 +32,12 @@ func TestUnknownFieldFollowsFieldValidation(t *testing.T) {
 			"kubectl apply (fieldValidation=Strict) refuses this NodeFeatureRule whole: strict decoding error: unknown field \"spec.rules[0].lables\""},
 		{"misspelt-field-pruned-under-warn", misspelt, false, diag.Warning, false,
 			"pruned under fieldValidation=Warn, client-go/Helm's default (Warning: unknown field \"spec.rules[0].lables\")"},
-		{"wrong-type-refused-under-strict", wrongType, true, diag.Error, true, "the API server would reject this NodeFeatureRule"},
-		{"wrong-type-refused-under-warn", wrongType, false, diag.Error, true, "the API server would reject this NodeFeatureRule"},
+		{"wrong-type-refused-under-strict", wrongType, true, diag.Error, true, `NodeFeatureRule.nfd.k8s-sigs.io "r" is invalid: spec.rules[0].labels: Invalid value: "array": spec.rules[0].labels in body must be of type object: "array"; expected a mapping, got a list`},
+		{"wrong-type-refused-under-warn", wrongType, false, diag.Error, true, `NodeFeatureRule.nfd.k8s-sigs.io "r" is invalid: spec.rules[0].labels: Invalid value: "array": spec.rules[0].labels in body must be of type object: "array"; expected a mapping, got a list`},
+		{"mapping-for-a-string-refused-for-its-keys-under-strict", mapping, true, diag.Error, true,
+			`kubectl apply (fieldValidation=Strict) refuses this NodeFeatureRule whole: strict decoding error: unknown field "spec.rules[0].name.gpu"`},
+		{"mapping-for-a-string-refused-for-its-type-under-warn", mapping, false, diag.Error, true,
+			`spec.rules[0].name in body must be of type string: "object" (after its warnings under fieldValidation=Warn, client-go/Helm's default: unknown field "spec.rules[0].name.gpu")`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

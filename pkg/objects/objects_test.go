@@ -209,7 +209,7 @@ spec:
 		{Severity: diag.Error, Check: "schema",
 			Object: diag.ObjectRef{APIVersion: api.APIVersion, Kind: "NodeFeatureRule", Name: "r"}, Field: "spec.rules[0].labels",
 			Pos:     diag.Position{File: "rules.yaml", Index: 0, Line: 9, Column: 13},
-			Message: "expected a mapping, got a list; the API server would reject this NodeFeatureRule, so nfd-fn ignores it"},
+			Message: `the API server refuses this NodeFeatureRule whole: NodeFeatureRule.nfd.k8s-sigs.io "r" is invalid: spec.rules[0].labels: Invalid value: "array": spec.rules[0].labels in body must be of type object: "array"; expected a mapping, got a list, so nfd-fn ignores it`},
 	}
 	if !reflect.DeepEqual(ds, want) {
 		t.Errorf("diagnostics =\n%#v\nwant\n%#v", ds, want)

@@ -38,6 +38,14 @@ type FieldError struct {
 	// written (a YAML 1.1 boolean as a key): the decoded value is what it
 	// stores, and the object is not refused for it.
 	Stored bool
+	// Want and Got are, for a value of the wrong type the API server
+	// refuses too, the schema type of the field and the JSON type of the
+	// value (string and integer); empty otherwise.
+	Want, Got string
+	// Pruned are, for a mapping where the schema takes no object, the
+	// paths (as the API server writes them) of its keys: the server's
+	// pruning knows none of them, so they are unknown fields to it.
+	Pruned []string
 }
 
 func (e *FieldError) Error() string {
@@ -150,13 +158,14 @@ func (s *state) decode(n *yaml.Node, v reflect.Value, path string) {
 }
 
 func (s *state) wrongKind(n *yaml.Node, t reflect.Type, path, want string) {
+	schemaType := map[string]string{"a mapping": "object", "a list": "array", "a string": "string"}[want]
 	if s.d.hints != nil {
 		if msg := s.d.hints.WrongKind(t, n); msg != "" {
-			s.fail(n, path, "%s", msg)
+			s.mistyped(n, path, schemaType, "%s", msg)
 			return
 		}
 	}
-	s.fail(n, path, "expected %s, got %s", want, Describe(n))
+	s.mistyped(n, path, schemaType, "expected %s, got %s", want, Describe(n))
 }
 
 // Describe names a node's kind for messages: "a mapping", "a list",
@@ -351,12 +360,12 @@ func (s *state) decodeString(n *yaml.Node, v reflect.Value, path string) {
 	}
 	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
 	if n.Tag != "!!str" && n.Tag != "!" && !quoted {
-		s.fail(n, path, "expected a string, got %s %s: quote it (\"%s\")",
+		s.mistyped(n, path, "string", "expected a string, got %s %s: quote it (\"%s\")",
 			strings.TrimPrefix(n.Tag, "!!"), n.Value, n.Value)
 		return
 	}
 	if s.d.yaml11 && n.Tag == "!!str" && n.Style&^yaml.FlowStyle == 0 && IsYAML11Bool(n.Value) {
-		s.fail(n, path, "expected a string, got the unquoted %s, which kubectl and Helm (YAML 1.1) send as a boolean: quote it (\"%s\")",
+		s.mistyped(n, path, "string", "expected a string, got the unquoted %s, which kubectl and Helm (YAML 1.1) send as a boolean: quote it (\"%s\")",
 			n.Value, n.Value)
 		return
 	}
@@ -366,7 +375,7 @@ func (s *state) decodeString(n *yaml.Node, v reflect.Value, path string) {
 func (s *state) decodeBool(n *yaml.Node, v reflect.Value, path string) {
 	b, err := strconv.ParseBool(n.Value)
 	if n.Kind != yaml.ScalarNode || err != nil {
-		s.fail(n, path, "expected true or false, got %s", Describe(n))
+		s.mistyped(n, path, "boolean", "expected true or false, got %s", Describe(n))
 		return
 	}
 	v.SetBool(b)
@@ -375,7 +384,7 @@ func (s *state) decodeBool(n *yaml.Node, v reflect.Value, path string) {
 func (s *state) decodeInt(n *yaml.Node, v reflect.Value, path string) {
 	i, err := strconv.ParseInt(n.Value, 10, 64)
 	if n.Kind != yaml.ScalarNode || err != nil {
-		s.fail(n, path, "expected an integer, got %s", Describe(n))
+		s.mistyped(n, path, "integer", "expected an integer, got %s", Describe(n))
 		return
 	}
 	v.SetInt(i)
@@ -384,7 +393,7 @@ func (s *state) decodeInt(n *yaml.Node, v reflect.Value, path string) {
 func (s *state) decodeFloat(n *yaml.Node, v reflect.Value, path string) {
 	f, err := strconv.ParseFloat(n.Value, 64)
 	if n.Kind != yaml.ScalarNode || err != nil || (n.Tag != "!!float" && n.Tag != "!!int") {
-		s.fail(n, path, "expected a number, got %s", Describe(n))
+		s.mistyped(n, path, "number", "expected a number, got %s", Describe(n))
 		return
 	}
 	v.SetFloat(f)

@@ -40,8 +40,10 @@ func TestOnARealAPIServer(t *testing.T) {
 	t.Cleanup(p.stop)
 	t.Run("admission per release agrees with nfd-fn", func(t *testing.T) { testAdmission(t, p) })
 	t.Run("field validation of a misspelt and a newer field", func(t *testing.T) { testFieldValidation(t, p) })
+	t.Run("a value of the wrong type refused in the API server's words", func(t *testing.T) { testTypeRefusalWording(t, p) })
 	t.Run("apply output applied server-side", func(t *testing.T) { testApply(t, p) })
 	t.Run("takeover from nfd-master", func(t *testing.T) { testTakeover(t, p) })
+	t.Run("takeover migration as documented", func(t *testing.T) { testMigration(t, p) })
 }
 
 // crdStream is the CRD file pkg/admission embeds for a release tag.
