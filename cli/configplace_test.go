@@ -15,7 +15,7 @@ import (
 func TestConfigFileProblemsNameTheConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{
-		"cfg.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  featureGates: \"NoSuchGate=true\"\n",
+		"cfg.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  featureGates: \"NoSuchGate=true\"\n",
 		"rules.yaml": kernelRule(`labels: {x: "y"}`),
 	})
 	cfg, rules := filepath.Join(dir, "cfg.yaml"), filepath.Join(dir, "rules.yaml")
@@ -44,7 +44,7 @@ func TestConfigFileProblemsNameTheConfigFile(t *testing.T) {
 func TestProblemOfANodeWithoutANodeObjectNamesItsNodeFeatureFile(t *testing.T) {
 	dir := t.TempDir()
 	testkit.WriteFiles(t, dir, map[string]string{
-		"cfg.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  validateNodes: \"true\"\n",
+		"cfg.yaml":   "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  validateNodes: \"true\"\n",
 		"rules.yaml": kernelRule(`extendedResources: {example.com/x: "-1"}`),
 		"nf.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeature

@@ -1,12 +1,7 @@
 package cli
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -80,71 +75,6 @@ func TestDiscoverDoesNotEchoAFileThatIsNotAWorkerConfig(t *testing.T) {
 		t.Errorf("no warning that the file is not a worker configuration:\n%s", got.stderr)
 	}
 }
-
-// TestStaticErrorOn60000NodesStaysWithin20xTheInput is issue 26 point
-// 8's last leftover: a rule whose template does not parse (a static
-// error) matching on 60,000 nodes is one result naming them, and the run
-// peaks within 20 times the input (15 MB), on stdin, as a file and in
-// validate; the real binary's peak RSS is measured.
-func TestStaticErrorOn60000NodesStaysWithin20xTheInput(t *testing.T) {
-	if _, err := os.Stat(timeBin); err != nil {
-		t.Skipf("%s not installed", timeBin)
-	}
-	bin := buildListTestBinary(t)
-	var b strings.Builder
-	b.WriteString("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
-	b.WriteString("- apiVersion: nfd.k8s-sigs.io/v1alpha1\n  kind: NodeFeatureRule\n  metadata:\n    name: broken\n  spec:\n    rules:\n" +
-		"    - name: bad\n      labelsTemplate: \"{{ .x\"\n      matchFeatures:\n      - feature: kernel.loadedmodule\n" +
-		"        matchExpressions:\n          dummy: {op: Exists}\n")
-	for i := range 60000 {
-		fmt.Fprintf(&b, "- apiVersion: nfd.k8s-sigs.io/v1alpha1\n  kind: NodeFeature\n  metadata:\n    name: w%05d\n    labels:\n"+
-			"      nfd.node.kubernetes.io/node-name: w%05d\n  spec:\n    features:\n      flags:\n        kernel.loadedmodule:\n"+
-			"          elements:\n            dummy: {}\n", i, i)
-	}
-	input := []byte(b.String())
-	path := filepath.Join(t.TempDir(), "fleet.yaml")
-	mustWrite(t, path, b.String())
-	for _, args := range [][]string{{"render"}, {"render", path}, {"validate", path}} {
-		peak := peakRSS(t, bin, args, input)
-		if peak > 20*int64(len(input)) {
-			t.Errorf("%v: peak %d MiB, more than 20x the %d MiB input", args, peak>>20, len(input)>>20)
-		}
-		t.Logf("%v: peak %d MiB (%.1fx the input)", args, peak>>20, float64(peak)/float64(len(input)))
-	}
-}
-
-// peakRSS runs bin with args (stdin: input, when args has no file) under
-// /usr/bin/time and returns its peak resident memory, checking it exits 1
-// with one result naming the 60,000 nodes in short. The rusage of a child
-// of this process would not do: a child started from a process holding
-// hundreds of MB (this test binary) reports that process's peak as its
-// own.
-func peakRSS(t *testing.T, bin string, args []string, input []byte) int64 {
-	t.Helper()
-	report := filepath.Join(t.TempDir(), "rss")
-	cmd := exec.Command(timeBin, append([]string{"-f", "%M", "-o", report, bin}, args...)...)
-	if len(args) == 1 {
-		cmd.Stdin = bytes.NewReader(input)
-	}
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 1 {
-		t.Fatalf("%v: %v, want exit 1\n%.2000s", args, err, errOut.String())
-	}
-	if !strings.Contains(out.String()+errOut.String(), "60000 nodes (w00000, w00001") {
-		t.Errorf("%v: no result naming the 60,000 nodes in short:\n%.2000s", args, errOut.String())
-	}
-	text := readFile(t, report)
-	lines := strings.Fields(text)
-	kb, err := strconv.ParseInt(lines[len(lines)-1], 10, 64)
-	if err != nil {
-		t.Fatalf("%s: %q", timeBin, text)
-	}
-	return kb << 10
-}
-
-// timeBin is GNU time, which reports a child's peak resident memory.
-const timeBin = "/usr/bin/time"
 
 // listItems parses a ResourceList (YAML or JSON) and returns its items,
 // failing unless the document is a mapping with a list of items.

@@ -3,6 +3,7 @@ package diag
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // FoldFrom is how many objects must share a problem for FoldObjects to
@@ -21,7 +22,7 @@ func (l List) FoldObjects() List {
 		sev                   Severity
 		check, kind, field, m string
 	}
-	keyOf := func(d *Diagnostic) key { return key{d.Severity, d.Check, d.Object.Kind, d.Field, d.Message} }
+	keyOf := func(d *Diagnostic) key { return key{d.Severity, d.Check, d.Object.Kind, d.Field, unnamed(d)} }
 	count := map[key]int{}
 	for i := range l {
 		if l[i].Object.Kind != "" {
@@ -50,6 +51,17 @@ func (l List) FoldObjects() List {
 		out = append(out, d)
 	}
 	return out
+}
+
+// unnamed is d's message with its object's quoted name taken out: the
+// API server's words name the object (`NodeFeature.nfd.k8s-sigs.io
+// "node-1" is invalid: ...`), and objects that share a problem still
+// share it.
+func unnamed(d *Diagnostic) string {
+	if d.Object.Name == "" {
+		return d.Message
+	}
+	return strings.ReplaceAll(d.Message, strconv.Quote(d.Object.Name), `""`)
 }
 
 // Where is a position as "file:line" (or "file", or the object when the

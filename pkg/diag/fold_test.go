@@ -27,3 +27,23 @@ func TestFoldObjectsGivesOneVerdictForAProblemManyObjectsShare(t *testing.T) {
 		t.Errorf("%d objects were folded: %v", FoldFrom-1, short)
 	}
 }
+
+// The API server's words name the object ("NodeFeature.nfd.k8s-sigs.io
+// "n7" is invalid: ..."): objects that share the problem still fold, the
+// verdict quoting the first one's words.
+func TestFoldObjectsFoldsMessagesThatNameTheirObject(t *testing.T) {
+	var l List
+	for i := range 60 {
+		name := fmt.Sprint("n", i)
+		l = append(l, Diagnostic{Severity: Error, Check: "schema", Object: ObjectRef{Kind: "NodeFeature", Name: name},
+			Field: "spec.x", Pos: Position{File: "snap.yaml", Line: 1 + 10*i},
+			Message: fmt.Sprintf("NodeFeature.nfd.k8s-sigs.io %q is invalid: spec.x: Invalid value", name)})
+	}
+	got := l.FoldObjects()
+	if len(got) != 1 {
+		t.Fatalf("FoldObjects left %d diagnostics, want 1", len(got))
+	}
+	if want := `NFD002 on 60 NodeFeatures, first at snap.yaml:1: NodeFeature.nfd.k8s-sigs.io "n0" is invalid: spec.x: Invalid value`; got[0].Message != want {
+		t.Errorf("folded = %q, want %q", got[0].Message, want)
+	}
+}

@@ -5,10 +5,14 @@
 //   - a static error on each of 60,000 small NodeFeatures (an unquoted
 //     attribute, NFD002; 12 MB): at most -max-ratio (20) times the
 //     input's size, for validate and render;
+//   - a rule whose labelsTemplate does not parse (a static error) matching
+//     60,000 small NodeFeatures (15 MB): at most -max-ratio times the
+//     input's size, for validate and render (issue 26's last leftover,
+//     a test until its peak proved to move with the machine's load);
 //   - 40,000 broken rules in one NodeFeatureRule (an op outside the enum;
 //     9 MB): at most -max-rules-mb (1,024) MiB, for validate and render.
 //
-// It writes both inputs into a temporary directory, runs each command
+// It writes the inputs into a temporary directory, runs each command
 // -runs times and compares the median; it exits 1 when a limit is missed.
 //
 //	benchhostile -fn ./nfd-fn
@@ -40,12 +44,17 @@ func main() {
 	defer os.RemoveAll(dir)
 	features := write(dir, "nodefeatures-60000.yaml", staticErrors(60000))
 	rules := write(dir, "broken-rules-40000.yaml", brokenRules(40000))
+	template := write(dir, "broken-template-60000.yaml", brokenTemplate(60000))
 	missed := false
 	for _, cmd := range []string{"validate", "render"} {
 		size := fileSize(features)
 		peak := medianPeak(*runs, *fnBin, cmd, features)
 		limit := int64(*maxRatio * float64(size))
 		missed = report(fmt.Sprintf("%s, a static error on 60,000 NodeFeatures (%.1f MB)", cmd, mb(size)), peak, limit) || missed
+		size = fileSize(template)
+		peak = medianPeak(*runs, *fnBin, cmd, template)
+		limit = int64(*maxRatio * float64(size))
+		missed = report(fmt.Sprintf("%s, a broken template on 60,000 nodes (%.1f MB)", cmd, mb(size)), peak, limit) || missed
 		peak = medianPeak(*runs, *fnBin, cmd, rules)
 		missed = report(fmt.Sprintf("%s, 40,000 broken rules (%.1f MB)", cmd, mb(fileSize(rules))), peak, *maxRulesMB<<20) || missed
 	}
@@ -61,6 +70,21 @@ func staticErrors(n int) string {
 	for i := range n {
 		fmt.Fprintf(&b, "---\napiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n  name: node-%05[1]d\n  namespace: nfd\n"+
 			"  labels:\n    nfd.node.kubernetes.io/node-name: node-%05[1]d\nspec:\n  features:\n    attributes:\n      kernel.version:\n        elements:\n          major: 6\n", i)
+	}
+	return b.String()
+}
+
+// brokenTemplate is one rule whose labelsTemplate does not parse,
+// matching each of n small NodeFeatures: one static error naming them.
+func brokenTemplate(n int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata:\n  name: broken\nspec:\n  rules:\n" +
+		"  - name: bad\n    labelsTemplate: \"{{ .x\"\n    matchFeatures:\n    - feature: kernel.loadedmodule\n" +
+		"      matchExpressions:\n        dummy: {op: Exists}\n")
+	for i := range n {
+		fmt.Fprintf(&b, "---\napiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeature\nmetadata:\n  name: w%05[1]d\n  labels:\n"+
+			"    nfd.node.kubernetes.io/node-name: w%05[1]d\nspec:\n  features:\n    flags:\n      kernel.loadedmodule:\n"+
+			"        elements:\n          dummy: {}\n", i)
 	}
 	return b.String()
 }
