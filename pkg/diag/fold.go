@@ -53,15 +53,15 @@ func (l List) FoldObjects() List {
 	return out
 }
 
-// unnamed is d's message with its object's quoted name taken out: the
-// API server's words name the object (`NodeFeature.nfd.k8s-sigs.io
+// unnamed is d's message with the API server's naming of its object
+// taken out: its 422 names the object (`NodeFeature.nfd.k8s-sigs.io
 // "node-1" is invalid: ...`), and objects that share a problem still
-// share it.
+// share it. Other messages that name their object stay apart.
 func unnamed(d *Diagnostic) string {
 	if d.Object.Name == "" {
 		return d.Message
 	}
-	return strings.ReplaceAll(d.Message, strconv.Quote(d.Object.Name), `""`)
+	return strings.ReplaceAll(d.Message, strconv.Quote(d.Object.Name)+" is invalid", `"" is invalid`)
 }
 
 // Where is a position as "file:line" (or "file", or the object when the
