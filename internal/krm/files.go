@@ -1,6 +1,7 @@
 package krm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -126,6 +127,10 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 		if err != nil {
 			return nil, err
 		}
+		// A file that opens with "{" but is YAML in flow style may hold
+		// what JSON cannot (a mapping used as a key): the list is then
+		// written as YAML.
+		rl.json = rl.json && json.Valid(f.Data)
 		for _, d := range docs {
 			it := NewItem(d.Node)
 			it.File, it.Index, it.fromFile = d.File, d.Index, true
@@ -145,9 +150,10 @@ func ReadFiles(files []File, fc *yaml.Node, opts ReadOptions, whole func(f int) 
 	return rl, nil
 }
 
-// allJSON reports files that are all JSON (kubectl get -o json, a JSON
-// List): the list read from them is written as JSON, as a JSON list on
-// stdin is (the KRM function specification: JSON in, JSON out).
+// allJSON reports files that all open with an object, as JSON (kubectl
+// get -o json, a JSON List) does: the list read from them is written as
+// JSON, as a JSON list on stdin is (the KRM function specification: JSON
+// in, JSON out), unless a file parsed whole is not JSON after all.
 func allJSON(files []File) bool {
 	for _, f := range files {
 		if !looksLikeJSON(f.Data) {

@@ -2,6 +2,8 @@ package krm
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
@@ -257,3 +259,18 @@ func (it *Item) fromFileParse(opts ReadOptions) bool {
 // file, or an item of a list read from a file (ReadOptions.Name): File
 // and Line then say where it starts.
 func (it *Item) ReadFromFile() bool { return it.fromFile || it.named }
+
+// describe names the item in an error: its kind and name, else where it
+// was read from (an object without either still has a place).
+func (it *Item) describe() string {
+	id := strings.TrimSpace(it.Kind + " " + it.Name)
+	switch {
+	case id != "" && it.File != "":
+		return fmt.Sprintf("%s (%s)", id, it.File)
+	case id != "":
+		return id
+	case it.File != "":
+		return fmt.Sprintf("the document at index %d of %s", it.Index, it.File)
+	}
+	return fmt.Sprintf("item %d", it.Pos)
+}

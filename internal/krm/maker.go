@@ -192,7 +192,7 @@ func (rl *ResourceList) makeItem(pos, k int) made {
 		return made{k: -1}
 	}
 	if err != nil {
-		err = fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+		err = fmt.Errorf("writing %s: %w", it.describe(), err)
 	}
 	return made{text: text, k: -1, err: err}
 }

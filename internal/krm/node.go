@@ -2,6 +2,7 @@ package krm
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -170,13 +171,47 @@ func encode(n *yaml.Node, compact bool) ([]byte, error) {
 	if compact {
 		enc.CompactSeqIndent()
 	}
-	if err := enc.Encode(n); err != nil {
+	if err := enc.Encode(spellFlowNulls(n, false)); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// spellFlowNulls is n with every null written as nothing inside a flow
+// collection ({a: }, {0}) spelt "null": yaml.v3 writes such a null as ”
+// there, which would turn a null the user wrote into an empty string. n
+// itself is returned when it holds none; otherwise the nodes on the way to
+// each are copied, so that the caller's tree is left as it is.
+func spellFlowNulls(n *yaml.Node, flow bool) *yaml.Node {
+	flow = flow || n.Style&yaml.FlowStyle != 0
+	if n.Kind == yaml.ScalarNode {
+		if !flow || n.Value != "" || n.Tag != "!!null" || n.Style != 0 && n.Style != yaml.FlowStyle {
+			return n
+		}
+		c := *n
+		c.Value = "null"
+		return &c
+	}
+	var content []*yaml.Node
+	for i, k := range n.Content {
+		s := spellFlowNulls(k, flow)
+		if s == k {
+			continue
+		}
+		if content == nil {
+			content = slices.Clone(n.Content)
+		}
+		content[i] = s
+	}
+	if content == nil {
+		return n
+	}
+	c := *n
+	c.Content = content
+	return &c
 }
 
 func kindName(n *yaml.Node) string {

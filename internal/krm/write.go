@@ -179,7 +179,7 @@ func (rl *ResourceList) writeItems(w *bufio.Writer) error {
 func (rl *ResourceList) writeEvery(w *bufio.Writer, next func()) error {
 	write := func(it *Item) error {
 		if err := rl.writeItem(w, it); err != nil {
-			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+			return fmt.Errorf("writing %s: %w", it.describe(), err)
 		}
 		return nil
 	}
@@ -325,7 +325,7 @@ func (rl *ResourceList) WriteObjects(w io.Writer, keep func(*Item) bool, shape f
 		}
 		bw.WriteString("---\n")
 		if err := writeEncoded(bw, withoutPlace(n)); err != nil {
-			return fmt.Errorf("writing %s %s: %w", it.Kind, it.Name, err)
+			return fmt.Errorf("writing %s: %w", it.describe(), err)
 		}
 	}
 	return bw.Flush()
