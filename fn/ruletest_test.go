@@ -56,6 +56,7 @@ func TestModeTestReportsEachFailedExpectationOnItsRuleTest(t *testing.T) {
 	for field, line := range map[string]string{
 		`spec.expect.nodes[0].labels["nvidia.com/gds.capable"]`: "line 17",
 		`spec.expect.nodes[0].absentLabels[0]`:                  "line 19",
+		`spec.expect.nodes[0].absentLabels[1]`:                  "line 19",
 		`spec.expect.nodes[0].taints[0]`:                        "line 20",
 		`spec.expect.nodes[1]`:                                  "line 22",
 		`spec.expect.groups[0]`:                                 "line 24",
@@ -76,8 +77,8 @@ func TestModeTestReportsEachFailedExpectationOnItsRuleTest(t *testing.T) {
 			t.Errorf("no error result with %q in:\n%s", want, joined)
 		}
 	}
-	if len(errs) != 9 {
-		t.Errorf("%d error results, want the 9 failed expectations", len(errs))
+	if len(errs) != 10 {
+		t.Errorf("%d error results, want the 10 failed expectations", len(errs))
 	}
 }
 

@@ -103,7 +103,7 @@ func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(at place, nam
 				if kind == "label" && g.Explain != nil {
 					detail = g.Explain(ne.Node, e.Key)
 				}
-				add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: %s %s: expected %s, got absent", ne.Node, kind, e.Key, strconv.Quote(e.Value)), detail)
+				add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: %s %s: expected %s, got absent%s", ne.Node, kind, e.Key, strconv.Quote(e.Value), didYouMean(e.Key, got)), detail)
 			case v != e.Value:
 				add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: %s %s: expected %s, got %s", ne.Node, kind, e.Key, strconv.Quote(e.Value), strconv.Quote(v)), "")
 			default:
@@ -116,6 +116,11 @@ func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(at place, nam
 		name := prefix + "absent label " + e.Key
 		if v, ok := n.Labels[e.Key]; ok {
 			add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: label %s: expected absent, got %s", ne.Node, e.Key, strconv.Quote(v)), "")
+		} else if full := prefixedAs(e.Key, n.Labels); full != "" {
+			// An unprefixed name is never written while nfd-master prefixes
+			// it: the expectation would hold whatever the rules do.
+			add(place{e.Line, e.Field}, name, fmt.Sprintf("node %s: label %s: expected absent, got %s as %s: nfd-master writes a name without a prefix under one; write the full name",
+				ne.Node, e.Key, strconv.Quote(n.Labels[full]), full), "")
 		} else {
 			add(place{e.Line, e.Field}, name, "", "")
 		}
@@ -131,6 +136,37 @@ func checkNode(ne *NodeExpect, n *labelview.Node, g *Got, add func(at place, nam
 		}
 		add(place{t.Line, t.Field}, name, fmt.Sprintf("node %s: taint %s: expected %s, got %s", ne.Node, t.Key, want, taintList(n.Taints, t.Key)), "")
 	}
+}
+
+// prefixedAs is the key of got that is name with a prefix (nfd-master
+// writes a rule's unprefixed label, annotation or extended resource under
+// feature.node.kubernetes.io/ unless DisableAutoPrefix is on), or "" when
+// name has a prefix or got holds no such key. Of several, the first in
+// sorted order.
+func prefixedAs(name string, got map[string]string) string {
+	if strings.Contains(name, "/") {
+		return ""
+	}
+	var found []string
+	for k := range got {
+		if _, n, ok := strings.Cut(k, "/"); ok && n == name {
+			found = append(found, k)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	slices.Sort(found)
+	return found[0]
+}
+
+// didYouMean is the hint for an absent unprefixed name that the node has
+// under a prefix, or "".
+func didYouMean(name string, got map[string]string) string {
+	if full := prefixedAs(name, got); full != "" {
+		return fmt.Sprintf(" (did you mean %s? nfd-master writes a name without a prefix under one)", full)
+	}
+	return ""
 }
 
 // taintList is the node's taints with key, or "absent".
