@@ -10,6 +10,7 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/inputs"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
 	"github.com/nfd-fn/nfd-fn/internal/modes"
+	"github.com/nfd-fn/nfd-fn/pkg/diag"
 	"github.com/nfd-fn/nfd-fn/pkg/lint"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 )
@@ -60,19 +61,11 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	if opts.Shard != nil {
 		settings.Shard = *opts.Shard
 	}
-	if opts.NFDVersion != "" {
-		problems = append(problems, settings.UseRelease(opts.NFDVersion)...)
-	}
-	if opts.CRDVersion != "" {
-		problems = append(problems, settings.UseCRDs(opts.CRDVersion)...)
-	}
+	problems = append(problems, opts.overSettings(&settings)...)
 	worker, more := configuredWorker(rl, &settings, opts.WorkerConfig)
 	problems = append(problems, more...)
 	if worker != nil {
 		settings.WorkerConfig, settings.WorkerConfigFile = worker.Text, worker.File
-	}
-	if opts.FeatureCatalog != nil {
-		settings.FeatureCatalog = opts.FeatureCatalog
 	}
 	r.config(rl.FunctionConfig, problems)
 	if opts.ErrorLog != nil {
@@ -87,7 +80,7 @@ func process(rl *krm.ResourceList, out io.Writer, opts RunOptions, r *report) (*
 	case "plan":
 		planList(rl, settings, r)
 	case "test":
-		testList(rl, settings, r)
+		testList(rl, settings, opts.overSettings, r)
 	default:
 		sum := modes.NewSummary()
 		finish = renderList(rl, settings, r, sum, opts.Progress, opts.Output == nil || opts.Output.write == nil)
@@ -175,6 +168,24 @@ type RunOptions struct {
 	// FeatureCatalog, when set, overrides the functionConfig's
 	// featureCatalog (nfd-fn render --feature-catalog).
 	FeatureCatalog *lint.FeatureCatalog
+}
+
+// overSettings gives s what the command line sets over any
+// functionConfig: the release, the CRDs and the feature catalogue. A
+// RuleTest's own config gets them too, as `nfd-fn test` gives them to a
+// suite's spec.config.
+func (opts RunOptions) overSettings(s *config.Settings) diag.List {
+	var problems diag.List
+	if opts.NFDVersion != "" {
+		problems = append(problems, s.UseRelease(opts.NFDVersion)...)
+	}
+	if opts.CRDVersion != "" {
+		problems = append(problems, s.UseCRDs(opts.CRDVersion)...)
+	}
+	if opts.FeatureCatalog != nil {
+		s.FeatureCatalog = opts.FeatureCatalog
+	}
+	return problems
 }
 
 // setGroupStatus writes the members into a NodeFeatureGroup's

@@ -250,7 +250,7 @@ func validateList(rl *krm.ResourceList, s config.Settings, given *lint.WorkerCon
 // own config, workerConfig and nfdVersion where it gives them
 // (suiteListSource; testSources), and the results say how each
 // fared. Items pass through untouched.
-func testList(rl *krm.ResourceList, s config.Settings, r *report) {
+func testList(rl *krm.ResourceList, s config.Settings, over func(*config.Settings) diag.List, r *report) {
 	suites, items, problems := listSuites(rl)
 	base := r.list
 	r.list = problems
@@ -258,7 +258,7 @@ func testList(rl *krm.ResourceList, s config.Settings, r *report) {
 		r.add(diag.Error, nil, "", "mode test: no RuleTest among the items (kind: RuleTest, apiVersion: nfd-fn.dev/v1alpha1)")
 		return
 	}
-	testSources(rl, s, base, suites, items, r)
+	testSources(rl, s, over, base, suites, items, r)
 }
 
 // ignoreSource is where the run's suppressions are written: the

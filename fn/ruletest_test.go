@@ -106,13 +106,19 @@ func TestModeTestPassingSuiteIsOneInfoResult(t *testing.T) {
 // from inside it, and returns the results' messages.
 func runKptPackage(t *testing.T, dir string, extra ...string) ([]testkit.Result, int) {
 	t.Helper()
+	return runKptPackageWith(t, dir, RunOptions{}, extra...)
+}
+
+// runKptPackageWith is runKptPackage with the command line's options.
+func runKptPackageWith(t *testing.T, dir string, opts RunOptions, extra ...string) ([]testkit.Result, int) {
+	t.Helper()
 	var fc yaml.Node
 	if err := yaml.Unmarshal([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: fc}\ndata: {mode: test}\n"), &fc); err != nil {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
 	var out bytes.Buffer
-	code, err := RunFiles(append([]string{"."}, extra...), nil, fc.Content[0], &out, RunOptions{})
+	code, err := RunFiles(append([]string{"."}, extra...), nil, fc.Content[0], &out, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +149,24 @@ func TestModeTestRendersEachRuleTestWithItsOwnInputsAndSettings(t *testing.T) {
 	}
 	if code != 0 || strings.Join(infos, "\n") != strings.Join(want, "\n") {
 		t.Errorf("exit %d, suites:\n%s\nwant exit 0 and:\n%s", code, strings.Join(infos, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestModeTestRuleTestConfigKeepsTheCommandLinesSettings: a RuleTest's
+// own config replaces the functionConfig, not what the command line sets
+// (`nfd-fn test` gives --nfd-version and --feature-catalog to a suite's
+// spec.config too): under --nfd-version v0.17.1, taints-on (a config of
+// its own, no nfdVersion) renders as v0.17.1, whose CRDs refuse its rule.
+func TestModeTestRuleTestConfigKeepsTheCommandLinesSettings(t *testing.T) {
+	results, code := runKptPackageWith(t, "../testdata/ruletest/kpt", RunOptions{NFDVersion: "v0.17.1"})
+	var taintsOn []string
+	for _, r := range results {
+		if r.ResourceRef["name"] == "taints-on" && r.Severity == "error" {
+			taintsOn = append(taintsOn, r.Message)
+		}
+	}
+	if code != 1 || !strings.Contains(strings.Join(taintsOn, "\n"), "NFD300") {
+		t.Errorf("exit %d; taints-on's errors:\n%s\nwant the suite failed on NFD300, as v0.17.1 refuses its rule", code, strings.Join(taintsOn, "\n"))
 	}
 }
 

@@ -116,15 +116,19 @@ func (src *listSource) useWorker(rl *krm.ResourceList, file string, e ruletest.E
 }
 
 // Apply gives s the RuleTest's own settings: its config's in place of
-// the functionConfig's, then its release.
-func (src *listSource) Apply(s *config.Settings) diag.List {
+// the functionConfig's, with what over sets (the command line's, whose
+// problems are then reported here: the functionConfig's are not), then
+// its release.
+func (src *listSource) Apply(s *config.Settings, over func(*config.Settings) diag.List) diag.List {
+	var problems diag.List
 	if src.Settings != nil {
 		*s = *src.Settings
+		problems = over(s)
 	}
 	if src.Version == "" {
-		return nil
+		return problems
 	}
-	return s.UseRelease(src.Version)
+	return append(problems, s.UseRelease(src.Version)...)
 }
 
 // wholeList is the source of a RuleTest with no path annotation (kustomize

@@ -13,8 +13,9 @@ import (
 // render, of just those items; a suite whose paths are not among the
 // items, or whose config has errors, is not run and its problems are
 // reported on it. base are the functionConfig's problems, findings of
-// the suites that render with its settings.
-func testSources(rl *krm.ResourceList, s config.Settings, base diag.List, suites []*ruletest.Suite, items []*krm.Item, r *report) {
+// the suites that render with its settings; over gives a RuleTest's own
+// config what the command line sets.
+func testSources(rl *krm.ResourceList, s config.Settings, over func(*config.Settings) diag.List, base diag.List, suites []*ruletest.Suite, items []*krm.Item, r *report) {
 	srcs := map[string]*listSource{}
 	groups := map[string][]int{}
 	var keys []string
@@ -36,20 +37,21 @@ func testSources(rl *krm.ResourceList, s config.Settings, base diag.List, suites
 		for _, i := range groups[k] {
 			gs, gi = append(gs, suites[i]), append(gi, items[i])
 		}
-		r.extend(testSource(rl, s, base, srcs[k], gs, gi))
+		r.extend(testSource(rl, s, over, base, srcs[k], gs, gi))
 	}
 }
 
 // testSource renders src's items with its settings (over s, the
-// functionConfig's) and checks the suites against that render.
-func testSource(rl *krm.ResourceList, s config.Settings, base diag.List, src *listSource, suites []*ruletest.Suite, items []*krm.Item) diag.List {
+// functionConfig's; a config of its own gets over's) and checks the
+// suites against that render.
+func testSource(rl *krm.ResourceList, s config.Settings, over func(*config.Settings) diag.List, base diag.List, src *listSource, suites []*ruletest.Suite, items []*krm.Item) diag.List {
 	var found diag.List
 	if src.Settings == nil {
 		found = append(found, base...)
 	}
 	sub := &krm.ResourceList{Items: src.Items, FunctionConfig: rl.FunctionConfig, APIVersion: rl.APIVersion, Kind: rl.Kind}
 	read := &report{}
-	read.config(rl.FunctionConfig, src.Apply(&s))
+	read.config(rl.FunctionConfig, src.Apply(&s, over))
 	set := readSet(sub, &s, read)
 	worker, more := src.Worker, diag.List(nil)
 	if worker == nil {
