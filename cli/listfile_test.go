@@ -193,12 +193,12 @@ func TestResourceListInAFileIsReadAsItsItems(t *testing.T) {
 		mustWrite(t, cfg, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  enableTaints: \"false\"\n")
 		for _, cmd := range []string{"render", "validate", "plan"} {
 			got := runBinary(t, bin, nil, cmd, "--config", cfg, quickstartList)
-			if got.code == 0 || got.stdout != "" || !strings.Contains(got.stderr, "both configure the run") {
-				t.Errorf("%s --config with a list that has a functionConfig: exit %d, stdout %q, stderr:\n%s", cmd, got.code, got.stdout, got.stderr)
+			if got.code != 2 || got.stdout != "" || !strings.Contains(got.stderr, "both configure the run") {
+				t.Errorf("%s --config with a list that has a functionConfig: exit %d (want 2, bad usage in every command), stdout %q, stderr:\n%s", cmd, got.code, got.stdout, got.stderr)
 			}
 		}
 		got := runBinary(t, bin, nil, "render", quickstartList, cfg)
-		if got.code == 0 || !strings.Contains(got.stderr, "is a ResourceList, which nfd-fn reads alone") {
+		if got.code != 2 || !strings.Contains(got.stderr, "is a ResourceList, which nfd-fn reads alone") {
 			t.Errorf("a list with other files: exit %d, stderr:\n%s", got.code, got.stderr)
 		}
 	})

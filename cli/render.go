@@ -266,13 +266,14 @@ func (s *stdoutWriter) Write(p []byte) (int, error) {
 }
 
 // exit reports the run's error (prefix names the command) and returns the
-// exit code: 2 for a path that cannot be read, as in every command.
+// exit code: 2 for a path that cannot be read or settings that exclude
+// each other, as in every command.
 func (s *stdoutWriter) exit(code int, err error, prefix string, stderr io.Writer) int {
 	switch {
 	case s.err != nil:
 		complain(stderr, "nfd-fn: writing %s: %v", outputName(s.w), s.err)
 		return 1
-	case errors.As(err, new(*modes.ReadError)):
+	case errors.As(err, new(*modes.ReadError)), errors.As(err, new(*modes.UsageError)):
 		complain(stderr, "%s: %v", prefix, err)
 		return 2
 	case err != nil:

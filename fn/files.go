@@ -66,8 +66,8 @@ func runListFile(files []krm.File, list krm.File, config *yaml.Node, out io.Writ
 		if other == list.Name {
 			other = files[1].Name
 		}
-		return 1, fmt.Errorf("%s is a ResourceList, which nfd-fn reads alone, as it reads stdin (its items are the package): "+
-			"run it apart from %s, or add those objects to its items", list.Name, other)
+		return 1, &inputs.UsageError{Err: fmt.Errorf("%s is a ResourceList, which nfd-fn reads alone, as it reads stdin (its items are the package): "+
+			"run it apart from %s, or add those objects to its items", list.Name, other)}
 	}
 	rl, err := readList(list.Data, opts)
 	if err != nil {

@@ -53,6 +53,14 @@ type ReadError struct{ Err error }
 func (e *ReadError) Error() string { return e.Err.Error() }
 func (e *ReadError) Unwrap() error { return e.Err }
 
+// UsageError is a command line that cannot run as given (two settings
+// that exclude each other), not a problem in the inputs: every command
+// exits 2 on it, as on a path it cannot read.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
 // leaveTemplatesOut returns the files that are not template sources (Helm's
 // {{ }} outside a rule's template fields, objects.TemplateNote), and one
 // info note for each that is: not YAML until rendered, so neither an

@@ -63,7 +63,7 @@ func ListConfig(paths []string, stdin *Stdin) (*yaml.Node, string, error) {
 func ConfigFor(given, list *yaml.Node, from string) (*yaml.Node, error) {
 	switch {
 	case given != nil && list != nil:
-		return nil, fmt.Errorf("--config and the functionConfig of the ResourceList %s both configure the run: drop --config to use the list's, or remove the list's functionConfig", from)
+		return nil, &UsageError{fmt.Errorf("--config and the functionConfig of the ResourceList %s both configure the run: drop --config to use the list's, or remove the list's functionConfig", from)}
 	case list != nil:
 		return list, nil
 	}

@@ -115,6 +115,10 @@ func ExplainFiles(f *Files, node, rule string) (*Explanation, diag.List, error) 
 // command line, which reads no input itself.
 type ReadError = inputs.ReadError
 
+// UsageError is a command line that cannot run as given (exit 2):
+// inputs.UsageError, for the command line.
+type UsageError = inputs.UsageError
+
 func knownNodes(p *master.Pipeline) string {
 	var names []string
 	for _, n := range p.NodeNames() {
