@@ -140,6 +140,24 @@ func TestAdmitRejectsWholeObjectNamingTheFirstReleaseThatAcceptsIt(t *testing.T)
 	}
 }
 
+// TestAdmitPrunesAnObjectThatAlsoHoldsAYAML11Key: an object the API
+// server stores with a key written as a YAML 1.1 boolean ("on", stored
+// as "true") and a field an older CRD prunes is used pruned, as stored.
+func TestAdmitPrunesAnObjectThatAlsoHoldsAYAML11Key(t *testing.T) {
+	rule := strings.Replace(strings.Replace(geRule, "op: Ge", "op: Gt", 1), "labels: {kernel-ge6: \"true\"}", "labels: {on: \"x\"}", 1)
+	rel, _ := release.Parse("v0.17.1")
+	set := &objects.Set{}
+	if ds := testkit.ReadText(set, []byte(rule), "in.yaml", false); len(ds) != 1 || !strings.Contains(ds[0].Message, "YAML 1.1") {
+		t.Fatalf("want the one NFD002 on the key, got %v", ds)
+	}
+	Admit(set, rel, false)
+	r := set.Rules[0].Obj.Spec.Rules[0]
+	expr := (*r.MatchFeatures[0].MatchExpressions)["major"]
+	if set.Rules[0].Rejected || expr.Type != "" || r.Labels["true"] != "x" {
+		t.Errorf("rejected %v, type %q (want pruned), labels %v (want the stored key \"true\")", set.Rules[0].Rejected, expr.Type, r.Labels)
+	}
+}
+
 func TestAdmitPrunesWithAWarningOrRejectsWhenStrict(t *testing.T) {
 	gtRule := strings.Replace(geRule, "op: Ge", "op: Gt", 1)
 	rel, _ := release.Parse("v0.17.1")

@@ -82,7 +82,9 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 	case v.Rejected() || (strict && len(v.Pruned) > 0):
 		return ds, nil, true
 	case len(v.Pruned) > 0:
-		if d := objects.Decode(v.Prune(o.Node)); len(d.Errs) == 0 {
+		// The pruned object may still hold what the server stores
+		// otherwise than written (a YAML 1.1 key): it is used as stored.
+		if d := objects.Decode(v.Prune(o.Node)); !d.Rejected(true) {
 			pruned = d.Obj
 		}
 	}

@@ -102,6 +102,12 @@ func addNew(errs, more []*ys.FieldError) []*ys.FieldError {
 	return errs
 }
 
+// Rejected reports whether d's errors keep the object from being used:
+// any but a value the API server stores otherwise than written (a YAML
+// 1.1 boolean key), a name it refuses that is safe to use, and, with
+// prune (fieldValidation Warn), an unknown field.
+func (d *Decoded) Rejected(prune bool) bool { return rejects(d.Errs, prune) }
+
 func (d *Decoded) decodeNFD(n *yaml.Node) {
 	var out any
 	switch d.Ref.Kind {
