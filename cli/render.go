@@ -117,9 +117,9 @@ type renderRun struct {
 // (outfile.go) say why, for the line that says so.
 var renderOutputs = append(modes.Outputs[func(*renderRun) int]{
 	{Name: "resourcelist", Write: renderResourceList},
-	{Name: "apply", Write: renderApply(modes.ApplyObject),
+	{Name: "apply", Write: renderApply(fn.ApplyObject),
 		FailsClosed: "--output apply writes a clean run's Nodes only (applied, a Node missing labels would strip them)"},
-	{Name: "apply-status", Write: renderApply(modes.ApplyStatus),
+	{Name: "apply-status", Write: renderApply(fn.ApplyStatus),
 		FailsClosed: "--output apply-status writes a clean run's Nodes only (applied, a Node missing extended resources would strip them)"},
 	{Name: "nova", Write: renderNova,
 		FailsClosed: "--output nova writes a clean run's provider config only (a provider missing traits would lose them in placement)"},
@@ -151,8 +151,8 @@ func renderResourceList(r *renderRun) int {
 }
 
 // renderApply writes the part of the apply-ready Nodes: the Node's own
-// fields, or its status subresource, applied apart (modes.ApplyPart).
-func renderApply(part modes.ApplyPart) func(*renderRun) int {
+// fields, or its status subresource, applied apart (fn.ApplyPart).
+func renderApply(part fn.ApplyPart) func(*renderRun) int {
 	return func(r *renderRun) int {
 		if len(r.paths) == 0 {
 			complain(r.stderr, "nfd-fn render: --output %s needs FILE or DIR arguments (- for stdin)", r.form)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/internal/modes"
 	api "github.com/nfd-fn/nfd-fn/pkg/api/v1alpha1"
 	"github.com/nfd-fn/nfd-fn/pkg/master"
 	"github.com/nfd-fn/nfd-fn/pkg/objects"
@@ -228,19 +227,19 @@ func taintsNode(ts []api.Taint) *yaml.Node {
 }
 
 // applyShape returns what writes the part p of an apply-ready Node n: a
-// copy holding apiVersion, kind, metadata and spec (modes.ApplyObject),
-// or apiVersion, kind, metadata.name and status (modes.ApplyStatus). n is
+// copy holding apiVersion, kind, metadata and spec (ApplyObject),
+// or apiVersion, kind, metadata.name and status (ApplyStatus). n is
 // left as it is.
-func applyShape(p modes.ApplyPart) func(n *yaml.Node) *yaml.Node {
+func applyShape(p ApplyPart) func(n *yaml.Node) *yaml.Node {
 	return func(n *yaml.Node) *yaml.Node { return applyPart(p, n) }
 }
 
 // applyPart is applyShape's part p of n; a status part keeps its
 // capacity and allocatable maps, empty ones included (withStatusMaps).
-func applyPart(p modes.ApplyPart, n *yaml.Node) *yaml.Node {
+func applyPart(p ApplyPart, n *yaml.Node) *yaml.Node {
 	out := &yaml.Node{Kind: yaml.MappingNode}
 	keep := []string{"apiVersion", "kind", "metadata", "spec"}
-	if p == modes.ApplyStatus {
+	if p == ApplyStatus {
 		keep = []string{"apiVersion", "kind", "metadata", "status"}
 	}
 	for _, k := range keep {
@@ -248,7 +247,7 @@ func applyPart(p modes.ApplyPart, n *yaml.Node) *yaml.Node {
 		if v == nil {
 			continue
 		}
-		if p == modes.ApplyStatus && k == "metadata" {
+		if p == ApplyStatus && k == "metadata" {
 			md := &yaml.Node{Kind: yaml.MappingNode}
 			if name := krm.ValueAt(v, "name"); name != nil {
 				krm.SetField(md, "name", name)
@@ -257,7 +256,7 @@ func applyPart(p modes.ApplyPart, n *yaml.Node) *yaml.Node {
 		}
 		krm.SetField(out, k, v)
 	}
-	if p == modes.ApplyStatus {
+	if p == ApplyStatus {
 		withStatusMaps(out)
 	}
 	return out

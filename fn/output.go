@@ -7,7 +7,6 @@ import (
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
 	"github.com/nfd-fn/nfd-fn/internal/krm"
-	"github.com/nfd-fn/nfd-fn/internal/modes"
 	"github.com/nfd-fn/nfd-fn/pkg/labelview"
 )
 
@@ -30,7 +29,7 @@ type Output struct {
 // (nfd-fn render --output apply, and apply-status for
 // --subresource=status): one Node for every node, name-only when NFD owns
 // nothing in that part. The results go to RunOptions.ErrorLog only.
-func ApplyOutput(part modes.ApplyPart) *Output {
+func ApplyOutput(part ApplyPart) *Output {
 	return &Output{
 		settle: func(s *config.Settings) { s.NodeOutput = config.NodeOutputApply },
 		write: func(rl *krm.ResourceList, out io.Writer, _ *report, finish func()) error {

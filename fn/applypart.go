@@ -1,4 +1,4 @@
-package modes
+package fn
 
 // ApplyPart is the part of the apply-ready Nodes a stream for
 // `kubectl apply --server-side` holds. Server-side apply keeps one applied
@@ -6,7 +6,7 @@ package modes
 // apply: the Node's own fields and its status subresource are applied
 // apart, each from a stream holding its part alone, so that each apply
 // removes what it applied before and no longer holds, and neither owns
-// what the other sets. fn writes each part (applyShape).
+// what the other sets. applyShape writes each part.
 type ApplyPart int
 
 const (
