@@ -118,3 +118,18 @@ func sameData(a, b *yaml.Node) bool {
 	}
 	return true
 }
+
+func TestEnsureMapCopiesAnAliasedMapping(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("metadata:\n  labels: &l {x: \"1\"}\n  annotations: *l\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	md := MapAt(doc.Content[0], "metadata")
+	SetField(EnsureMap(md, "annotations"), "added", StrNode("v"))
+	if got := StringMap(MapAt(md, "annotations")); got["x"] != "1" || got["added"] != "v" {
+		t.Errorf("annotations %v, want what the alias held and the addition", got)
+	}
+	if got := StringMap(MapAt(md, "labels")); len(got) != 1 {
+		t.Errorf("labels %v: the anchored mapping must not get the addition", got)
+	}
+}

@@ -21,11 +21,16 @@ var (
 )
 
 // EnsureMap returns the mapping at key in m, creating it (or replacing a
-// value that is not a mapping) if needed.
+// value that is not a mapping) if needed. An alias of a mapping
+// (annotations: *a) becomes a copy of what it stands for, so that what is
+// added lands in this place alone and what the alias held is kept.
 func EnsureMap(m *yaml.Node, key string) *yaml.Node {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
 			v := m.Content[i+1]
+			if t := aliasTarget(v); t != nil && t.Kind == yaml.MappingNode {
+				*v = *unanchoredCopy(t)
+			}
 			if v.Kind != yaml.MappingNode {
 				*v = yaml.Node{Kind: yaml.MappingNode}
 			}
@@ -35,6 +40,30 @@ func EnsureMap(m *yaml.Node, key string) *yaml.Node {
 	v := &yaml.Node{Kind: yaml.MappingNode}
 	m.Content = append(m.Content, StrNode(key), v)
 	return v
+}
+
+// aliasTarget is the node an alias (*a) stands for, following aliases
+// of aliases; nil when n is not an alias.
+func aliasTarget(n *yaml.Node) *yaml.Node {
+	if n.Kind != yaml.AliasNode {
+		return nil
+	}
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// unanchoredCopy is a deep copy of n without its anchors (the original
+// keeps them; aliases inside stay aliases of it).
+func unanchoredCopy(n *yaml.Node) *yaml.Node {
+	c := *n
+	c.Anchor = ""
+	c.Content = make([]*yaml.Node, len(n.Content))
+	for i, k := range n.Content {
+		c.Content[i] = unanchoredCopy(k)
+	}
+	return &c
 }
 
 // SetField sets key to v in mapping m, in place if present, else at the end.
