@@ -23,9 +23,10 @@ import (
 //     starts outside the braces);
 //   - a line break between a key and its colon, and a key whose colon is
 //     more than maxKeyLen bytes from its start (YAML's implicit keys);
-//   - the escapes \/ and \uD800-\uDFFF, which yaml.v3 refuses (so a
-//     character beyond U+FFFF is accepted written as itself, not as a
-//     surrogate pair);
+//   - the escapes \/ and \uD800-\uDFFF, which yaml.v3 refuses as
+//     written: the general path rewrites them first
+//     (yamlstrict.JSONForYAML), and this reader leaves such objects to
+//     it (a character beyond U+FFFF is read here written as itself);
 //   - raw control characters and DEL, and raw non-ASCII characters that
 //     yaml.v3 refuses (C1 controls, U+FFFE, U+FFFF), reads otherwise (NEL,
 //     which it folds into a space) or treats as special (U+2028, U+2029,
@@ -38,9 +39,8 @@ import (
 // encoding/json is not used instead: it matches field names
 // case-insensitively (it would read "Metadata" or "SPEC", which the API
 // server and the strict decoder refuse), keeps the last of a key given
-// twice where the general path refuses the item, accepts \/ and
-// surrogate pairs, which yaml.v3 refuses, and replaces invalid UTF-8
-// where yaml.v3 refuses it: it would read objects the general path
+// twice where the general path refuses the item, and replaces invalid
+// UTF-8 where yaml.v3 refuses it: it would read objects the general path
 // reports, and the fast path must never read what that path refuses. It
 // is also slower, with more allocations (BenchmarkDecodeNodeFeature:
 // json-kubectl against fast-json).

@@ -7,6 +7,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/kyaml/kio/kioutil"
+
+	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
 // Item is one entry of ResourceList.items.
@@ -209,7 +211,7 @@ func (it *Item) ParseTree() (*yaml.Node, error) {
 // "- " entry's do, unless it was read from a file.
 func (it *Item) parseJSON() (*yaml.Node, error) {
 	var d yaml.Node
-	if err := yaml.Unmarshal(it.Raw, &d); err != nil {
+	if err := yaml.Unmarshal(yamlstrict.JSONForYAML(it.Raw), &d); err != nil {
 		return nil, err
 	}
 	n := DocContent(&d)

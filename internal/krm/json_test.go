@@ -125,11 +125,11 @@ func TestJSONListStreamsAsTheWholeWriterWrites(t *testing.T) {
 	}
 }
 
-// TestJSONListItemThatYAMLRefusesIsReported: an escape JSON has and YAML
-// does not (\/) leaves that item out, reported, and keeps the others, as
-// an item of a block list that does not parse.
-func TestJSONListItemThatYAMLRefusesIsReported(t *testing.T) {
-	in := "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{\"a\": \"b\"},\n{\"slash\": \"a\\/b\"}\n]}"
+// TestJSONListItemThatDoesNotParseIsReported: an item that is not JSON
+// (an escape neither JSON nor YAML has) is left out, reported, and the
+// others are kept, as an item of a block list that does not parse.
+func TestJSONListItemThatDoesNotParseIsReported(t *testing.T) {
+	in := "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{\"a\": \"b\"},\n{\"bad\": \"a\\qb\"}\n]}"
 	rl, err := Read([]byte(in), ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +139,24 @@ func TestJSONListItemThatYAMLRefusesIsReported(t *testing.T) {
 	}
 	if rl.Items[1].Line != 3 {
 		t.Errorf("the reported item is on line %d, want 3", rl.Items[1].Line)
+	}
+}
+
+// TestJSONListItemWithEscapesYAMLLacksIsRead: the escapes JSON has and
+// yaml.v3 refuses (\/ and surrogate pairs, which Python's json.dumps
+// writes) read as the API server reads them.
+func TestJSONListItemWithEscapesYAMLLacksIsRead(t *testing.T) {
+	in := "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{\"a\": \"b\"},\n{\"slash\": \"a\\/b\", \"smile\": \"\\ud83d\\ude00\"}\n]}"
+	rl, err := Read([]byte(in), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rl.Items) != 2 || rl.Items[1].ParseErr != nil {
+		t.Fatalf("items %d; want both read", len(rl.Items))
+	}
+	n := rl.Items[1].Tree()
+	if got := ScalarAt(n, "slash") + " " + ScalarAt(n, "smile"); got != "a/b \U0001F600" {
+		t.Errorf("read as %q", got)
 	}
 }
 

@@ -320,7 +320,7 @@ func (rl *ResourceList) readSection(s section, l Limits) (why, err error) {
 func (s section) value() (*yaml.Node, error) {
 	var doc yaml.Node
 	if s.json {
-		if err := yaml.Unmarshal(s.raw[s.valueAt:], &doc); err != nil {
+		if err := yaml.Unmarshal(yamlstrict.JSONForYAML(s.raw[s.valueAt:]), &doc); err != nil {
 			return nil, err
 		}
 		if v := DocContent(&doc); v != nil {
@@ -444,7 +444,7 @@ func checkTopLevelKeys(root *yaml.Node) error {
 // parseOneDocument parses data as exactly one YAML (or JSON) document
 // holding a mapping.
 func parseOneDocument(data []byte) (*yaml.Node, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(yamlstrict.JSONForYAML(data)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {

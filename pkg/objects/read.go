@@ -218,7 +218,7 @@ type Doc struct {
 // aliases expanding past yamlstrict.MaxAliasNodes), is a diagnostic at its
 // line; the documents before it are returned.
 func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec := yaml.NewDecoder(bytes.NewReader(ys.JSONForYAML(data)))
 	var docs []Doc
 	for i := 0; ; i++ {
 		var n yaml.Node
