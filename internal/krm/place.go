@@ -262,21 +262,118 @@ func plainLines(lines [][]byte) bool {
 	return true
 }
 
-// quotesClose reports lines in each of which the double quotes (other
-// than escaped ones) and the single quotes are even in number: no quoted
-// scalar can then run from one line into the next. Whole-line comments
-// are not counted; an apostrophe in a plain scalar or a trailing comment
+// quotesClose reports lines each of which closes every quoted scalar and
+// flow collection it opens (lineCloses): no scalar or collection then
+// runs from one line into the next, where its lines would be read as
+// keys. Whole-line comments are not read; anything the scan is unsure of
 // fails it, which only costs the tree edit.
 func quotesClose(lines [][]byte) bool {
+	block := -1 // the indentation of a block scalar's header line, while in it
 	for _, l := range lines {
-		if t := bytes.TrimLeft(l, " "); len(t) > 0 && t[0] == '#' {
-			continue // a comment, since no quoted scalar is open before it
+		sp := leadingSpaces(l)
+		t := l[sp:]
+		switch {
+		case block >= 0 && (sp > block || len(bytes.TrimSpace(t)) == 0):
+			continue // a block scalar's text, which is not YAML
+		case len(t) > 0 && t[0] == '#':
+			block = -1
+			continue // a comment, since nothing is open before it
 		}
-		if bytes.Count(l, []byte{'\''})%2 != 0 || (bytes.Count(l, []byte{'"'})-bytes.Count(l, []byte(`\"`)))%2 != 0 {
+		block = -1
+		if !lineCloses(l) {
 			return false
+		}
+		if opensBlockScalar(t) {
+			block = sp
 		}
 	}
 	return true
+}
+
+// opensBlockScalar reports a line (past its indentation) whose value is
+// a block scalar's header: "key: |", "- >-", "key: |2+ # comment".
+func opensBlockScalar(t []byte) bool {
+	if i := bytes.Index(t, []byte(" #")); i >= 0 {
+		t = t[:i]
+	}
+	t = bytes.TrimRight(t, " \n")
+	h := bytes.LastIndexAny(t, "|>")
+	if h < 0 || (h > 0 && t[h-1] != ' ') {
+		return false
+	}
+	for _, c := range t[h+1:] {
+		if c != '-' && c != '+' && (c < '1' || c > '9') {
+			return false
+		}
+	}
+	before := bytes.TrimRight(t[:h], " ")
+	return len(before) == 0 || bytes.HasSuffix(before, []byte(":")) || bytes.HasSuffix(before, []byte("-"))
+}
+
+// lineCloses scans one line of block YAML: a quote opens a quoted scalar
+// only where a scalar starts (after the indentation, "- ", ": ", "? ",
+// an anchor or tag, and in flow style "[", "{" and ","), and brackets
+// are flow style's only there or inside a flow collection; elsewhere
+// they are a plain scalar's characters (k:{"uid":"x"}, it's). A quoted
+// scalar or flow collection still open at the end of the line makes it
+// false; " #" outside quotes ends the line.
+func lineCloses(l []byte) bool {
+	depth := 0
+	start := true     // at a place where a scalar may start
+	property := false // in an anchor (&a) or tag (!t) before a scalar
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		switch {
+		case c == ' ':
+			if i+1 < len(l) && l[i+1] == '#' {
+				return depth == 0
+			}
+			if property {
+				start, property = true, false
+			}
+		case start && (c == '"' || c == '\''):
+			end := closingQuote(l, i)
+			if end < 0 {
+				return false
+			}
+			i, start = end, false
+		case (start || depth > 0) && (c == '{' || c == '['):
+			depth++
+			start = true
+		case depth > 0 && (c == '}' || c == ']'):
+			depth--
+			start = false
+		case start && (c == '}' || c == ']'):
+			return false
+		case depth > 0 && c == ',':
+			start = true
+		case c == '-' || c == '?' || c == ':':
+			start = (start || c == ':') && (i+1 == len(l) || l[i+1] == ' ')
+		case start && (c == '&' || c == '!'):
+			start, property = false, true
+		default:
+			start = false
+		}
+	}
+	return depth == 0
+}
+
+// closingQuote is the index of the quote that closes the quoted scalar
+// opened at l[open], or -1 when it does not close on the line: "..."
+// with its backslash escapes, '...' with ” for a quote.
+func closingQuote(l []byte, open int) int {
+	q := l[open]
+	for i := open + 1; i < len(l); i++ {
+		switch {
+		case q == '"' && l[i] == '\\':
+			i++
+		case l[i] == q && q == '\'' && i+1 < len(l) && l[i+1] == '\'':
+			i++
+		case l[i] == q:
+			return i
+		}
+	}
+	return -1
 }
 
 // annotationInsertIn is annotationInsert past its checks, with md the
