@@ -29,7 +29,7 @@ func TestFileLimitsHoldJustOverAndNotJustUnder(t *testing.T) {
 		{"aliases-at-the-limit", node + aliasing(ys.MaxAliasNodes), ""},
 		{"aliases-over-the-limit", node + aliasing(ys.MaxAliasNodes+1), "fuzz.yaml:5:1: error: over a limit: its aliases expand to more than 100000 nodes"},
 		{"one-key-once", node + "a: 1\nb: 1\n", ""},
-		{"one-key-twice", node + "a: 1\nb: {c: 1, d: 2, c: 3}\n", `fuzz.yaml:5:1: error: key "c" is given twice, at lines 6 and 6`},
+		{"one-key-twice", node + "a: 1\nb: {c: 1, d: 2, c: 3}\n", `fuzz.yaml:6:17: error: key "c" is given twice, at lines 6 and 6`},
 		{"same-text-different-tags-are-different-keys", node + "1: a\n\"1\": b\n", ""},
 	}
 	for _, tc := range tests {

@@ -237,7 +237,10 @@ func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 			// Typed decoding follows aliases: a billion-laughs document is
 			// refused before it meets it, like a syntax error.
 			d := diag.Diagnostic{Severity: diag.Error, Check: "yaml", Message: fmt.Sprintf("%v; the rest of the file is not checked", err),
-				Pos: diag.Position{File: file, Index: i, Line: n.Content[0].Line, Column: n.Content[0].Column}}
+				Object: docRef(n.Content[0]), Pos: diag.Position{File: file, Index: i, Line: n.Content[0].Line, Column: n.Content[0].Column}}
+			if dk := (*ys.DuplicateKeyError)(nil); errors.As(err, &dk) {
+				d.Pos.Line, d.Pos.Column = dk.Line, dk.Column // the second key
+			}
 			return docs, &d
 		}
 		items := Documents(n.Content[0])
@@ -245,6 +248,14 @@ func ReadDocuments(data []byte, file string) ([]Doc, *diag.Diagnostic) {
 			docs = append(docs, Doc{Node: doc, Index: i, InList: doc != n.Content[0]})
 		}
 	}
+}
+
+// docRef names the object a document holds, as far as it says (nothing
+// for a document that is not an object).
+func docRef(n *yaml.Node) diag.ObjectRef {
+	md := ys.Mapping(n, "metadata")
+	return diag.ObjectRef{APIVersion: ys.Scalar(n, "apiVersion"), Kind: ys.Scalar(n, "kind"),
+		Namespace: ys.Scalar(md, "namespace"), Name: ys.Scalar(md, "name")}
 }
 
 // Documents expands a v1 List (what kubectl get -o yaml prints) into its

@@ -118,7 +118,7 @@ func sameKey(a, b *yaml.Node) bool {
 }
 
 func duplicateError(first, second *yaml.Node) error {
-	return &DuplicateKeyError{Key: first.Value, FirstLine: first.Line, Line: second.Line}
+	return &DuplicateKeyError{Key: first.Value, FirstLine: first.Line, Line: second.Line, Column: second.Column}
 }
 
 // DuplicateKeyError is a key given twice in one mapping; it wraps
@@ -128,6 +128,8 @@ func duplicateError(first, second *yaml.Node) error {
 type DuplicateKeyError struct {
 	Key             string
 	FirstLine, Line int
+	// Column is the second key's column.
+	Column int
 }
 
 func (e *DuplicateKeyError) Error() string {
