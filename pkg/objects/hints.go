@@ -49,10 +49,23 @@ func (hints) WrongKind(t reflect.Type, n *yaml.Node) string {
 	switch {
 	case t == typeMatchExpression && n.Kind != yaml.MappingNode:
 		return "expected an expression such as {op: In, value: [\"8086\"]}; " + shortFormOnlyInWorker
+	case t == typeMatchExpressionSet && n.Kind == yaml.SequenceNode && nodeSelectorForm(n):
+		return "expected a mapping of element names to expressions, got a list in the form of a Kubernetes nodeSelector term ({key, operator, values}); NFD writes each as <element>: {op: <operator>, value: [...]}, such as major: {op: In, value: [\"6\"]}"
 	case t == typeMatchExpressionSet && n.Kind == yaml.SequenceNode:
 		return "expected a mapping of element names to expressions, got a list; " + shortFormOnlyInWorker
 	case t == typeMatcher && n.Kind == yaml.MappingNode:
 		return "expected a list of terms ({feature: ..., matchExpressions: ...})"
 	}
 	return ""
+}
+
+// nodeSelectorForm reports a list whose first entry is a Kubernetes node
+// selector requirement ({key, operator, values}), which people carry over
+// from a Pod's node affinity.
+func nodeSelectorForm(list *yaml.Node) bool {
+	if len(list.Content) == 0 || list.Content[0].Kind != yaml.MappingNode {
+		return false
+	}
+	m := list.Content[0]
+	return yamlstrict.Value(m, "key") != nil && yamlstrict.Value(m, "operator") != nil
 }
