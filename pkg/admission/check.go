@@ -11,6 +11,10 @@ import (
 	"github.com/nfd-fn/nfd-fn/pkg/yamlstrict"
 )
 
+// requiredValue is the API server's detail for a required field that is
+// missing.
+const requiredValue = "Required value"
+
 // Problem is a field an object's schema refuses: the object is rejected.
 type Problem struct {
 	// Field is the path of the field: spec.rules[0].name.
@@ -126,7 +130,7 @@ func (v *Verdict) required(s *Schema, n *yaml.Node, prefix string) {
 	}
 	for _, name := range s.Required {
 		if value := lookup(n, name); value == nil || isNull(value) {
-			v.problem(prefix+name, "", "Required value")
+			v.problem(prefix+name, "", requiredValue)
 		}
 	}
 }

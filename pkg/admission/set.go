@@ -40,9 +40,12 @@ func admitAll[T any](objs []objects.Object[T], kind string, ref func(T) diag.Obj
 		if !o.Used() || o.Origin.Node == nil {
 			continue
 		}
-		ds, pruned, rejected := admit(kind, ref(o.Obj), o.Origin, rel, strict)
+		ds, pruned, rejected, missing := admit(kind, ref(o.Obj), o.Origin, rel, strict)
 		out = append(out, ds...)
 		o.Rejected = rejected
+		// The checks that read a missing field would see a value the user
+		// never wrote (""): the refusal says all there is.
+		o.Undecoded = append(o.Undecoded, missing...)
 		if obj, ok := pruned.(T); ok {
 			o.Obj = obj
 		}
@@ -51,14 +54,18 @@ func admitAll[T any](objs []objects.Object[T], kind string, ref func(T) diag.Obj
 }
 
 // admit judges one object; pruned is the object decoded again without the
-// pruned fields (nil when none were).
-func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Release, strict bool) (ds diag.List, pruned any, rejected bool) {
+// pruned fields (nil when none were), missing the required fields it
+// lacks.
+func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Release, strict bool) (ds diag.List, pruned any, rejected bool, missing []string) {
 	s, err := SchemaFor(rel.Schema, kind)
 	if err != nil || s == nil {
-		return nil, nil, false
+		return nil, nil, false, nil
 	}
 	v := Check(s, o.Node)
 	for _, p := range v.Problems {
+		if p.Detail == requiredValue {
+			missing = append(missing, p.Field)
+		}
 		ds = append(ds, diag.Diagnostic{Severity: diag.Error, Check: CheckRejected, Object: ref, Field: p.Field,
 			Pos: o.Position(p.Field, false),
 			Message: fmt.Sprintf("the API server of NFD %s refuses this %s whole (%s's CRD schema): %s: %s; %s",
@@ -80,7 +87,7 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 	}
 	switch {
 	case v.Rejected() || (strict && len(v.Pruned) > 0):
-		return ds, nil, true
+		return ds, nil, true, missing
 	case len(v.Pruned) > 0:
 		// The pruned object may still hold what the server stores
 		// otherwise than written (a YAML 1.1 key): it is used as stored.
@@ -88,7 +95,7 @@ func admit(kind string, ref diag.ObjectRef, o objects.Origin, rel release.Releas
 			pruned = d.Obj
 		}
 	}
-	return ds, pruned, false
+	return ds, pruned, false, missing
 }
 
 // acceptedFrom names the first release after from whose schema accepts
