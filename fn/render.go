@@ -52,6 +52,7 @@ func renderList(rl *krm.ResourceList, s config.Settings, r *report, sum *modes.S
 	finish = func() {
 		r.extend(r.blind.warning())
 		r.list = rd.Finish(r.list, func(nodes []master.NodeResult) diag.List { return writeNova(rl, s, nodes) }, ignoreSource(rl, s))
+		locateLean(rl, r.list)
 	}
 	if keep {
 		finish()
