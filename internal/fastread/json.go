@@ -24,14 +24,16 @@ import (
 //   - a line break between a key and its colon, and a key whose colon is
 //     more than maxKeyLen bytes from its start (YAML's implicit keys);
 //   - the escapes \/ and \uD800-\uDFFF, which yaml.v3 refuses as
-//     written: the general path rewrites them first
-//     (yamlstrict.JSONForYAML), and this reader leaves such objects to
-//     it (a character beyond U+FFFF is read here written as itself);
+//     written (a character beyond U+FFFF is read here written as itself);
 //   - raw control characters and DEL, and raw non-ASCII characters that
 //     yaml.v3 refuses (C1 controls, U+FFFE, U+FFFF), reads otherwise (NEL,
 //     which it folds into a space) or treats as special (U+2028, U+2029,
 //     the byte order mark); invalid UTF-8;
 //   - nesting deeper than maxBlockDepth, and content after the object.
+//
+// (The general path rewrites the line break between a key and its colon
+// and those escapes before it parses, yamlstrict.JSONForYAML, and reads
+// such objects as JSON does.)
 //
 // Every other escape (\" \\ \b \f \n \r \t \uXXXX) gives the same text
 // as in yaml.v3 (TestJSONStringsReadAsYAMLReadsThem).

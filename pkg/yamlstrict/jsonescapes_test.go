@@ -1,8 +1,10 @@
 package yamlstrict
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -22,12 +24,17 @@ func TestJSONForYAMLReadsAsEncodingJSONReads(t *testing.T) {
 		`{"a": "http:\/\/example.com\/"}`,
 		`{"a": "\\/", "b": "\\ud83d", "c": "\\\/"}`,
 		`{"\ud83d\ude00": ["\/", true, {"k": "\ud83d\ude00\ud83d\ude00"}]}`,
+		"{\"a\"\n:\"x\", \"b\" \r\n\t : [\"y :\"], \"c\": \"d  \", \"f\"  :  \"e\"}",
+		"{\"\"\n:[{\"\":\"0\"}]}",
 	} {
 		var want any
 		if err := json.Unmarshal([]byte(text), &want); err != nil {
 			t.Fatal(err)
 		}
 		var got any
+		if n, m := strings.Count(text, "\n"), bytes.Count(JSONForYAML([]byte(text)), []byte("\n")); n != m {
+			t.Errorf("%s: %d lines became %d: positions would move", text, n+1, m+1)
+		}
 		if err := yaml.Unmarshal(JSONForYAML([]byte(text)), &got); err != nil {
 			t.Errorf("%s: yaml.v3 refuses the rewritten text %s: %v", text, JSONForYAML([]byte(text)), err)
 			continue
