@@ -87,10 +87,17 @@ var validateOutputs = modes.Outputs[func(io.Writer, diag.List) error]{
 
 // validateExit prints a summary to stderr, errors first, then warnings,
 // then notes (info findings), and picks the exit code.
-func validateExit(findings diag.List, files int, strict bool, stderr io.Writer) int {
+func validateExit(findings diag.List, files modes.FilesRead, strict bool, stderr io.Writer) int {
 	c := findings.Counts()
 	errs, warns := c[diag.Error], c[diag.Warning]
-	complain(stderr, "nfd-fn validate: %s, %s, %s in %s", diag.Plural(errs, "error"), diag.Plural(warns, "warning"), diag.Plural(c[diag.Info], "note"), diag.Plural(files, "file"))
+	skipped := ""
+	switch {
+	case files.Skipped == 1:
+		skipped = " (1 file that does not mention NFD skipped)"
+	case files.Skipped > 1:
+		skipped = " (" + diag.Plural(files.Skipped, "file") + " that do not mention NFD skipped)"
+	}
+	complain(stderr, "nfd-fn validate: %s, %s, %s in %s%s", diag.Plural(errs, "error"), diag.Plural(warns, "warning"), diag.Plural(c[diag.Info], "note"), diag.Plural(files.Checked, "file"), skipped)
 	if errs > 0 || (strict && warns > 0) {
 		return 1
 	}

@@ -49,6 +49,9 @@ type Reader struct {
 	workers workerConfigs
 	// ranked is how many files earlier reads ranked.
 	ranked int
+	// Skipped counts the files the reads left out as not mentioning NFD
+	// (objects.Set.OnlyNFDFiles).
+	Skipped int
 }
 
 // NewReader returns a reader into set, whose settings apply
@@ -84,7 +87,9 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 	byFile := func(_ int, it *krm.Item) int { return ranks[it.File] }
 	var workerOnly []krm.File
 	if fr.set.OnlyNFDFiles {
+		all := len(files)
 		files, workerOnly = mentioningNFD(files, inputs.Release)
+		fr.Skipped += all - len(files) - len(workerOnly)
 	}
 	lists, others := SplitLists(files, inputs.Release)
 	var found diag.List

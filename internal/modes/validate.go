@@ -66,15 +66,21 @@ type ValidateFilesOptions struct {
 	Context string
 }
 
+// FilesRead counts the files validate read: those it checked, and those
+// it skipped as not mentioning NFD.
+type FilesRead struct {
+	Checked, Skipped int
+}
+
 // ValidateFiles is `nfd-fn validate FILE...`: it reads every file that
 // mentions NFD (others, such as Helm charts and kustomizations, are
-// skipped silently) and checks their objects together (Validate), so
+// skipped, and counted) and checks their objects together (Validate), so
 // duplicates and back-references across files are found, with the
 // settings f.LoadSettings read. It returns the diagnostics, sorted by
-// position, and the number of files checked. The files are read as
+// position, and how many files were checked and skipped. The files are read as
 // render reads them (inputs.Reader): a cluster's export of any size is
 // read.
-func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
+func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, FilesRead, error) {
 	s := f.Settings
 	s.AssumeStrict()
 	if o.Ignore != "" {
@@ -82,11 +88,11 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	}
 	worker, err := ReadWorkerConfig(o.WorkerConfig)
 	if err != nil {
-		return nil, 0, err
+		return nil, FilesRead{}, err
 	}
 	if o.FeatureCatalog != "" {
 		if s.FeatureCatalog, err = ReadFeatureCatalog(o.FeatureCatalog); err != nil {
-			return nil, 0, err
+			return nil, FilesRead{}, err
 		}
 	}
 	set := s.NewSet()
@@ -94,7 +100,7 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	in := f.reader(set)
 	ds, files, err := in.Read(f.Paths, true)
 	if err != nil {
-		return nil, 0, err
+		return nil, FilesRead{}, err
 	}
 	// As render reads them: the nfd-worker.conf ConfigMap among the files
 	// (the context's are not looked at); one that cannot be read is an
@@ -103,7 +109,7 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	vo := ValidateOptions{Worker: worker, IgnoreSource: diag.Diagnostic{Message: "--ignore", Field: "--ignore"}}
 	if o.Context != "" {
 		if err := readContext(in, o.Context, f.Paths); err != nil {
-			return nil, 0, err
+			return nil, FilesRead{}, err
 		}
 		vo.Keep = func(ds diag.List) diag.List { return onlyIn(ds, f.Paths) }
 	}
@@ -115,14 +121,14 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, int, error) {
 	if worker != nil {
 		more, err := WorkerLabelsGone(set, &s, worker, f.fileWorkloads)
 		if err != nil {
-			return nil, 0, err
+			return nil, FilesRead{}, err
 		}
 		vo.More = append(vo.More, more...)
 	}
 	ds = Validate(set, &s, ds, vo)
 	in.Locate(ds)
 	ds.SortByPosition()
-	return ds, files, nil
+	return ds, FilesRead{Checked: files, Skipped: in.Skipped}, nil
 }
 
 // ReadWorkerConfig reads a --worker-config file (nil for path ""):
