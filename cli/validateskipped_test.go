@@ -27,8 +27,9 @@ func TestValidateSaysHowManyFilesItSkipped(t *testing.T) {
 		dir: "0 errors, 0 warnings, 0 notes in 1 file (2 files that do not mention NFD skipped)",
 		filepath.Join(dir, "Chart.yaml"): "0 errors, 0 warnings, 0 notes in 0 files (1 file that does not mention NFD skipped)",
 		filepath.Join(dir, "rules.yaml"): "0 errors, 0 warnings, 0 notes in 1 file\n",
+		"--context " + dir + " " + filepath.Join(dir, "rules.yaml"): "0 errors, 0 warnings, 0 notes in 1 file\n", // the context's files are not counted
 	} {
-		run := runBinary(t, bin, nil, "validate", args)
+		run := runBinary(t, bin, nil, append([]string{"validate"}, strings.Fields(args)...)...)
 		if run.code != 0 || !strings.Contains(run.stderr, want) {
 			t.Errorf("validate %s: exit %d, stderr %q; want exit 0 and %q", args, run.code, run.stderr, want)
 		}

@@ -102,6 +102,7 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, FilesRead, erro
 	if err != nil {
 		return nil, FilesRead{}, err
 	}
+	read := FilesRead{Checked: files, Skipped: in.Skipped} // the context's are not counted
 	// As render reads them: the nfd-worker.conf ConfigMap among the files
 	// (the context's are not looked at); one that cannot be read is an
 	// error about it, as among a ResourceList's items.
@@ -128,7 +129,7 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, FilesRead, erro
 	ds = Validate(set, &s, ds, vo)
 	in.Locate(ds)
 	ds.SortByPosition()
-	return ds, FilesRead{Checked: files, Skipped: in.Skipped}, nil
+	return ds, read, nil
 }
 
 // ReadWorkerConfig reads a --worker-config file (nil for path ""):
