@@ -79,6 +79,9 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, Version)
 		return 0
 	case "help", "-h", "--help":
+		if len(args) > 0 && args[0] != "help" && args[0] != "version" {
+			return dispatch([]string{args[0], "--help"}, stdin, stdout, stderr) // help CMD: CMD's own
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
@@ -87,7 +90,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // commands are nfd-fn's subcommands, for the did-you-mean of a mistyped one.
-var commands = []string{"render", "validate", "explain", "plan", "discover", "version", "help"}
+var commands = []string{"render", "validate", "explain", "plan", "discover", "test", "schema", "version", "help"}
 
 // didYouMean is "; did you mean PREFIX+X?" for the candidate X closest to
 // word (suggest.Closest), or "" when none is close.

@@ -9,7 +9,7 @@ import (
 // TestHelpExitsZeroForEveryCommand checks that -h and --help print the
 // command's usage on stdout and exit 0.
 func TestHelpExitsZeroForEveryCommand(t *testing.T) {
-	for _, cmd := range []string{"render", "validate", "explain", "discover"} {
+	for _, cmd := range []string{"render", "validate", "explain", "plan", "discover", "test", "schema"} {
 		for _, flag := range []string{"-h", "--help"} {
 			var out, errOut bytes.Buffer
 			code := Main([]string{cmd, flag}, strings.NewReader(""), &out, &errOut)
@@ -71,5 +71,21 @@ func TestRenderEndsWithASummaryLine(t *testing.T) {
 		if !strings.Contains(last, want) {
 			t.Errorf("last stderr line %q lacks %q", last, want)
 		}
+	}
+}
+
+// TestHelpCommandPrintsThatCommandsUsage: `nfd-fn help CMD` is `nfd-fn
+// CMD --help`, as git's and kubectl's are; a mistyped CMD is bad usage
+// with a did-you-mean, for every command, test and schema included.
+func TestHelpCommandPrintsThatCommandsUsage(t *testing.T) {
+	for _, cmd := range []string{"render", "validate", "explain", "plan", "discover", "test", "schema"} {
+		var out, errOut bytes.Buffer
+		if code := Main([]string{"help", cmd}, strings.NewReader(""), &out, &errOut); code != 0 || !strings.Contains(out.String(), "Usage: nfd-fn "+cmd) {
+			t.Errorf("help %s: exit %d, stdout %.80q, stderr %q", cmd, code, out.String(), errOut.String())
+		}
+	}
+	var out, errOut bytes.Buffer
+	if code := Main([]string{"help", "tst"}, strings.NewReader(""), &out, &errOut); code != 2 || !strings.Contains(errOut.String(), `unknown command "tst"; did you mean test?`) {
+		t.Errorf("help tst: exit %d, stderr %q", code, errOut.String())
 	}
 }
