@@ -33,7 +33,7 @@ Usage:
   nfd-fn schema ruletest                     print the JSON Schema of a RuleTest, for editors
   nfd-fn discover [flags]                    print the NodeFeature nfd-worker would publish for this host
   nfd-fn version | --version                 print the version
-  nfd-fn COMMAND --help                      a command's flags
+  nfd-fn help COMMAND | COMMAND --help       a command's flags
 
 As a KRM function nfd-fn reads a ResourceList on stdin and writes one on
 stdout; configuration comes from its functionConfig (see README.md).
