@@ -154,6 +154,8 @@ var Catalogue = []Check{
 		"Nodes exported with `kubectl get nodes -o yaml --show-managed-fields` from a cluster nfd-master labelled", "Stop nfd-master, then clear its managedFields entries (docs/pipelines.md, Taking over from nfd-master) before the first `kubectl apply --server-side --field-manager=nfd-fn`."},
 	{"NFD315", "apply-taints-replace", "Apply-ready output (render --output apply) written for nodes with no Node object in the input, carrying taints or with enableTaints on: a Node's spec.taints is an atomic list for server-side apply, so the apply sets the node's whole list (others' taints dropped, or a conflict with the manager that owns the list) and cannot remove NFD taints the render does not see",
 		"`nfd-fn render --output apply nodefeatures.yaml rules/` with a rule that taints", "Export the Nodes with the NodeFeatures (`kubectl get nodes,nodefeatures -A -o yaml`): nfd-fn then writes each node's whole taint list, others' taints kept."},
+	{"NFD316", "plan-no-before", "A plan with no `--base` (its before side is the input's Node objects) over nodes that have no Node object in the input: their before side is empty, so everything NFD gives them shows as added, a change the rules do not make",
+		"`nfd-fn plan nodefeatures.yaml rules/` without the cluster's Nodes", "Give the cluster's Nodes with the snapshot (`kubectl get nodes,nodefeatures -A -o yaml`), or the rules before the change with `--base`."},
 }
 
 // Checks maps each check's name to its summary (the SARIF rule metadata).

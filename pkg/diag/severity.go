@@ -47,5 +47,5 @@ var Severities = map[string][]Severity{
 	"NFD300": {Error}, "NFD301": {Warning}, "NFD302": {Info}, "NFD303": {Warning}, "NFD304": {Warning},
 	"NFD305": {Warning},
 	"NFD310": {Info}, "NFD311": {Warning}, "NFD312": {Warning}, "NFD313": {Warning}, "NFD314": {Warning},
-	"NFD315": {Warning},
+	"NFD315": {Warning}, "NFD316": {Warning},
 }

@@ -60,6 +60,9 @@ func Make(in Input) *Plan {
 	p.Diagnostics = append(p.Diagnostics, markBefore(baseOnly, prefix)...)
 	p.Diagnostics = append(p.Diagnostics, headDiags...)
 	p.Diagnostics = append(p.Diagnostics, takeover(in.Head, in.Options, head)...)
+	if side.name == BeforeNodes {
+		p.Diagnostics = append(p.Diagnostics, nodesWithoutBefore(in.Head, head)...)
+	}
 	if in.Base != nil || in.BaseOptions != nil {
 		p.Rules = verdicts(baseOnly, headOnly, side.groups, head.Groups)
 	}

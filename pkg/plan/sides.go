@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/pkg/diag"
@@ -163,4 +164,38 @@ func SnapshotOnly(base *objects.Set) diag.List {
 	}
 	return diag.List{{Severity: diag.Info, Check: "plan-base",
 		Message: pluralize(n, "NodeFeature or Node object", "NodeFeature or Node objects") + " in the --base paths not read: both sides use the snapshot in the PATHs"}}
+}
+
+// CheckNoBefore is NFD316: nodes of a plan without --base that have no
+// Node object, so no before side.
+const CheckNoBefore = "plan-no-before"
+
+// nodesWithoutBefore notes, for a plan whose before side is the input's
+// Node objects, the rendered nodes that have none: their before side is
+// empty, so everything NFD gives them shows as added, which is no change
+// the rules make. Nothing when every node has its Node.
+func nodesWithoutBefore(set *objects.Set, head *master.Fleet) diag.List {
+	have := map[string]bool{}
+	for i := range set.Nodes {
+		if o := &set.Nodes[i]; o.Used() {
+			have[o.Obj.Name] = true
+		}
+	}
+	var missing []string
+	for i := range head.Nodes {
+		if !have[head.Nodes[i].Name] {
+			missing = append(missing, head.Nodes[i].Name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	verb, their, them := "has", "its", "it"
+	if len(missing) > 1 {
+		verb, their, them = "have", "their", "them"
+	}
+	return diag.List{{Severity: diag.Warning, Check: CheckNoBefore, Message: fmt.Sprintf(
+		"%s of the %d rendered %s no Node object in the input (first: %s), and no --base is given: %s before side is empty, so everything NFD gives %s shows as added; "+
+			"give the cluster's Nodes (kubectl get nodes -o yaml) with the snapshot, or the rules before the change with --base",
+		diag.Plural(len(missing), "node"), len(head.Nodes), verb, missing[0], their, them)}}
 }
