@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,26 +35,10 @@ var passThroughFiles = map[string]string{
 }
 
 func TestOtherObjectsPassThroughWithTheirMeaning(t *testing.T) {
-	bin := buildListTestBinary(t)
-	dir := t.TempDir()
-	for name, text := range passThroughFiles {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run := runBinary(t, bin, nil, "render", dir)
-	if run.code != 0 {
-		t.Fatalf("render: exit %d\n%s", run.code, run.stderr)
-	}
-	var list struct {
-		Items []yaml.Node `yaml:"items"`
-	}
-	if err := yaml.Unmarshal([]byte(run.stdout), &list); err != nil {
-		t.Fatalf("stdout is not a ResourceList: %v\n%s", err, run.stdout)
-	}
+	items, out := renderFiles(t, passThroughFiles)
 	got := map[string]*yaml.Node{}
-	for i := range list.Items {
-		it := &list.Items[i]
+	for i := range items {
+		it := &items[i]
 		file, index := takePlace(t, it)
 		got[filepath.Base(file)+"#"+index] = it
 	}
@@ -65,7 +48,7 @@ func TestOtherObjectsPassThroughWithTheirMeaning(t *testing.T) {
 			if g := got[key]; g == nil {
 				t.Errorf("%s: document %d is not among the items", name, i)
 			} else if why := differ(want, g, ""); why != "" {
-				t.Errorf("%s: document %d changed meaning: %s\nin:\n%s\nout:\n%s", name, i, why, text, run.stdout)
+				t.Errorf("%s: document %d changed meaning: %s\nin:\n%s\nout:\n%s", name, i, why, text, out)
 			}
 		}
 	}
@@ -182,9 +165,7 @@ func differ(a, b *yaml.Node, at string) string {
 // when NFD's labels are added, and the anchored annotations get only
 // their own additions.
 func TestAliasedMetadataIsKeptWhenNfdFnAddsToIt(t *testing.T) {
-	bin := buildListTestBinary(t)
-	dir := t.TempDir()
-	const text = `apiVersion: v1
+	items, out := renderFiles(t, map[string]string{"all.yaml": `apiVersion: v1
 kind: Node
 metadata:
   name: n1
@@ -199,37 +180,25 @@ metadata:
   labels: {nfd.node.kubernetes.io/node-name: n1}
 spec:
   labels: {x: "y"}
-`
-	if err := os.WriteFile(filepath.Join(dir, "all.yaml"), []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run := runBinary(t, bin, nil, "render", dir)
-	if run.code != 0 {
-		t.Fatalf("render: exit %d\n%s", run.code, run.stderr)
-	}
-	var list struct {
-		Items []struct {
+`})
+	for i := range items {
+		var node struct {
 			Kind     string `yaml:"kind"`
 			Metadata struct {
 				Labels      map[string]string `yaml:"labels"`
 				Annotations map[string]string `yaml:"annotations"`
 			} `yaml:"metadata"`
-		} `yaml:"items"`
-	}
-	if err := yaml.Unmarshal([]byte(run.stdout), &list); err != nil {
-		t.Fatalf("stdout is not a ResourceList: %v\n%s", err, run.stdout)
-	}
-	for _, it := range list.Items {
-		if it.Kind != "Node" {
+		}
+		if items[i].Decode(&node) != nil || node.Kind != "Node" {
 			continue
 		}
-		if it.Metadata.Labels["team"] != "a" || it.Metadata.Labels["feature.node.kubernetes.io/x"] != "y" {
-			t.Errorf("the Node's labels are %v, want team=a kept beside NFD's x=y:\n%s", it.Metadata.Labels, run.stdout)
+		if node.Metadata.Labels["team"] != "a" || node.Metadata.Labels["feature.node.kubernetes.io/x"] != "y" {
+			t.Errorf("the Node's labels are %v, want team=a kept beside NFD's x=y:\n%s", node.Metadata.Labels, out)
 		}
-		if _, ok := it.Metadata.Labels["nfd.node.kubernetes.io/feature-labels"]; ok || it.Metadata.Annotations["team"] != "a" {
-			t.Errorf("labels %v and annotations %v: each keeps its own additions", it.Metadata.Labels, it.Metadata.Annotations)
+		if _, ok := node.Metadata.Labels["nfd.node.kubernetes.io/feature-labels"]; ok || node.Metadata.Annotations["team"] != "a" {
+			t.Errorf("labels %v and annotations %v: each keeps its own additions", node.Metadata.Labels, node.Metadata.Annotations)
 		}
 		return
 	}
-	t.Fatalf("no Node in the output:\n%s", run.stdout)
+	t.Fatalf("no Node in the output:\n%s", out)
 }

@@ -1,10 +1,11 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
 // TestValidateSaysHowManyFilesItSkipped: validate over a repository
@@ -14,17 +15,13 @@ import (
 func TestValidateSaysHowManyFilesItSkipped(t *testing.T) {
 	bin := buildListTestBinary(t)
 	dir := t.TempDir()
-	for name, text := range map[string]string{
+	testkit.WriteFiles(t, dir, map[string]string{
 		"Chart.yaml":         "apiVersion: v2\nname: gpu-operator\nversion: 1.0.0\n",
 		"kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [rules.yaml]\n",
-		"rules.yaml":         "apiVersion: nfd.k8s-sigs.io/v1alpha1\nkind: NodeFeatureRule\nmetadata: {name: r}\nspec:\n  rules:\n    - name: r\n      labels: {a: \"1\"}\n      matchFeatures:\n        - feature: kernel.version\n          matchExpressions: {major: {op: Exists}}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"rules.yaml":         kernelRule(`labels: {a: "1"}`),
+	})
 	for args, want := range map[string]string{
-		dir: "0 errors, 0 warnings, 0 notes in 1 file (2 files that do not mention NFD skipped)",
+		dir:                              "0 errors, 0 warnings, 0 notes in 1 file (2 files that do not mention NFD skipped)",
 		filepath.Join(dir, "Chart.yaml"): "0 errors, 0 warnings, 0 notes in 0 files (1 file that does not mention NFD skipped)",
 		filepath.Join(dir, "rules.yaml"): "0 errors, 0 warnings, 0 notes in 1 file\n",
 		"--context " + dir + " " + filepath.Join(dir, "rules.yaml"): "0 errors, 0 warnings, 0 notes in 1 file\n", // the context's files are not counted
