@@ -297,6 +297,15 @@ func runFiles(paths []string, config string, output *fn.Output, opts fn.RunOptio
 		complain(stderr, "nfd-fn render: %v", err)
 		return 2
 	}
+	if config != "" {
+		// Settings named by a flag are usage, in every command.
+		if found, err := modes.CheckConfigFile(config); err != nil {
+			for _, line := range modes.SettingsLines("render", found, err) {
+				complain(stderr, "%s", line)
+			}
+			return 2
+		}
+	}
 	out := &stdoutWriter{w: stdout}
 	opts.ErrorLog, opts.Output, opts.Summary, opts.Progress = stderr, output, stderr, terminal(stderr)
 	opts.ConfigFile = config

@@ -117,6 +117,16 @@ func settingsFromFile(path string) (config.Settings, diag.List, error) {
 	return settingsOf(path, root, true)
 }
 
+// CheckConfigFile judges a --config file as the settings of a run, as
+// validate, plan and explain load theirs: its findings, placed at the
+// file, and a *SettingsError (bad usage) when it has errors. render,
+// which reads the file as its functionConfig, calls it first so that a
+// file with errors stops it as it stops them.
+func CheckConfigFile(path string) (diag.List, error) {
+	_, found, err := settingsFromFile(path)
+	return found, err
+}
+
 // settingsOf loads the settings from a functionConfig read from path:
 // its findings, placed at path, warnings and notes first, then errors;
 // errors refuse the settings, as bad usage when fromFlag.
