@@ -52,6 +52,9 @@ type Reader struct {
 	// Skipped counts the files the reads left out as not mentioning NFD
 	// (objects.Set.OnlyNFDFiles).
 	Skipped int
+	// patches are the files kustomizations name as patches, left out of
+	// the reads (SkipKustomizePatches).
+	patches map[string]patchOf
 }
 
 // NewReader returns a reader into set, whose settings apply
@@ -91,8 +94,9 @@ func (fr *Reader) Read(paths []string, note bool) (diag.List, int, error) {
 		files, workerOnly = mentioningNFD(files, inputs.Release)
 		fr.Skipped += all - len(files) - len(workerOnly)
 	}
+	files, patches := leavePatchesOut(files, fr.patches, note, inputs.Release)
 	lists, others := SplitLists(files, inputs.Release)
-	var found diag.List
+	found := patches
 	for _, f := range lists {
 		rl, err := readListFile(f, keepForChecks, inputs, inputs.Release)
 		if err != nil {

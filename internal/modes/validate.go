@@ -3,6 +3,7 @@ package modes
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/nfd-fn/nfd-fn/internal/config"
@@ -98,6 +99,11 @@ func ValidateFiles(f *Files, o ValidateFilesOptions) (diag.List, FilesRead, erro
 	set := s.NewSet()
 	set.OnlyNFDFiles = true
 	in := f.reader(set)
+	kustomized := slices.Clone(f.Paths)
+	if o.Context != "" {
+		kustomized = append(kustomized, o.Context) // the patches a staged file is, in pre-commit
+	}
+	in.SkipKustomizePatches(kustomized)
 	ds, files, err := in.Read(f.Paths, true)
 	if err != nil {
 		return nil, FilesRead{}, err

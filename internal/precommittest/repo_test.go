@@ -145,3 +145,29 @@ func TestHookNotesHelmTemplatesWithQuotedPlaceholders(t *testing.T) {
 		t.Errorf("the rule beside the chart is not checked (exit %d):\n%s", code, out)
 	}
 }
+
+// TestHookPassesAnOverlayThatPatchesARule: in a repository with a
+// kustomize overlay, a change to the overlay's patch of a NodeFeatureRule
+// (staged alone, as a pull request changes it) passes the strict hook:
+// the patch is not read as a second copy of the rule (NFD018 used to fail
+// the commit), and the hook's output says so (NFD060).
+func TestHookPassesAnOverlayThatPatchesARule(t *testing.T) {
+	work := hookRepository(t, "nfd-fn-validate-strict")
+	rule := mixedRepo["rules/a-gpu.yaml"]
+	writeFile(t, work, "base/kustomization.yaml", "resources: [rule.yaml]\n")
+	writeFile(t, work, "base/rule.yaml", rule)
+	writeFile(t, work, "overlays/prod/kustomization.yaml", "resources: [../../base]\npatches:\n  - path: patch-rule.yaml\n")
+	writeFile(t, work, "overlays/prod/patch-rule.yaml", strings.Replace(rule, `nvidia-gpu: "true"`, `nvidia-gpu: "prod"`, 1))
+	git(t, work, "add", ".")
+	git(t, work, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "repo", "--no-verify")
+
+	writeFile(t, work, "overlays/prod/patch-rule.yaml", strings.Replace(rule, `nvidia-gpu: "true"`, `nvidia-gpu: "production"`, 1))
+	git(t, work, "add", "overlays/prod/patch-rule.yaml")
+	out, code := preCommitStaged(t, work)
+	if code != 0 || strings.Contains(out, "NFD018") || !strings.Contains(out, "[NFD060]") {
+		t.Fatalf("the strict hook on a changed overlay patch: exit %d, want 0 with the patch noted (NFD060):\n%s", code, out)
+	}
+	if out, code := preCommitAll(t, work); code != 0 || strings.Contains(out, "NFD018") {
+		t.Fatalf("the strict hook on the whole repository: exit %d:\n%s", code, out)
+	}
+}

@@ -129,6 +129,8 @@ var Catalogue = []Check{
 		"`feature: pci.device` with `noPublishFeatures: [\"pci.*\"]`", "Stop withholding the feature, or match another one. The configuration is `validate --worker-config FILE`, or in KRM mode the input's ConfigMap with `data[\"nfd-worker.conf\"]`."},
 	{"NFD059", "worker-config", "A setting of an nfd-worker configuration that nfd-worker refuses (error: it stops), ignores or reads otherwise than written (error: a misspelt key, an unquoted `0200` read as \"128\"), or a note on it (warning); discover --config reports the same at the same lines",
 		"`deviceClassWhitelist: [0200]`", "Quote the value or use the key the did-you-mean names. The configuration is `validate --worker-config FILE` (the file, its ConfigMap or Helm values), or in KRM mode the input's ConfigMap with `data[\"nfd-worker.conf\"]`."},
+	{"NFD060", "kustomize-patch", "A file a kustomization names as a patch (patches, patchesStrategicMerge, patchesJson6902): the fields it changes, not a whole object, so validate leaves it unchecked instead of reading it as a second copy of the object it patches",
+		"`overlays/prod/patch-rule.yaml` under `patches: [{path: patch-rule.yaml}]`", "Nothing to fix; check what the overlay builds: `kustomize build overlays/prod | nfd-fn validate -`."},
 	// NFD300-NFD319: the NFD release rendered as (docs/releases.md).
 	{"NFD300", "admission-rejected", "An object the API server of the NFD release rendered as refuses whole (its CRD schema: an operator, a required field, a type); nfd-master never sees it",
 		"`op: Ge` with `nfdVersion: v0.17.1`", "Write what that release accepts (the message names the first release that accepts it), or upgrade NFD."},

@@ -43,7 +43,7 @@ var Severities = map[string][]Severity{
 	"NFD046": {Warning}, "NFD047": {Error}, "NFD048": {Error}, "NFD049": {Error},
 	"NFD050": {Warning}, "NFD051": {Warning}, "NFD052": {Warning}, "NFD053": {Error, Warning},
 	"NFD054": {Warning, Info}, "NFD055": {Error}, "NFD056": {Warning}, "NFD057": {Warning}, "NFD058": {Error},
-	"NFD059": {Error, Warning},
+	"NFD059": {Error, Warning}, "NFD060": {Info},
 	"NFD300": {Error}, "NFD301": {Warning}, "NFD302": {Info}, "NFD303": {Warning}, "NFD304": {Warning},
 	"NFD305": {Warning},
 	"NFD310": {Info}, "NFD311": {Warning}, "NFD312": {Warning}, "NFD313": {Warning}, "NFD314": {Warning},
