@@ -72,6 +72,25 @@ func (v *Verdict) prune(key *yaml.Node, path string) {
 	v.Pruned = append(v.Pruned, path)
 }
 
+// pruneAll prunes what the server's pruning meets at path with no schema
+// (a value of the wrong type, the items of a list whose schema has none):
+// every key of a mapping, and of the mappings in a list, at any depth of
+// lists.
+func (v *Verdict) pruneAll(n *yaml.Node, path string) {
+	n = yamlstrict.Resolve(n)
+	switch {
+	case n == nil:
+	case n.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v.prune(n.Content[i], path+"."+n.Content[i].Value)
+		}
+	case n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			v.pruneAll(item, fmt.Sprintf("%s[%d]", path, i))
+		}
+	}
+}
+
 func (v *Verdict) problem(field, value, detail string) {
 	v.Problems = append(v.Problems, Problem{Field: field, Value: value, Detail: detail})
 }
@@ -84,9 +103,7 @@ func (v *Verdict) walk(s *Schema, n *yaml.Node, path string) {
 	}
 	if got := yamlstrict.JSONType(n); s.Type != "" && !yamlstrict.TypeAccepts(s.Type, got) {
 		v.problem(path, got, objects.TypeInvalid(path, s.Type, got))
-		for i := 0; got == "object" && i+1 < len(n.Content); i += 2 {
-			v.prune(n.Content[i], path+"."+n.Content[i].Value) // the server's pruning knows none of its keys
-		}
+		v.pruneAll(n, path) // the server's pruning knows none of its keys
 		return
 	}
 	switch s.Type {
@@ -96,6 +113,8 @@ func (v *Verdict) walk(s *Schema, n *yaml.Node, path string) {
 		for i, item := range n.Content {
 			if s.Items != nil {
 				v.walk(s.Items, item, fmt.Sprintf("%s[%d]", path, i))
+			} else {
+				v.pruneAll(item, fmt.Sprintf("%s[%d]", path, i))
 			}
 		}
 	default:

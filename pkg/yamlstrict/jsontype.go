@@ -46,10 +46,26 @@ func (s *state) mistyped(n *yaml.Node, path, want, format string, args ...any) {
 	if got := JSONType(n); !TypeAccepts(want, got) {
 		e := s.errs[len(s.errs)-1]
 		e.Want, e.Got = want, got
-		for i := 0; got == "object" && i+1 < len(n.Content); i += 2 {
-			e.Pruned = append(e.Pruned, ServerPath(path)+"."+n.Content[i].Value)
+		e.Pruned = prunedUnder(n, ServerPath(path), nil)
+	}
+}
+
+// prunedUnder appends to out the fields the API server's pruning finds
+// unknown in a value where its schema takes no object: every key of a
+// mapping, and of the mappings in a list, at any depth of lists
+// (matchExpressions written as a list of {key, operator, values}).
+func prunedUnder(n *yaml.Node, path string, out []string) []string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out = append(out, path+"."+n.Content[i].Value)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			out = prunedUnder(c, path+"["+strconv.Itoa(i)+"]", out)
 		}
 	}
+	return out
 }
 
 // ServerPath writes a field path as the API server's schema validator
