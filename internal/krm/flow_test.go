@@ -133,3 +133,27 @@ func TestEnsureMapCopiesAnAliasedMapping(t *testing.T) {
 		t.Errorf("labels %v: the anchored mapping must not get the addition", got)
 	}
 }
+
+// TestAnAliasOfAnotherItemsAnchorIsWrittenAsItsValue: an item written on
+// its own (a list parsed whole) whose alias stands for a node another
+// item anchors is written with that node's value, not a *name no reader
+// can resolve (FuzzReadResourceList's find); an alias of its own anchor
+// stays one.
+func TestAnAliasOfAnotherItemsAnchorIsWrittenAsItsValue(t *testing.T) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("- metadata: &md {name: shared}\n- metadata: *md\n  own: &o {a: 1}\n  again: *o\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	second := doc.Content[0].Content[1]
+	text, err := Encode(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := yaml.Unmarshal(text, &back); err != nil {
+		t.Fatalf("%s does not parse: %v", text, err)
+	}
+	if md, _ := back["metadata"].(map[string]any); md["name"] != "shared" || !strings.Contains(string(text), "*o") {
+		t.Errorf("written as %s: want metadata's value and the item's own alias kept", text)
+	}
+}

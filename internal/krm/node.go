@@ -200,7 +200,7 @@ func encode(n *yaml.Node, compact bool) ([]byte, error) {
 	if compact {
 		enc.CompactSeqIndent()
 	}
-	if err := enc.Encode(spellFlowNulls(n, false)); err != nil {
+	if err := enc.Encode(forEncoding(n)); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
@@ -209,31 +209,65 @@ func encode(n *yaml.Node, compact bool) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// spellFlowNulls is n with every null written as nothing inside a flow
-// collection ({a: }, {0}) spelt "null": yaml.v3 writes such a null as ”
-// there, which would turn a null the user wrote into an empty string. n
-// itself is returned when it holds none; otherwise the nodes on the way to
-// each are copied, so that the caller's tree is left as it is.
-func spellFlowNulls(n *yaml.Node, flow bool) *yaml.Node {
-	flow = flow || n.Style&yaml.FlowStyle != 0
-	if n.Kind == yaml.ScalarNode {
-		if !flow || n.Value != "" || n.Tag != "!!null" || n.Style != 0 && n.Style != yaml.FlowStyle {
-			return n
+// forEncoding is n made ready for yaml.v3's encoder, which would change
+// what two things mean. A null written as nothing inside a flow
+// collection ({a: }, {0}) is spelt null: the encoder writes an empty
+// quoted string there. An alias of a node outside n (an anchor another
+// item of the list defines) becomes a copy of what it stands for: the
+// encoder writes *name with no &name before it, which no reader takes. n
+// itself is returned when it needs neither; otherwise the nodes on the
+// way are copied, so that the caller's tree is left as it is.
+func forEncoding(n *yaml.Node) *yaml.Node {
+	var anchors map[*yaml.Node]bool
+	needs := false
+	var scan func(m *yaml.Node, flow bool)
+	scan = func(m *yaml.Node, flow bool) {
+		flow = flow || m.Style&yaml.FlowStyle != 0
+		if m.Anchor != "" {
+			if anchors == nil {
+				anchors = map[*yaml.Node]bool{}
+			}
+			anchors[m] = true
 		}
+		needs = needs || m.Kind == yaml.AliasNode || flowNull(m, flow)
+		for _, c := range m.Content {
+			scan(c, flow)
+		}
+	}
+	scan(n, false)
+	if !needs {
+		return n
+	}
+	return rewriteForEncoding(n, false, anchors)
+}
+
+// flowNull reports a null written as nothing, inside a flow collection.
+func flowNull(n *yaml.Node, flow bool) bool {
+	return flow && n.Kind == yaml.ScalarNode && n.Value == "" && n.Tag == "!!null" && (n.Style == 0 || n.Style == yaml.FlowStyle)
+}
+
+// rewriteForEncoding is forEncoding's copy of n: anchors are the nodes
+// anchored inside the tree being encoded.
+func rewriteForEncoding(n *yaml.Node, flow bool, anchors map[*yaml.Node]bool) *yaml.Node {
+	flow = flow || n.Style&yaml.FlowStyle != 0
+	switch {
+	case n.Kind == yaml.AliasNode && n.Alias != nil && !anchors[n.Alias]:
+		return rewriteForEncoding(unanchoredCopy(n.Alias), flow, anchors)
+	case flowNull(n, flow):
 		c := *n
 		c.Value = "null"
 		return &c
 	}
 	var content []*yaml.Node
 	for i, k := range n.Content {
-		s := spellFlowNulls(k, flow)
-		if s == k {
+		r := rewriteForEncoding(k, flow, anchors)
+		if r == k {
 			continue
 		}
 		if content == nil {
 			content = slices.Clone(n.Content)
 		}
-		content[i] = s
+		content[i] = r
 	}
 	if content == nil {
 		return n
