@@ -43,4 +43,11 @@ func TestQuotesCloseSkipsBlockScalarText(t *testing.T) {
 	if quotesClose(lines) {
 		t.Error("the line after a block scalar was not read")
 	}
+	// A block scalar's line that reads as a comment: an edit would take
+	// it for one and insert before it, inside the scalar (a FuzzCutFile
+	// find).
+	lines = splitLines([]byte("data:\n  conf: |\n    a: 1\n    # a comment in the text\n"))
+	if quotesClose(lines) {
+		t.Error("a block scalar ending in a comment-like line was taken as sure")
+	}
 }

@@ -274,6 +274,9 @@ func quotesClose(lines [][]byte) bool {
 		t := l[sp:]
 		switch {
 		case block >= 0 && (sp > block || len(bytes.TrimSpace(t)) == 0):
+			if len(t) > 0 && t[0] == '#' {
+				return false // text an edit would take for a comment, and insert before
+			}
 			continue // a block scalar's text, which is not YAML
 		case len(t) > 0 && t[0] == '#':
 			block = -1
