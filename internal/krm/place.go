@@ -215,9 +215,12 @@ func contentColumn(l []byte, doc bool) (int, bool) {
 		return 0, false
 	}
 	col := sp + 1 + leadingSpaces(l[sp+1:])
-	// The entry's content must start on the dash's line, with a key (not
-	// a tag, an anchor or a scalar).
-	return col, opensMappingEntry(l[col:])
+	// The entry's content must start on the dash's line, one space after
+	// it, with a key (not a tag, an anchor or a scalar): every line is
+	// shifted by as much as the content's column moves, which the dash's
+	// line cannot take when more spaces follow the dash (its key was left
+	// out of line with the rest, a FuzzCutFile find).
+	return col, col == sp+2 && opensMappingEntry(l[col:])
 }
 
 // annotationInsert finds where ann goes: the index of the line after

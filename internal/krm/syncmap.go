@@ -25,7 +25,8 @@ import (
 // tabs, CRs): the caller then patches a tree. changed reports whether out
 // differs from raw.
 func SyncMapText(raw []byte, doc bool, parent, key string, want map[string]string) (out []byte, changed, ok bool) {
-	if bytes.IndexByte(raw, '\t') >= 0 || bytes.IndexByte(raw, '\r') >= 0 {
+	if bytes.IndexByte(raw, '\t') >= 0 || bytes.IndexByte(raw, '\r') >= 0 || oddBreakIn(raw, 0, len(raw)) {
+		// (NEL, LS and PS are line breaks to YAML, not to these lines.)
 		return nil, false, false
 	}
 	lines := splitLines(raw)
