@@ -9,11 +9,8 @@ import (
 	"github.com/nfd-fn/nfd-fn/internal/testkit"
 )
 
-// overlayRepo is a GitOps repository's layout: a base rule and an
-// overlay that patches it for production.
-var overlayRepo = map[string]string{
-	"base/kustomization.yaml": "resources: [rule.yaml]\n",
-	"base/rule.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
+// overlayBase is the base rule of overlayRepo.
+const overlayBase = `apiVersion: nfd.k8s-sigs.io/v1alpha1
 kind: NodeFeatureRule
 metadata:
   name: my-rule
@@ -25,21 +22,15 @@ spec:
         - feature: kernel.version
           matchExpressions:
             major: {op: Exists}
-`,
+`
+
+// overlayRepo is a GitOps repository's layout: a base rule and an
+// overlay that patches it for production.
+var overlayRepo = map[string]string{
+	"base/kustomization.yaml":          "resources: [rule.yaml]\n",
+	"base/rule.yaml":                   overlayBase,
 	"overlays/prod/kustomization.yaml": "resources: [../../base]\npatches:\n  - path: patch-rule.yaml\n",
-	"overlays/prod/patch-rule.yaml": `apiVersion: nfd.k8s-sigs.io/v1alpha1
-kind: NodeFeatureRule
-metadata:
-  name: my-rule
-spec:
-  rules:
-    - name: kernel
-      labels: {env: prod}
-      matchFeatures:
-        - feature: kernel.version
-          matchExpressions:
-            major: {op: Exists}
-`,
+	"overlays/prod/patch-rule.yaml":    strings.Replace(overlayBase, "env: dev", "env: prod", 1),
 }
 
 // TestValidateLeavesKustomizePatchesToTheBuild: validate over a repository

@@ -240,22 +240,36 @@ func (fr *Reader) track(it *krm.Item, d *decodedItem, i int, o *objects.Origin) 
 
 // Locate gives the diagnostics about NodeFeatures and Nodes read without a
 // tree, which name only their file, the line and column of their field,
-// parsing those objects' text again. It is for what is found after Read
-// (lint's checks, the plan's) and must be called before Close.
-//
-// Each object's text is parsed once, for all of its diagnostics, and its
-// tree let go before the next: a static error on each of 60,000
-// NodeFeatures holds one tree at a time, not 60,000.
+// parsing those objects' text again (LocateIn). It is for what is found
+// after Read (lint's checks, the plan's) and must be called before Close.
 func (fr *Reader) Locate(ds diag.List) {
+	LocateIn(ds, -1, func(d *diag.Diagnostic) *krm.Item { return fr.last[d.Object.Key()] })
+}
+
+// LocateIn gives each diagnostic that names only a file, and whose object
+// itemOf finds read from that file and index, the line and column of its
+// field, parsing the object's text again: objects read lean (no tree,
+// for memory) are placed as those read with one. Each object's text is
+// parsed once, for all of its diagnostics, and its tree let go before the
+// next: a static error on each of 60,000 NodeFeatures holds one tree at a
+// time, not 60,000. Past max objects (-1: no limit), diagnostics keep
+// their file alone.
+func LocateIn(ds diag.List, max int, itemOf func(*diag.Diagnostic) *krm.Item) {
 	var items []*krm.Item
 	about := map[*krm.Item][]int{} // the diagnostics about each item
 	for i := range ds {
 		d := &ds[i]
-		it := fr.last[d.Object.Key()]
-		if it == nil || d.Pos.Line != 0 || d.Pos.File != it.File || d.Pos.Index != it.Index {
+		if d.Pos.Line != 0 {
+			continue
+		}
+		it := itemOf(d)
+		if it == nil || d.Pos.File != it.File || d.Pos.Index != it.Index {
 			continue
 		}
 		if _, seen := about[it]; !seen {
+			if len(items) == max {
+				continue
+			}
 			items = append(items, it)
 		}
 		about[it] = append(about[it], i)

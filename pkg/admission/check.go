@@ -73,22 +73,9 @@ func (v *Verdict) prune(key *yaml.Node, path string) {
 }
 
 // pruneAll prunes what the server's pruning meets at path with no schema
-// (a value of the wrong type, the items of a list whose schema has none):
-// every key of a mapping, and of the mappings in a list, at any depth of
-// lists.
+// (yamlstrict.EachUnknownKey).
 func (v *Verdict) pruneAll(n *yaml.Node, path string) {
-	n = yamlstrict.Resolve(n)
-	switch {
-	case n == nil:
-	case n.Kind == yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			v.prune(n.Content[i], path+"."+n.Content[i].Value)
-		}
-	case n.Kind == yaml.SequenceNode:
-		for i, item := range n.Content {
-			v.pruneAll(item, fmt.Sprintf("%s[%d]", path, i))
-		}
-	}
+	yamlstrict.EachUnknownKey(n, path, v.prune)
 }
 
 func (v *Verdict) problem(field, value, detail string) {

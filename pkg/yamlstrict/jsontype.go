@@ -46,26 +46,29 @@ func (s *state) mistyped(n *yaml.Node, path, want, format string, args ...any) {
 	if got := JSONType(n); !TypeAccepts(want, got) {
 		e := s.errs[len(s.errs)-1]
 		e.Want, e.Got = want, got
-		e.Pruned = prunedUnder(n, ServerPath(path), nil)
+		EachUnknownKey(n, ServerPath(path), func(_ *yaml.Node, p string) { e.Pruned = append(e.Pruned, p) })
 	}
 }
 
-// prunedUnder appends to out the fields the API server's pruning finds
-// unknown in a value where its schema takes no object: every key of a
-// mapping, and of the mappings in a list, at any depth of lists
-// (matchExpressions written as a list of {key, operator, values}).
-func prunedUnder(n *yaml.Node, path string, out []string) []string {
-	switch n.Kind {
-	case yaml.MappingNode:
+// EachUnknownKey calls f with each key, and its path as the API server
+// writes it, that the server's pruning finds unknown in n at path when
+// its schema there takes no object (a value of the wrong type, the items
+// of a list whose schema gives none): every key of a mapping, and of the
+// mappings in a list, at any depth of lists (matchExpressions written as
+// a list of {key, operator, values}). Aliases are followed.
+func EachUnknownKey(n *yaml.Node, path string, f func(key *yaml.Node, path string)) {
+	n = Resolve(n)
+	switch {
+	case n == nil:
+	case n.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			out = append(out, path+"."+n.Content[i].Value)
+			f(n.Content[i], path+"."+n.Content[i].Value)
 		}
-	case yaml.SequenceNode:
+	case n.Kind == yaml.SequenceNode:
 		for i, c := range n.Content {
-			out = prunedUnder(c, path+"["+strconv.Itoa(i)+"]", out)
+			EachUnknownKey(c, path+"["+strconv.Itoa(i)+"]", f)
 		}
 	}
-	return out
 }
 
 // ServerPath writes a field path as the API server's schema validator
